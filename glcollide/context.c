@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* The GL context object: creation (owned EGL or the caller's), capability
+ * probe, error draining, shader building, and the driver self-test. */
+#include "cull.h"
+#include "gl_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *glcollide_gl_error_name(GLenum error)
+{
+    switch (error) {
+    case GL_NO_ERROR: return "GL_NO_ERROR";
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    case GL_STACK_UNDERFLOW: return "GL_STACK_UNDERFLOW";
+    case GL_STACK_OVERFLOW: return "GL_STACK_OVERFLOW";
+    }
+    return "unknown GL error";
+}
+
+int glcollide_gl_check(const char *where)
+{
+    int status = GLCOLLIDE_OK;
+    for (int i = 0; i < 16; i++) { /* bounded: a lost context may report forever */
+        GLenum error = glGetError();
+        if (error == GL_NO_ERROR)
+            break;
+        status = glcollide_fail(GLCOLLIDE_ERROR_GL, "GL: %s: %s", where,
+                                glcollide_gl_error_name(error));
+    }
+    return status;
+}
+
+static GLuint compile_shader(const char *name, GLenum type, const char *source)
+{
+    GLuint shader = glCreateShader(type);
+    glShaderSource(shader, 1, &source, NULL);
+    glCompileShader(shader);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetShaderInfoLog(shader, sizeof log, NULL, log);
+        log[strcspn(log, "\n")] = '\0';
+        glcollide_fail(GLCOLLIDE_ERROR_GL, "GL: shader %s (%s) does not compile: %s", name,
+                       type == GL_VERTEX_SHADER     ? "vertex"
+                       : type == GL_FRAGMENT_SHADER ? "fragment"
+                                                    : "compute",
+                       log);
+        glDeleteShader(shader);
+        return 0;
+    }
+    return shader;
+}
+
+GLuint glcollide_gl_program(const char *name, const char *vertex, const char *fragment,
+                            const char *compute)
+{
+    GLuint shaders[2] = {0, 0};
+    int count = 0;
+    if (compute) {
+        if (!(shaders[count++] = compile_shader(name, GL_COMPUTE_SHADER, compute)))
+            return 0;
+    } else {
+        if (!(shaders[count++] = compile_shader(name, GL_VERTEX_SHADER, vertex)))
+            return 0;
+        if (fragment && !(shaders[count++] = compile_shader(name, GL_FRAGMENT_SHADER, fragment))) {
+            glDeleteShader(shaders[0]);
+            return 0;
+        }
+    }
+    GLuint program = glCreateProgram();
+    for (int i = 0; i < count; i++)
+        glAttachShader(program, shaders[i]);
+    glLinkProgram(program);
+    for (int i = 0; i < count; i++)
+        glDeleteShader(shaders[i]);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetProgramInfoLog(program, sizeof log, NULL, log);
+        log[strcspn(log, "\n")] = '\0';
+        glcollide_fail(GLCOLLIDE_ERROR_GL, "GL: program %s does not link: %s", name, log);
+        glDeleteProgram(program);
+        return 0;
+    }
+    return program;
+}
+
+int glcollide_gl_probe(glcollide_gl_caps *caps)
+{
+    memset(caps, 0, sizeof *caps);
+    if (!epoxy_is_desktop_gl())
+        return glcollide_fail(GLCOLLIDE_ERROR_GL_UNSUPPORTED,
+                              "GL: the current context is OpenGL ES; desktop OpenGL %d.%d core is needed",
+                              GLCOLLIDE_GL_VERSION_MIN / 10, GLCOLLIDE_GL_VERSION_MIN % 10);
+    caps->gl_version = epoxy_gl_version();
+    const char *renderer = (const char *)glGetString(GL_RENDERER);
+    const char *version = (const char *)glGetString(GL_VERSION);
+    snprintf(caps->renderer, sizeof caps->renderer, "%s", renderer ? renderer : "?");
+    snprintf(caps->version_string, sizeof caps->version_string, "%s", version ? version : "?");
+    if (caps->gl_version < GLCOLLIDE_GL_VERSION_MIN)
+        return glcollide_fail(GLCOLLIDE_ERROR_GL_UNSUPPORTED,
+                              "GL: version %d.%d (%s) is below the %d.%d core glcollide needs "
+                              "(compute shaders, SSBOs, atomic counters, multi-draw indirect)",
+                              caps->gl_version / 10, caps->gl_version % 10, caps->renderer,
+                              GLCOLLIDE_GL_VERSION_MIN / 10, GLCOLLIDE_GL_VERSION_MIN % 10);
+    caps->glsl_version = epoxy_glsl_version();
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &caps->max_texture_size);
+    glGetIntegerv(GL_MAX_SAMPLES, &caps->max_samples);
+    glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &caps->max_ssbo_bindings);
+    /* glcollide renders into its own FBOs with GL_DEPTH24_STENCIL8 or better. */
+    caps->depth_bits = 24;
+    caps->stencil_bits = 8;
+    caps->has_clip_control = caps->gl_version >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control");
+    caps->has_query_buffer_object =
+        caps->gl_version >= 44 || epoxy_has_gl_extension("GL_ARB_query_buffer_object");
+    caps->has_conservative_raster = epoxy_has_gl_extension("GL_NV_conservative_raster") ||
+                                    epoxy_has_gl_extension("GL_INTEL_conservative_rasterization");
+    caps->has_shader_interlock = epoxy_has_gl_extension("GL_ARB_fragment_shader_interlock");
+    glcollide_log_info("GL %d.%d core, GLSL %d, %s", caps->gl_version / 10, caps->gl_version % 10,
+                       caps->glsl_version, caps->renderer);
+    return glcollide_gl_check("capability probe");
+}
+
+int glcollide_context_create_egl(glcollide_context **out)
+{
+    if (!out)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "context: out is NULL");
+    glcollide_context *context = calloc(1, sizeof *context);
+    if (!context)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "context: out of memory");
+    context->owned = 1;
+    int status = glcollide_egl_create(context);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_gl_probe(&context->caps);
+    if (status != GLCOLLIDE_OK) {
+        glcollide_egl_destroy(context);
+        free(context);
+        return status;
+    }
+    *out = context;
+    return GLCOLLIDE_OK;
+}
+
+int glcollide_context_wrap_current(glcollide_context **out)
+{
+    if (!out)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "context: out is NULL");
+    /* Without a current context epoxy cannot resolve GL and would abort. */
+    if (!glcollide_gl_context_is_current())
+        return glcollide_fail(GLCOLLIDE_ERROR_NO_CONTEXT,
+                              "context: no OpenGL context is current on this thread");
+    glcollide_context *context = calloc(1, sizeof *context);
+    if (!context)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "context: out of memory");
+    int status = glcollide_gl_probe(&context->caps);
+    if (status != GLCOLLIDE_OK) {
+        free(context);
+        return status;
+    }
+    *out = context;
+    return GLCOLLIDE_OK;
+}
+
+void glcollide_context_destroy(glcollide_context **context)
+{
+    if (!context || !*context)
+        return;
+    /* GL objects first, in their context: an owned one is made current. */
+    if (glcollide_context_make_current(*context) == GLCOLLIDE_OK)
+        glcollide_cull_release(*context);
+    if ((*context)->owned)
+        glcollide_egl_destroy(*context);
+    free(*context);
+    *context = NULL;
+}
+
+int glcollide_context_make_current(glcollide_context *context)
+{
+    if (!context)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "context: NULL");
+    return context->owned ? glcollide_egl_make_current(context) : GLCOLLIDE_OK;
+}
+
+const glcollide_gl_caps *glcollide_context_caps(const glcollide_context *context)
+{
+    return context ? &context->caps : NULL;
+}
+
+int glcollide_context_is_owned(const glcollide_context *context)
+{
+    return context && context->owned;
+}

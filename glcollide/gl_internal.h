@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* Private GL side of libglcollide: the context object and GL state handling. */
+#ifndef GLCOLLIDE_GL_INTERNAL_H
+#define GLCOLLIDE_GL_INTERNAL_H
+
+#include "internal.h"
+
+#include <epoxy/gl.h>
+
+#define GLCOLLIDE_GL_SSBO_BINDINGS 4
+
+/* The GL state any glcollide entry point may touch. Saved on entry and put
+ * back on exit, in owned and wrapped contexts alike: in an owned context that
+ * leaves the defaults, in the caller's it leaves what the caller had. */
+typedef struct glcollide_gl_state {
+    GLint draw_framebuffer, read_framebuffer, renderbuffer;
+    GLint viewport[4];
+    GLint program, vertex_array, array_buffer, element_array_buffer;
+    GLint shader_storage_buffer, atomic_counter_buffer, draw_indirect_buffer, query_buffer;
+    GLint pixel_pack_buffer, pixel_unpack_buffer, pack_alignment, unpack_alignment;
+    GLboolean depth_test, stencil_test, cull_face, blend, scissor_test, polygon_offset_fill;
+    GLboolean depth_clamp, rasterizer_discard, multisample;
+    GLint depth_func;
+    GLboolean depth_mask;
+    GLboolean color_mask[4];
+    GLint stencil_func[2], stencil_ref[2], stencil_value_mask[2], stencil_writemask[2];
+    GLint stencil_fail[2], stencil_pass_depth_fail[2], stencil_pass_depth_pass[2];
+    GLint cull_face_mode, front_face;
+    GLfloat polygon_offset_factor, polygon_offset_units;
+    GLfloat clear_color[4];
+    GLfloat clear_depth;
+    GLint clear_stencil;
+    GLint active_texture;
+    GLint polygon_mode;
+    /* Indexed SSBO bindings: glcollide's shaders use binding points 0..3 only. */
+    GLint ssbo_binding[GLCOLLIDE_GL_SSBO_BINDINGS];
+    GLint64 ssbo_start[GLCOLLIDE_GL_SSBO_BINDINGS], ssbo_size[GLCOLLIDE_GL_SSBO_BINDINGS];
+} glcollide_gl_state;
+
+void glcollide_gl_state_save(glcollide_gl_state *state);
+void glcollide_gl_state_restore(const glcollide_gl_state *state);
+/* Sets the GL defaults every pass starts from (after a save): a caller's
+ * context may have any masks, tests or packing set. */
+void glcollide_gl_state_reset(void);
+
+struct glcollide_context {
+    int owned;                /* glcollide made the EGL context */
+    void *egl_display;        /* EGLDisplay, owned contexts only */
+    void *egl_context;        /* EGLContext */
+    glcollide_gl_caps caps;
+    struct glcollide_cull_cache *cull; /* GL objects of the culling passes (cull.c) */
+};
+
+/* EGL back-end (egl_context.c). */
+int glcollide_egl_create(glcollide_context *context);
+void glcollide_egl_destroy(glcollide_context *context);
+int glcollide_egl_make_current(glcollide_context *context);
+/* Is some OpenGL context (EGL, or GLX when the caller loaded libGL) current
+ * on this thread? Asked without letting epoxy abort. */
+int glcollide_gl_context_is_current(void);
+
+/* Probes caps of the current context; GL_UNSUPPORTED below the minimum. */
+int glcollide_gl_probe(glcollide_gl_caps *caps);
+
+/* Drains glGetError, logging each error by name with where; returns GL if any. */
+int glcollide_gl_check(const char *where);
+const char *glcollide_gl_error_name(GLenum error);
+
+/* Compiles and links a program from vertex and fragment (or compute, with
+ * vertex NULL) sources; logs the info log on failure. 0 on failure. */
+GLuint glcollide_gl_program(const char *name, const char *vertex, const char *fragment,
+                            const char *compute);
+
+#endif

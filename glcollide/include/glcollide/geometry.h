@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Exact CPU geometry: the oracle every GPU stage is checked against, and the
+ * fallback when no GL context can be had. Public so that it can be used and
+ * tested on its own. All functions are thread-safe (no shared state).
+ *
+ * A triangle is passed as three points, each const double[3]. Triangles are
+ * closed sets: touching at a point counts as intersecting.
+ */
+#ifndef GLCOLLIDE_GEOMETRY_H
+#define GLCOLLIDE_GEOMETRY_H
+
+#include <glcollide/glcollide.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- predicates */
+
+/*
+ * Sign of the orientation of d relative to the plane through a, b, c: +1 when
+ * d lies below the plane (a, b, c appear counter-clockwise seen from above,
+ * i.e. det[a-d, b-d, c-d] > 0), -1 above, 0 coplanar. Exact for all finite
+ * double inputs (floating-point filter, then exact expansion arithmetic).
+ */
+GLCOLLIDE_API int glcollide_orient3d(const double a[3], const double b[3], const double c[3],
+                                     const double d[3]);
+
+/* Sign of det[a-c, b-c] in 2D: +1 when a, b, c turn counter-clockwise. Exact. */
+GLCOLLIDE_API int glcollide_orient2d(const double a[2], const double b[2], const double c[2]);
+
+/* ---------------------------------------------------------------- triangles */
+
+/*
+ * Exact boolean: do closed triangles a0a1a2 and b0b1b2 share a point? Handles
+ * coplanar, touching and degenerate (segment or point) triangles exactly;
+ * decisions use only exact orientation signs (Guigue-Devillers).
+ */
+GLCOLLIDE_API int glcollide_tri_tri_overlap(const double a0[3], const double a1[3], const double a2[3],
+                                            const double b0[3], const double b1[3], const double b2[3]);
+
+/*
+ * Intersection of two triangles. Returns 0 if disjoint (same decision as
+ * glcollide_tri_tri_overlap), 1 if they cross in a segment or point written to
+ * seg0, seg1 (computed in floating point from the exact decision), 2 if they
+ * are coplanar and overlap (seg0, seg1 then span the overlap's extent along
+ * its longest direction). seg0/seg1 may be NULL.
+ */
+GLCOLLIDE_API int glcollide_tri_tri_intersection(const double a0[3], const double a1[3],
+                                                 const double a2[3], const double b0[3],
+                                                 const double b1[3], const double b2[3],
+                                                 double seg0[3], double seg1[3]);
+
+/*
+ * Euclidean distance between two closed triangles (0 when they intersect),
+ * with the closest points written to pa and pb (either may be NULL).
+ */
+GLCOLLIDE_API double glcollide_tri_tri_distance(const double a0[3], const double a1[3],
+                                                const double a2[3], const double b0[3],
+                                                const double b1[3], const double b2[3],
+                                                double pa[3], double pb[3]);
+
+/* ---------------------------------------------------------------- boxes */
+
+typedef struct glcollide_aabb {
+    double min[3], max[3];
+} glcollide_aabb;
+
+/* Inclusive overlap (touching boxes overlap), as ODE's spaces test. */
+static inline int glcollide_aabb_overlap(const glcollide_aabb *a, const glcollide_aabb *b)
+{
+    return a->min[0] <= b->max[0] && b->min[0] <= a->max[0] && a->min[1] <= b->max[1] &&
+           b->min[1] <= a->max[1] && a->min[2] <= b->max[2] && b->min[2] <= a->max[2];
+}
+
+/* A growable array of index pairs, as produced by SAP and the BVH. */
+typedef struct glcollide_index_pair {
+    uint32_t a, b;
+} glcollide_index_pair;
+
+typedef struct glcollide_pair_list {
+    glcollide_index_pair *pairs;
+    size_t count;
+    size_t capacity;
+} glcollide_pair_list;
+
+/* Appends (a, b). Errors: OUT_OF_MEMORY (the list is unchanged). */
+GLCOLLIDE_API int glcollide_pair_list_push(glcollide_pair_list *list, uint32_t a, uint32_t b);
+/* Sorts by (a, b) and removes duplicates. */
+GLCOLLIDE_API void glcollide_pair_list_sort_unique(glcollide_pair_list *list);
+/* Frees the array and zeroes the list. */
+GLCOLLIDE_API void glcollide_pair_list_release(glcollide_pair_list *list);
+
+/*
+ * Sweep-and-prune: appends to pairs every (i, j), i < j, whose boxes overlap
+ * inclusively after each box is grown by margin on every side (margin >= 0),
+ * sorted by (i, j). Boxes with a NaN coordinate never pair. O(n log n + k).
+ * Errors: INVALID_ARGUMENT, OUT_OF_MEMORY.
+ */
+GLCOLLIDE_API int glcollide_sap_pairs(const glcollide_aabb *boxes, size_t count, double margin,
+                                      glcollide_pair_list *pairs);
+
+/* ---------------------------------------------------------------- BVH */
+
+/*
+ * A bounding-volume hierarchy of axis-aligned boxes over a triangle mesh. The
+ * topology is built once (median split of centroids); glcollide_bvh_refit
+ * recomputes the boxes for new positions of the same vertices (a moved or
+ * deformed instance) in O(n). The BVH keeps its own copy of the triangle
+ * indices, not of the positions.
+ */
+typedef struct glcollide_bvh glcollide_bvh;
+
+/* Errors: INVALID_ARGUMENT (index out of range), OUT_OF_MEMORY. Zero triangles is allowed. */
+GLCOLLIDE_API int glcollide_bvh_build(const double *positions, size_t vertex_count,
+                                      const uint32_t *triangles, size_t triangle_count,
+                                      glcollide_bvh **out);
+/* positions: same vertex count as at build. */
+GLCOLLIDE_API void glcollide_bvh_refit(glcollide_bvh *bvh, const double *positions);
+GLCOLLIDE_API void glcollide_bvh_destroy(glcollide_bvh **bvh);
+/* Box of the whole mesh (empty mesh: min > max). */
+GLCOLLIDE_API glcollide_aabb glcollide_bvh_bounds(const glcollide_bvh *bvh);
+GLCOLLIDE_API size_t glcollide_bvh_triangle_count(const glcollide_bvh *bvh);
+
+/* Called for each candidate; return non-zero to stop the traversal. */
+typedef int (*glcollide_bvh_pair_fn)(uint32_t triangle_a, uint32_t triangle_b, void *user);
+typedef int (*glcollide_bvh_triangle_fn)(uint32_t triangle, void *user);
+
+/*
+ * Calls fn once for every pair of triangles (of a, of b) whose boxes overlap
+ * inclusively after growing each by margin (>= 0) on every side. Order is
+ * unspecified. Returns 1 if fn stopped the traversal, 0 otherwise.
+ * a and b may be the same BVH (then pairs (i, j) and (j, i) both appear and
+ * (i, i) too; the caller filters).
+ */
+GLCOLLIDE_API int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double margin,
+                                        glcollide_bvh_pair_fn fn, void *user);
+
+/* Calls fn for every triangle whose box overlaps box. Returns 1 if stopped. */
+GLCOLLIDE_API int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,
+                                          glcollide_bvh_triangle_fn fn, void *user);
+
+/* ---------------------------------------------------------------- solids */
+
+/*
+ * Is point p inside or on the boundary of the closed mesh (positions,
+ * triangles)? Exact ray parity: a segment from p to a far point is tested
+ * against each triangle with exact orientation signs; a ray grazing an edge
+ * or vertex is cast again in another direction; p on the surface counts as
+ * inside. The mesh must be closed (glcollide_mesh_require_solid), otherwise
+ * the answer is that of the parity and meaningless. bvh (built on the same
+ * positions) may be NULL; with it, only triangles along the ray are tested.
+ * Returns 1 inside or on the boundary, 0 outside.
+ */
+GLCOLLIDE_API int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
+                                          size_t triangle_count, const glcollide_bvh *bvh,
+                                          const double p[3]);
+
+/*
+ * Generalised winding number of the surface around p (solid-angle sum / 4pi):
+ * ~1 inside a closed outward-oriented mesh, ~0 outside, undefined on it.
+ * A second, independent formulation, used to cross-check point_in_mesh.
+ */
+GLCOLLIDE_API double glcollide_winding_number(const double *positions, const uint32_t *triangles,
+                                              size_t triangle_count, const double p[3]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLCOLLIDE_GEOMETRY_H */

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * glcollide: GPU (OpenGL) collision detection with exact CPU twins.
+ *
+ * Conventions for every function in this header:
+ * - Fallible functions return GLCOLLIDE_OK (0) or a negative glcollide_status
+ *   and log one message through the log callback naming the layer and cause.
+ *   Nothing here calls exit() or abort().
+ * - Objects made by glcollide_X_create/load are released by glcollide_X_destroy(&p),
+ *   which accepts NULL (or a pointer to NULL) and clears the handle.
+ * - Unless stated, functions are thread-compatible: distinct objects may be used
+ *   from distinct threads; one object must not be used from two threads at once.
+ *   The log callback setting is global.
+ * - Coordinates are double on the CPU side. GPU buffers are float, expressed
+ *   relative to a per-query origin (see glcollide_query_options).
+ */
+#ifndef GLCOLLIDE_GLCOLLIDE_H
+#define GLCOLLIDE_GLCOLLIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(GLCOLLIDE_BUILDING) && defined(__GNUC__)
+#define GLCOLLIDE_API __attribute__((visibility("default")))
+#else
+#define GLCOLLIDE_API
+#endif
+
+/* ---------------------------------------------------------------- status */
+
+typedef enum glcollide_status {
+    GLCOLLIDE_OK = 0,
+    GLCOLLIDE_ERROR_INVALID_ARGUMENT = -1, /* NULL where an object is needed, bad option value */
+    GLCOLLIDE_ERROR_OUT_OF_MEMORY = -2,
+    GLCOLLIDE_ERROR_IO = -3,           /* a file could not be opened or read */
+    GLCOLLIDE_ERROR_PARSE = -4,        /* malformed file; the message says file:line */
+    GLCOLLIDE_ERROR_INVALID_MESH = -5, /* non-finite coordinates, bad indices, not a closed solid... */
+    GLCOLLIDE_ERROR_NO_CONTEXT = -6,   /* no EGL display/context could be made */
+    GLCOLLIDE_ERROR_GL_UNSUPPORTED = -7, /* GL version or extension below what is needed */
+    GLCOLLIDE_ERROR_GL = -8,           /* a GL call failed (glGetError, incomplete FBO, shader) */
+    GLCOLLIDE_ERROR_UNAVAILABLE = -9,  /* method or option not available in this build */
+    GLCOLLIDE_ERROR_LIMIT = -10        /* a size limit was exceeded (objects, triangles) */
+} glcollide_status;
+
+/* A static English string for a status ("out of memory"); "unknown status" for others. */
+GLCOLLIDE_API const char *glcollide_status_string(int status);
+
+/* ---------------------------------------------------------------- logging */
+
+typedef enum glcollide_log_level {
+    GLCOLLIDE_LOG_ERROR = 0,
+    GLCOLLIDE_LOG_WARNING = 1,
+    GLCOLLIDE_LOG_INFO = 2,
+    GLCOLLIDE_LOG_DEBUG = 3
+} glcollide_log_level;
+
+/* message: one line without a trailing newline, valid only during the call. */
+typedef void (*glcollide_log_fn)(glcollide_log_level level, const char *message, void *user);
+
+/*
+ * Sets where messages go. NULL restores the default, which writes
+ * "glcollide: <level>: <message>" to stderr. Messages above max_level are
+ * dropped (default GLCOLLIDE_LOG_WARNING; GLCOLLIDE_LOG env variable may name
+ * error|warning|info|debug). Not thread-safe with respect to concurrent logging.
+ */
+GLCOLLIDE_API void glcollide_set_log_callback(glcollide_log_fn fn, void *user);
+GLCOLLIDE_API void glcollide_set_log_level(glcollide_log_level max_level);
+
+/* ---------------------------------------------------------------- meshes */
+
+/*
+ * A triangle mesh in its own (object) space. Fields are read-only for users,
+ * except that positions may be rewritten in place for deforming meshes (same
+ * topology); call nothing else on the mesh while doing so.
+ */
+typedef struct glcollide_mesh {
+    double *positions;       /* 3 * vertex_count, x y z */
+    uint32_t *triangles;     /* 3 * triangle_count vertex indices, counter-clockwise = outward */
+    size_t vertex_count;
+    size_t triangle_count;
+    char *name;              /* file path or generator name, for messages */
+} glcollide_mesh;
+
+typedef enum glcollide_mesh_format {
+    GLCOLLIDE_MESH_FORMAT_AUTO = 0, /* from the file extension, then from the content */
+    GLCOLLIDE_MESH_FORMAT_OFF,
+    GLCOLLIDE_MESH_FORMAT_OBJ,
+    GLCOLLIDE_MESH_FORMAT_STL        /* ASCII or binary, told apart by content */
+} glcollide_mesh_format;
+
+/*
+ * Makes a mesh from copies of the arrays. Errors: INVALID_ARGUMENT for NULL
+ * arrays with non-zero counts, INVALID_MESH for an index >= vertex_count or a
+ * non-finite coordinate (the message names the triangle or vertex). An empty
+ * mesh (no triangles) is allowed. name may be NULL.
+ */
+GLCOLLIDE_API int glcollide_mesh_create(const double *positions, size_t vertex_count,
+                                        const uint32_t *triangles, size_t triangle_count,
+                                        const char *name, glcollide_mesh **out);
+
+/*
+ * Loads an OFF, OBJ or STL file. Polygons are fan-triangulated; STL vertices
+ * are welded where their coordinates are bit-identical so that closedness can
+ * be checked. Coordinates are multiplied by scale (> 0 and finite). Errors:
+ * IO (cannot open/read), PARSE with "path:line: what" (line 0 for binary STL
+ * records: "path: triangle N: what"), INVALID_MESH for non-finite coordinates
+ * or bad indices (also with file:line). *out is untouched on error.
+ */
+GLCOLLIDE_API int glcollide_mesh_load(const char *path, double scale, glcollide_mesh **out);
+
+/*
+ * Same as glcollide_mesh_load on a buffer in memory; name is used in messages
+ * (as the "path"). format must not be AUTO unless the buffer is binary STL
+ * or starts with "OFF"/"solid".
+ */
+GLCOLLIDE_API int glcollide_mesh_parse(const void *data, size_t size, glcollide_mesh_format format,
+                                       const char *name, double scale, glcollide_mesh **out);
+
+/* Writes an OFF file. */
+GLCOLLIDE_API int glcollide_mesh_save_off(const glcollide_mesh *mesh, const char *path);
+
+GLCOLLIDE_API void glcollide_mesh_destroy(glcollide_mesh **mesh);
+
+/*
+ * Finds a data mesh by file name (e.g. "bunny00.off"): $GLCOLLIDE_MESH_DIR,
+ * then $XDG_CACHE_HOME/glcollide/meshes (default ~/.cache/glcollide/meshes),
+ * where tests/cgal-meshes.sh extracts Debian's libcgal-demo meshes. Writes the
+ * path into buf (size bytes). Returns OK, IO if not found (logged with the
+ * directories tried), LIMIT if buf is too small.
+ */
+GLCOLLIDE_API int glcollide_mesh_find_data(const char *file_name, char *buf, size_t size);
+
+typedef struct glcollide_mesh_report {
+    size_t boundary_edges;       /* undirected edges used by exactly one triangle */
+    size_t nonmanifold_edges;    /* undirected edges used by three or more triangles */
+    size_t misoriented_edges;    /* edges two triangles traverse in the same direction */
+    size_t degenerate_triangles; /* repeated or exactly collinear vertices (zero area) */
+    size_t nonfinite_vertices;   /* NaN or infinite coordinates */
+    size_t unreferenced_vertices;
+    double signed_volume;        /* > 0 for a closed mesh with outward normals */
+    double bounds_min[3], bounds_max[3]; /* of referenced finite vertices */
+    int closed; /* 1: edge-manifold, consistently oriented, no boundary, no degenerate
+                   or non-finite data, positive volume: a solid the algorithms accept */
+} glcollide_mesh_report;
+
+/* Fills report. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY. Logs nothing. */
+GLCOLLIDE_API int glcollide_mesh_validate(const glcollide_mesh *mesh, glcollide_mesh_report *report);
+
+/*
+ * Checks that mesh is a closed solid (report.closed). Returns OK, or
+ * INVALID_MESH with one message naming the mesh and the first defects
+ * ("bunny.off: not a closed solid: 12 boundary edges, 1 degenerate triangle").
+ * report may be NULL.
+ */
+GLCOLLIDE_API int glcollide_mesh_require_solid(const glcollide_mesh *mesh, glcollide_mesh_report *report);
+
+/*
+ * Procedural closed meshes with outward (counter-clockwise) triangles, centred
+ * at the origin. Errors: INVALID_ARGUMENT for non-positive sizes or too few
+ * segments (sphere: slices >= 3, stacks >= 2; torus: >= 3 each; capsule:
+ * slices >= 3, stacks >= 1 per cap; knot: segments >= 3 * p and tube >= 3).
+ */
+GLCOLLIDE_API int glcollide_mesh_generate_box(double hx, double hy, double hz, glcollide_mesh **out);
+GLCOLLIDE_API int glcollide_mesh_generate_sphere(double radius, int slices, int stacks,
+                                                 glcollide_mesh **out);
+/* Torus around the z axis. */
+GLCOLLIDE_API int glcollide_mesh_generate_torus(double major_radius, double minor_radius,
+                                                int major_segments, int minor_segments,
+                                                glcollide_mesh **out);
+/* Capsule along z: a cylinder of half-length half_length capped by hemispheres. */
+GLCOLLIDE_API int glcollide_mesh_generate_capsule(double radius, double half_length, int slices,
+                                                  int cap_stacks, glcollide_mesh **out);
+/* (p, q) torus knot of the given radius with a circular tube (p, q coprime, q >= 2). */
+GLCOLLIDE_API int glcollide_mesh_generate_knot(int p, int q, double radius, double tube_radius,
+                                               int segments, int tube_segments, glcollide_mesh **out);
+
+/* ---------------------------------------------------------------- GL context */
+
+typedef struct glcollide_context glcollide_context;
+
+/* What the current context offers, probed once at creation. */
+typedef struct glcollide_gl_caps {
+    int gl_version;               /* e.g. 45 for 4.5 */
+    int glsl_version;             /* e.g. 450 */
+    int max_texture_size;
+    int max_samples;
+    int max_ssbo_bindings;
+    int stencil_bits;             /* of the FBO glcollide renders into */
+    int depth_bits;
+    int has_clip_control;         /* GL 4.5 / ARB_clip_control: [0,1] depth for precision */
+    int has_query_buffer_object;  /* GL 4.4 / ARB_query_buffer_object */
+    int has_conservative_raster;  /* NV_/INTEL_conservative_rasterization */
+    int has_shader_interlock;     /* ARB_fragment_shader_interlock */
+    char renderer[128];
+    char version_string[128];
+} glcollide_gl_caps;
+
+/*
+ * Minimum GL glcollide needs: 4.3 core (compute shaders, SSBOs, atomic
+ * counters, multi-draw indirect), so that every GPU query runs in a number of
+ * draw calls and GPU->CPU synchronisations that does not grow with the number
+ * of objects. Older contexts give GL_UNSUPPORTED, never an abort.
+ */
+#define GLCOLLIDE_GL_VERSION_MIN 43
+
+/*
+ * Makes a headless context: EGL on EGL_PLATFORM_SURFACELESS_MESA (falls back to
+ * EGL_DEFAULT_DISPLAY through eglGetDisplay), OpenGL core >= 4.3, no surface
+ * (rendering goes to glcollide's own framebuffer objects). The context is
+ * current on the calling thread on return and stays owned by glcollide; it is
+ * left with default GL state after each glcollide call.
+ * Errors: NO_CONTEXT (no EGL library, display, config or context; the message
+ * names the EGL call and error), GL_UNSUPPORTED (version below the minimum).
+ */
+GLCOLLIDE_API int glcollide_context_create_egl(glcollide_context **out);
+
+/*
+ * Wraps the caller's context, which must be current on the calling thread (for
+ * instance a GLFW window's). glcollide makes no context current; each entry
+ * point saves and restores the GL state it touches (bindings, enables, masks,
+ * viewport, program). The caller keeps ownership of the context.
+ * Errors: NO_CONTEXT (none current), GL_UNSUPPORTED.
+ */
+GLCOLLIDE_API int glcollide_context_wrap_current(glcollide_context **out);
+
+/* Releases glcollide's GL objects (making an owned context current first) and
+ * the EGL context if glcollide made it. */
+GLCOLLIDE_API void glcollide_context_destroy(glcollide_context **context);
+
+/* Makes an owned context current on the calling thread (no-op when wrapped). */
+GLCOLLIDE_API int glcollide_context_make_current(glcollide_context *context);
+
+GLCOLLIDE_API const glcollide_gl_caps *glcollide_context_caps(const glcollide_context *context);
+
+/* 1 if glcollide created the context (EGL), 0 if it wraps the caller's. */
+GLCOLLIDE_API int glcollide_context_is_owned(const glcollide_context *context);
+
+/*
+ * Renders a known scene (two overlapping triangles into a 64x64 depth/stencil
+ * FBO) and checks the depth test, two-sided stencil counting, an occlusion
+ * query and an SSBO write by fragments against their analytic results, so a
+ * broken driver is reported before any algorithm trusts it. Touches: the
+ * states saved by a wrapped context. Errors: GL (with what disagreed).
+ */
+GLCOLLIDE_API int glcollide_context_self_test(glcollide_context *context);
+
+/* ---------------------------------------------------------------- scenes */
+
+typedef struct glcollide_object {
+    uint32_t mesh;          /* index into the scene's meshes */
+    double translation[3];
+    double rotation[4];     /* unit quaternion w x y z */
+} glcollide_object;
+
+typedef struct glcollide_scene {
+    glcollide_mesh **meshes;   /* owned by the scene */
+    size_t mesh_count;
+    glcollide_object *objects;
+    size_t object_count;
+    char *path;                /* NULL for scenes built in code */
+} glcollide_scene;
+
+/*
+ * Loads a scene file:
+ *   # comment
+ *   mesh PATH [scale S]                      OFF, OBJ or STL
+ *   object MESH_INDEX TX TY TZ QW QX QY QZ   an instance: translation, unit quaternion
+ * A relative PATH is taken relative to the scene file; if no file is there, the
+ * data mesh directories of glcollide_mesh_find_data are searched by file name.
+ * Quaternions are normalised when within 1e-6 of unit length; others are an
+ * error. Errors: IO, PARSE ("scene.txt:4: object 2 refers to mesh 5, only 2 meshes"),
+ * and those of glcollide_mesh_load (prefixed with the scene line).
+ */
+GLCOLLIDE_API int glcollide_scene_load(const char *path, glcollide_scene **out);
+
+/* An empty scene to fill with glcollide_scene_add_mesh/add_object. */
+GLCOLLIDE_API int glcollide_scene_create(glcollide_scene **out);
+/* Takes ownership of mesh (also on error, when it is destroyed). index may be NULL. */
+GLCOLLIDE_API int glcollide_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh, uint32_t *index);
+/* rotation: w x y z, normalised as in glcollide_scene_load. */
+GLCOLLIDE_API int glcollide_scene_add_object(glcollide_scene *scene, uint32_t mesh,
+                                             const double translation[3], const double rotation[4],
+                                             uint32_t *index);
+GLCOLLIDE_API void glcollide_scene_destroy(glcollide_scene **scene);
+
+/* World-space positions of object i (3 * vertex_count doubles, caller-allocated). */
+GLCOLLIDE_API void glcollide_object_transform_points(const glcollide_object *object,
+                                                     const double *points, size_t count,
+                                                     double *out);
+
+/* ---------------------------------------------------------------- queries */
+
+typedef enum glcollide_method {
+    GLCOLLIDE_METHOD_EXACT = 0, /* CPU oracle: BVH + exact triangle tests + containment */
+    GLCOLLIDE_METHOD_SAP,       /* CPU sweep-and-prune on AABBs (candidates, not contacts) */
+    GLCOLLIDE_METHOD_CULLIDE,
+    GLCOLLIDE_METHOD_FAR,
+    GLCOLLIDE_METHOD_STENCIL,
+    GLCOLLIDE_METHOD_CONVEX
+} glcollide_method;
+
+typedef enum glcollide_level {
+    GLCOLLIDE_LEVEL_OBJECTS = 0,
+    GLCOLLIDE_LEVEL_TRIANGLES = 1
+} glcollide_level;
+
+/* Parses "exact", "sap", ... Returns -1 for an unknown name. */
+GLCOLLIDE_API int glcollide_method_from_name(const char *name);
+GLCOLLIDE_API const char *glcollide_method_name(glcollide_method method);
+
+typedef struct glcollide_query_options {
+    glcollide_method method;
+    glcollide_level level;
+    int resolution;     /* image-space methods: viewport side in pixels */
+    double distance;    /* report pairs closer than this (>= 0); 0 = touching */
+} glcollide_query_options;
+
+/* Defaults: exact, objects, resolution 1024, distance 0. */
+GLCOLLIDE_API glcollide_query_options glcollide_query_default_options(void);
+
+typedef struct glcollide_object_pair {
+    uint32_t a, b; /* object indices, a < b */
+} glcollide_object_pair;
+
+typedef struct glcollide_triangle_pair {
+    uint32_t object_a, triangle_a; /* object_a < object_b */
+    uint32_t object_b, triangle_b;
+} glcollide_triangle_pair;
+
+/* Work counters of one query. Counters that a method does not use stay 0. */
+typedef struct glcollide_query_stats {
+    double time_ms;              /* wall time of the query */
+    uint64_t aabb_pairs;         /* object pairs whose AABBs overlap (within distance) */
+    uint64_t candidates;         /* pairs handed to exact tests (objects or triangles) */
+    uint64_t triangle_tests;     /* exact triangle-triangle tests run */
+    uint64_t draw_calls;
+    uint64_t gpu_syncs;          /* GPU->CPU synchronisations (readbacks, query results) */
+    uint64_t readback_bytes;
+    uint64_t triangles_rasterized;
+} glcollide_query_stats;
+
+typedef struct glcollide_query_result {
+    glcollide_object_pair *pairs;         /* sorted by (a, b) */
+    size_t pair_count;
+    glcollide_triangle_pair *triangle_pairs; /* sorted; only for GLCOLLIDE_LEVEL_TRIANGLES */
+    size_t triangle_pair_count;
+    glcollide_query_stats stats;
+} glcollide_query_result;
+
+/*
+ * Runs one query over scene. context may be NULL for CPU methods (exact, sap);
+ * GPU methods need one. For METHOD_EXACT, objects pair when their solids
+ * touch (surfaces intersect, or one contains the other; closed meshes required
+ * for containment, open ones only pair by surface contact) or, with distance D
+ * > 0, when their surfaces come closer than D; triangle pairs are those that
+ * intersect (or are closer than D). For METHOD_SAP, pairs are AABB overlaps
+ * (inflated by D/2 per object) and triangle pairs are those whose triangle
+ * AABBs overlap within those object pairs.
+ * result is zeroed first and owned by the caller: release it with
+ * glcollide_query_result_clear. Errors: INVALID_ARGUMENT, UNAVAILABLE (method
+ * not built yet), INVALID_MESH, OUT_OF_MEMORY, and GL errors for GPU methods.
+ */
+GLCOLLIDE_API int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context,
+                                      const glcollide_query_options *options,
+                                      glcollide_query_result *result);
+
+GLCOLLIDE_API void glcollide_query_result_clear(glcollide_query_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLCOLLIDE_GLCOLLIDE_H */

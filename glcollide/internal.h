@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* Private declarations shared by the modules of libglcollide. */
+#ifndef GLCOLLIDE_INTERNAL_H
+#define GLCOLLIDE_INTERNAL_H
+
+#include <glcollide/geometry.h>
+#include <glcollide/glcollide.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define GLCOLLIDE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define GLCOLLIDE_PRINTF(f, a)
+#endif
+
+/* Logging: one line, no trailing newline. Formatted into a bounded buffer. */
+void glcollide_log(glcollide_log_level level, const char *format, ...) GLCOLLIDE_PRINTF(2, 3);
+#define glcollide_log_error(...) glcollide_log(GLCOLLIDE_LOG_ERROR, __VA_ARGS__)
+#define glcollide_log_warning(...) glcollide_log(GLCOLLIDE_LOG_WARNING, __VA_ARGS__)
+#define glcollide_log_info(...) glcollide_log(GLCOLLIDE_LOG_INFO, __VA_ARGS__)
+#define glcollide_log_debug(...) glcollide_log(GLCOLLIDE_LOG_DEBUG, __VA_ARGS__)
+
+/* Logs the message at error level and returns status, for `return glcollide_fail(...)`. */
+int glcollide_fail(int status, const char *format, ...) GLCOLLIDE_PRINTF(2, 3);
+
+/* Monotonic clock in milliseconds. */
+double glcollide_now_ms(void);
+
+/* Overflow-checked allocation of count * size bytes; NULL on overflow or failure. */
+void *glcollide_alloc_array(size_t count, size_t size);
+void *glcollide_realloc_array(void *ptr, size_t count, size_t size);
+char *glcollide_strdup(const char *s);
+
+/* Vector helpers on double[3]. */
+static inline void glcollide_vec3_sub(double out[3], const double a[3], const double b[3])
+{
+    out[0] = a[0] - b[0];
+    out[1] = a[1] - b[1];
+    out[2] = a[2] - b[2];
+}
+static inline double glcollide_vec3_dot(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline void glcollide_vec3_cross(double out[3], const double a[3], const double b[3])
+{
+    double x = a[1] * b[2] - a[2] * b[1];
+    double y = a[2] * b[0] - a[0] * b[2];
+    double z = a[0] * b[1] - a[1] * b[0];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+
+/* An empty box (min = +inf, max = -inf) and growing it. */
+void glcollide_aabb_empty(glcollide_aabb *box);
+void glcollide_aabb_add_point(glcollide_aabb *box, const double p[3]);
+
+/* Mesh with positions already in world space, built for each object of a query. */
+typedef struct glcollide_world_mesh {
+    const glcollide_mesh *mesh;
+    double *positions;   /* world space, 3 * vertex_count */
+    glcollide_bvh *bvh;  /* over world positions */
+    glcollide_aabb bounds;
+    int closed;          /* mesh is a solid (containment is meaningful) */
+} glcollide_world_mesh;
+
+#endif /* GLCOLLIDE_INTERNAL_H */

@@ -1,0 +1,585 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Mesh loading: reading files, telling formats apart, and the helpers the
+ * OFF/OBJ/STL parsers share (text cursor, numbers, growable arrays, welding).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "mesh_io.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---------------------------------------------------------------- text cursor */
+
+void glcollide_text_init(glcollide_text *text, const void *data, size_t size, const char *name,
+                         int comments)
+{
+    text->begin = data;
+    text->p = data;
+    text->end = text->p + size;
+    text->line = 1;
+    text->name = name;
+    text->comments = comments;
+}
+
+int glcollide_text_skip_empty_lines(glcollide_text *text)
+{
+    for (;;) {
+        const char *p = text->p, *end = text->end;
+        while (p < end && glcollide_text_is_blank(*p))
+            p++;
+        if (p < end && *p != '\n' && !(*p == '#' && text->comments)) {
+            text->p = p;
+            return 1;
+        }
+        text->p = p;
+        if (!glcollide_text_next_line(text))
+            return 0;
+    }
+}
+
+int glcollide_text_token_any(glcollide_text *text, const char **start, size_t *length)
+{
+    while (!glcollide_text_token(text, start, length))
+        if (!glcollide_text_next_line(text))
+            return 0;
+    return 1;
+}
+
+int glcollide_text_fail(const glcollide_text *text, int status, const char *format, ...)
+{
+    char what[768];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(what, sizeof what, format, args);
+    va_end(args);
+    return glcollide_fail(status, "%s:%zu: %s", text->name, text->line, what);
+}
+
+const char *glcollide_text_quote(const char *token, size_t length, char buf[GLCOLLIDE_QUOTE_SIZE])
+{
+    size_t n = length > 32 ? 32 : length;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)token[i];
+        buf[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    if (length > n) {
+        memcpy(buf + n, "...", 4);
+        return buf;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+int glcollide_token_is(const char *token, size_t length, const char *keyword)
+{
+    size_t n = strlen(keyword);
+    return length == n && memcmp(token, keyword, n) == 0;
+}
+
+/* ---------------------------------------------------------------- numbers */
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static int equals_lower(const char *s, size_t length, const char *word)
+{
+    size_t n = strlen(word);
+    if (length != n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (lower(s[i]) != word[i])
+            return 0;
+    return 1;
+}
+
+int glcollide_token_is_nocase(const char *token, size_t length, const char *keyword)
+{
+    return equals_lower(token, length, keyword);
+}
+
+/*
+ * Slow path: strtod on a NUL-terminated copy. The '.' is swapped for the
+ * locale's decimal point, so that a program that called setlocale() still
+ * reads files written with '.'.
+ */
+static int parse_double_strtod(const char *token, size_t length, double *out)
+{
+    const char *point = localeconv()->decimal_point;
+    size_t point_length = point && *point ? strlen(point) : 1;
+    size_t need = length + point_length + 1;
+    char local[512];
+    char *copy = need <= sizeof local ? local : malloc(need);
+    if (!copy)
+        return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < length; i++) {
+        if (token[i] == '.' && point && *point) {
+            memcpy(copy + n, point, point_length);
+            n += point_length;
+        } else {
+            copy[n++] = token[i];
+        }
+    }
+    copy[n] = '\0';
+    char *stop = NULL;
+    double value = strtod(copy, &stop);
+    int ok = stop == copy + n;
+    if (copy != local)
+        free(copy);
+    if (ok)
+        *out = value;
+    return ok;
+}
+
+int glcollide_parse_double(const char *token, size_t length, double *out)
+{
+    /* Exact powers of ten: one correctly rounded multiply or divide by them
+     * of an exact mantissa is itself correctly rounded (Clinger's fast path). */
+    static const double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = token, *end = token + length;
+    int negative = 0;
+    if (p < end && (*p == '+' || *p == '-')) {
+        negative = *p == '-';
+        p++;
+    }
+    if (p < end && !is_digit(*p) && *p != '.') {
+        size_t rest = (size_t)(end - p);
+        if (equals_lower(p, rest, "inf") || equals_lower(p, rest, "infinity")) {
+            *out = negative ? -INFINITY : INFINITY;
+            return 1;
+        }
+        if (equals_lower(p, rest, "nan")) {
+            *out = NAN;
+            return 1;
+        }
+        return 0;
+    }
+
+    uint64_t mantissa = 0;
+    int digits = 0, any_digit = 0, inexact = 0;
+    long exponent = 0;
+    for (; p < end && is_digit(*p); p++) {
+        any_digit = 1;
+        if (mantissa == 0 && *p == '0')
+            continue;
+        if (digits < 19) {
+            mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+            digits++;
+        } else {
+            exponent++;
+            inexact |= *p != '0';
+        }
+    }
+    if (p < end && *p == '.') {
+        for (p++; p < end && is_digit(*p); p++) {
+            any_digit = 1;
+            if (mantissa == 0 && *p == '0') {
+                exponent--;
+                continue;
+            }
+            if (digits < 19) {
+                mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+                digits++;
+                exponent--;
+            } else {
+                inexact |= *p != '0';
+            }
+        }
+    }
+    if (!any_digit)
+        return 0;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        int exponent_negative = 0;
+        if (p < end && (*p == '+' || *p == '-')) {
+            exponent_negative = *p == '-';
+            p++;
+        }
+        if (p == end || !is_digit(*p))
+            return 0;
+        long written = 0;
+        for (; p < end && is_digit(*p); p++)
+            if (written < 100000)
+                written = written * 10 + (*p - '0');
+        exponent += exponent_negative ? -written : written;
+    }
+    if (p != end)
+        return 0;
+    if (mantissa == 0) {
+        *out = negative ? -0.0 : 0.0;
+        return 1;
+    }
+    if (!inexact && mantissa <= (UINT64_C(1) << 53) && exponent >= -22 && exponent <= 22) {
+        double value = (double)mantissa;
+        value = exponent < 0 ? value / powers[-exponent] : value * powers[exponent];
+        *out = negative ? -value : value;
+        return 1;
+    }
+    return parse_double_strtod(token, length, out);
+}
+
+glcollide_int_result glcollide_parse_int64(const char *token, size_t length, int64_t *out)
+{
+    const char *p = token, *end = token + length;
+    int negative = 0;
+    if (p < end && (*p == '+' || *p == '-')) {
+        negative = *p == '-';
+        p++;
+    }
+    if (p == end)
+        return GLCOLLIDE_INT_NOT_INTEGER;
+    uint64_t value = 0;
+    int overflow = 0;
+    for (; p < end; p++) {
+        if (!is_digit(*p))
+            return GLCOLLIDE_INT_NOT_INTEGER;
+        uint64_t digit = (uint64_t)(*p - '0');
+        if (value > (UINT64_C(9223372036854775807) - digit) / 10)
+            overflow = 1;
+        else
+            value = value * 10 + digit;
+    }
+    if (overflow)
+        return GLCOLLIDE_INT_OVERFLOW;
+    *out = negative ? -(int64_t)value : (int64_t)value;
+    return GLCOLLIDE_INT_OK;
+}
+
+/* ---------------------------------------------------------------- mesh builder */
+
+void glcollide_mesh_builder_init(glcollide_mesh_builder *builder, const char *name)
+{
+    memset(builder, 0, sizeof *builder);
+    builder->name = name;
+}
+
+void glcollide_mesh_builder_free(glcollide_mesh_builder *builder)
+{
+    free(builder->positions);
+    free(builder->triangles);
+    builder->positions = NULL;
+    builder->triangles = NULL;
+    builder->vertex_count = builder->vertex_capacity = 0;
+    builder->triangle_count = builder->triangle_capacity = 0;
+}
+
+static size_t grown(size_t capacity, size_t needed)
+{
+    size_t n = capacity < 64 ? 64 : capacity;
+    while (n < needed)
+        n = n > SIZE_MAX / 2 ? needed : n * 2;
+    return n;
+}
+
+int glcollide_mesh_builder_reserve(glcollide_mesh_builder *builder, size_t vertices,
+                                   size_t triangles)
+{
+    if (vertices > builder->vertex_capacity) {
+        size_t n = grown(builder->vertex_capacity, vertices);
+        double *p = n <= SIZE_MAX / 3
+                        ? glcollide_realloc_array(builder->positions, 3 * n, sizeof *p)
+                        : NULL;
+        if (!p)
+            return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
+                                  "%s: out of memory for %zu vertices", builder->name, vertices);
+        builder->positions = p;
+        builder->vertex_capacity = n;
+    }
+    if (triangles > builder->triangle_capacity) {
+        size_t n = grown(builder->triangle_capacity, triangles);
+        uint32_t *t = n <= SIZE_MAX / 3
+                          ? glcollide_realloc_array(builder->triangles, 3 * n, sizeof *t)
+                          : NULL;
+        if (!t)
+            return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
+                                  "%s: out of memory for %zu triangles", builder->name, triangles);
+        builder->triangles = t;
+        builder->triangle_capacity = n;
+    }
+    return GLCOLLIDE_OK;
+}
+
+int glcollide_mesh_builder_finish(glcollide_mesh_builder *builder, double scale, const char *name,
+                                  glcollide_mesh **out)
+{
+    if (scale != 1.0)
+        for (size_t i = 0; i < 3 * builder->vertex_count; i++)
+            builder->positions[i] *= scale;
+    /* Trim the growth slack: meshes live as long as the program. */
+    double *positions = builder->positions;
+    uint32_t *triangles = builder->triangles;
+    double *p = glcollide_realloc_array(positions, 3 * builder->vertex_count, sizeof *p);
+    if (p)
+        positions = p;
+    uint32_t *t = glcollide_realloc_array(triangles, 3 * builder->triangle_count, sizeof *t);
+    if (t)
+        triangles = t;
+    size_t vertex_count = builder->vertex_count, triangle_count = builder->triangle_count;
+    builder->positions = NULL;
+    builder->triangles = NULL;
+    glcollide_mesh_builder_free(builder);
+    return glcollide_mesh_adopt(positions, vertex_count, triangles, triangle_count, name, out);
+}
+
+/* ---------------------------------------------------------------- welding */
+
+void glcollide_weld_free(glcollide_weld_map *map)
+{
+    free(map->slots);
+    map->slots = NULL;
+    map->mask = 0;
+}
+
+/* splitmix64's finaliser: every input bit reaches the low bits used as the slot. */
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static uint64_t hash_point(const double p[3])
+{
+    uint64_t h = 0;
+    for (int k = 0; k < 3; k++) {
+        double c = p[k] + 0.0; /* -0 becomes +0: they weld */
+        uint64_t bits;
+        memcpy(&bits, &c, sizeof bits);
+        h = mix(h ^ bits) + (uint64_t)k;
+    }
+    return h;
+}
+
+static int weld_grow(glcollide_mesh_builder *builder, glcollide_weld_map *map)
+{
+    size_t capacity = map->slots ? 2 * (map->mask + 1) : 1024;
+    uint32_t *slots = glcollide_alloc_array(capacity, sizeof *slots);
+    if (!slots)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
+                              "%s: out of memory welding %zu vertices", builder->name,
+                              builder->vertex_count);
+    memset(slots, 0, capacity * sizeof *slots);
+    size_t mask = capacity - 1;
+    for (size_t v = 0; v < builder->vertex_count; v++) {
+        size_t i = (size_t)hash_point(builder->positions + 3 * v) & mask;
+        while (slots[i])
+            i = (i + 1) & mask;
+        slots[i] = (uint32_t)(v + 1);
+    }
+    free(map->slots);
+    map->slots = slots;
+    map->mask = mask;
+    return GLCOLLIDE_OK;
+}
+
+int glcollide_weld_vertex(glcollide_mesh_builder *builder, glcollide_weld_map *map,
+                          const double p[3], uint32_t *index)
+{
+    /* Keep the load factor at most one half so probes stay short. */
+    if (!map->slots || 2 * (builder->vertex_count + 1) > map->mask + 1) {
+        int status = weld_grow(builder, map);
+        if (status < 0)
+            return status;
+    }
+    size_t i = (size_t)hash_point(p) & map->mask;
+    for (; map->slots[i]; i = (i + 1) & map->mask) {
+        const double *q = builder->positions + 3 * (map->slots[i] - 1);
+        if (q[0] == p[0] && q[1] == p[1] && q[2] == p[2]) {
+            *index = map->slots[i] - 1;
+            return GLCOLLIDE_OK;
+        }
+    }
+    if (builder->vertex_count >= UINT32_MAX)
+        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "%s: more than %u distinct vertices",
+                              builder->name, (unsigned)UINT32_MAX - 1);
+    int status = glcollide_mesh_builder_add_vertex(builder, p[0], p[1], p[2]);
+    if (status < 0)
+        return status;
+    map->slots[i] = (uint32_t)builder->vertex_count;
+    *index = (uint32_t)(builder->vertex_count - 1);
+    return GLCOLLIDE_OK;
+}
+
+/* ---------------------------------------------------------------- format detection */
+
+int glcollide_stl_size_matches(const unsigned char *data, size_t size)
+{
+    if (size < 84)
+        return 0;
+    uint64_t count = (uint64_t)data[80] | (uint64_t)data[81] << 8 | (uint64_t)data[82] << 16 |
+                     (uint64_t)data[83] << 24;
+    return 84 + 50 * count == (uint64_t)size;
+}
+
+static glcollide_mesh_format format_from_extension(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash : path, '.');
+    if (!dot)
+        return GLCOLLIDE_MESH_FORMAT_AUTO;
+    size_t n = strlen(dot + 1);
+    if (equals_lower(dot + 1, n, "off"))
+        return GLCOLLIDE_MESH_FORMAT_OFF;
+    if (equals_lower(dot + 1, n, "obj"))
+        return GLCOLLIDE_MESH_FORMAT_OBJ;
+    if (equals_lower(dot + 1, n, "stl"))
+        return GLCOLLIDE_MESH_FORMAT_STL;
+    return GLCOLLIDE_MESH_FORMAT_AUTO;
+}
+
+/* From the first token that is not a '#' comment (OFF and OBJ allow those),
+ * then the binary STL size rule. */
+static glcollide_mesh_format format_from_content(const char *data, size_t size, const char *name)
+{
+    static const char *const obj_keywords[] = {"v", "vt", "vn", "vp", "f",      "o",
+                                               "g", "s",  "l",  "p",  "usemtl", "mtllib"};
+    glcollide_text text;
+    glcollide_text_init(&text, data, size, name, 1);
+    const char *token = NULL;
+    size_t length = 0;
+    int has_token =
+        glcollide_text_skip_empty_lines(&text) && glcollide_text_token(&text, &token, &length);
+    /* OFF with its prefixes (COFF, NOFF, STCOFF, 4OFF...): the OFF parser names unsupported ones.
+     */
+    if (has_token && length >= 3 && length <= 8 && memcmp(token + length - 3, "OFF", 3) == 0)
+        return GLCOLLIDE_MESH_FORMAT_OFF;
+    if (has_token && equals_lower(token, length, "solid"))
+        return GLCOLLIDE_MESH_FORMAT_STL;
+    if (glcollide_stl_size_matches((const unsigned char *)data, size))
+        return GLCOLLIDE_MESH_FORMAT_STL;
+    for (size_t i = 0; has_token && i < sizeof obj_keywords / sizeof obj_keywords[0]; i++)
+        if (glcollide_token_is(token, length, obj_keywords[i]))
+            return GLCOLLIDE_MESH_FORMAT_OBJ;
+    return GLCOLLIDE_MESH_FORMAT_AUTO;
+}
+
+static int only_blanks(const char *data, size_t size)
+{
+    for (size_t i = 0; i < size; i++)
+        if (!glcollide_text_is_blank(data[i]) && data[i] != '\n')
+            return 0;
+    return 1;
+}
+
+static int check_scale(const char *name, double scale)
+{
+    if (!(scale > 0.0) || !isfinite(scale))
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "%s: scale %g must be positive and finite", name, scale);
+    return GLCOLLIDE_OK;
+}
+
+/* auto_is_parse_error: for files an undetectable format is malformed input,
+ * for glcollide_mesh_parse it is a missing argument. */
+static int parse_buffer(const char *data, size_t size, glcollide_mesh_format format,
+                        const char *name, double scale, int auto_is_parse_error,
+                        glcollide_mesh **out)
+{
+    if (only_blanks(data, size))
+        return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "%s:1: empty file", name);
+    if (format == GLCOLLIDE_MESH_FORMAT_AUTO)
+        format = format_from_content(data, size, name);
+    switch (format) {
+    case GLCOLLIDE_MESH_FORMAT_OFF: return glcollide_mesh_parse_off(data, size, name, scale, out);
+    case GLCOLLIDE_MESH_FORMAT_OBJ: return glcollide_mesh_parse_obj(data, size, name, scale, out);
+    case GLCOLLIDE_MESH_FORMAT_STL: return glcollide_mesh_parse_stl(data, size, name, scale, out);
+    case GLCOLLIDE_MESH_FORMAT_AUTO: break;
+    }
+    return glcollide_fail(auto_is_parse_error ? GLCOLLIDE_ERROR_PARSE
+                                              : GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                          "%s:1: unknown mesh format (expected OFF, OBJ or STL)", name);
+}
+
+int glcollide_mesh_parse(const void *data, size_t size, glcollide_mesh_format format,
+                         const char *name, double scale, glcollide_mesh **out)
+{
+    if (!name)
+        name = "mesh";
+    if ((!data && size) || !out)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "%s: glcollide_mesh_parse: %s is NULL", name, out ? "data" : "out");
+    if (format < GLCOLLIDE_MESH_FORMAT_AUTO || format > GLCOLLIDE_MESH_FORMAT_STL)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "%s: unknown mesh format %d", name,
+                              (int)format);
+    int status = check_scale(name, scale);
+    if (status < 0)
+        return status;
+    return parse_buffer(data ? data : "", size, format, name, scale, 0, out);
+}
+
+/* Reads a whole file into memory (one allocation for regular files). */
+static int read_file(const char *path, char **data, size_t *size)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file)
+        return glcollide_fail(GLCOLLIDE_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
+    /* Regular files are read in one go; pipes and the like grow a buffer. */
+    size_t capacity = 1 << 16;
+    struct stat info;
+    if (fstat(fileno(file), &info) == 0 && S_ISREG(info.st_mode) &&
+        (uintmax_t)info.st_size < SIZE_MAX - 1)
+        capacity = (size_t)info.st_size + 1;
+    char *buffer = malloc(capacity);
+    size_t length = 0;
+    while (buffer) {
+        length += fread(buffer + length, 1, capacity - length, file);
+        if (length < capacity)
+            break;
+        char *bigger = capacity <= SIZE_MAX / 2 ? realloc(buffer, capacity * 2) : NULL;
+        if (!bigger) {
+            free(buffer);
+            buffer = NULL;
+            break;
+        }
+        buffer = bigger;
+        capacity *= 2;
+    }
+    if (!buffer) {
+        fclose(file);
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "%s: out of memory reading the file",
+                              path);
+    }
+    if (ferror(file)) {
+        int error = errno;
+        free(buffer);
+        fclose(file);
+        return glcollide_fail(GLCOLLIDE_ERROR_IO, "%s: read error: %s", path, strerror(error));
+    }
+    fclose(file);
+    *data = buffer;
+    *size = length;
+    return GLCOLLIDE_OK;
+}
+
+int glcollide_mesh_load(const char *path, double scale, glcollide_mesh **out)
+{
+    if (!path || !out)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "glcollide_mesh_load: %s is NULL",
+                              path ? "out" : "path");
+    int status = check_scale(path, scale);
+    if (status < 0)
+        return status;
+    char *data = NULL;
+    size_t size = 0;
+    status = read_file(path, &data, &size);
+    if (status < 0)
+        return status;
+    status = parse_buffer(data, size, format_from_extension(path), path, scale, 1, out);
+    free(data);
+    return status;
+}

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Point containment in a closed triangle mesh.
+ *
+ * glcollide_point_in_mesh counts, exactly, how often the segment from p to a
+ * far point q crosses the surface. Every decision is a sign of
+ * glcollide_orient3d / glcollide_orient2d, so the answer does not depend on
+ * rounding: the segment crosses triangle abc iff p and q are strictly on
+ * opposite sides of its plane and the line pq passes strictly on the same
+ * side of its three edges. Zeros are sorted out exactly too: p on the plane
+ * of a triangle is either on the triangle (2D orientations in a projection:
+ * the answer is then "inside") or touches the plane outside it (no
+ * crossing); q is outside the mesh's box, so on no triangle; a line through
+ * an edge or vertex, or a segment lying in a triangle's plane, is grazing,
+ * and then another q is tried, from a fixed sequence of directions.
+ *
+ * With a BVH, only the triangles whose boxes overlap the segment's box are
+ * classified (glcollide_bvh_query_box). That box is exact, so there is no
+ * slab-test tolerance to get right, and the directions are the coordinate
+ * axes or within 0.25 of them, so it is thin. Without a BVH the same box
+ * test selects the same triangles, so both give the same answer.
+ *
+ * glcollide_winding_number is an independent floating-point formulation
+ * (solid angles, van Oosterom and Strackee 1983) used to cross-check it.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stddef.h>
+
+/* Directions tried per axis (one exact, the others tilted) and in all. */
+#define GLCOLLIDE_RAY_TILTS 8
+#define GLCOLLIDE_RAY_ATTEMPTS (6 * (1 + GLCOLLIDE_RAY_TILTS))
+#define GLCOLLIDE_PI 3.14159265358979323846
+
+typedef struct ray_cast {
+    const double *positions;
+    const uint32_t *triangles;
+    double p[3], q[3];
+    glcollide_aabb segment_box;
+    int crossings;  /* parity of the exact crossings */
+    int degenerate; /* the segment grazes a triangle's edge, vertex or plane */
+    int on_surface; /* p lies on a triangle */
+} ray_cast;
+
+/* The 2D coordinates of x once axis `drop` is removed. */
+static void project(const double x[3], int drop, double out[2])
+{
+    out[0] = x[(drop + 1) % 3];
+    out[1] = x[(drop + 2) % 3];
+}
+
+/*
+ * Is p, known to be coplanar with a, b, c, on the closed triangle? Decided in
+ * the projection along an axis where the projected triangle is not
+ * degenerate (the dominant axis of its normal first): the projection is then
+ * one-to-one on the plane, so containment is preserved. Returns 1 on, 0 not
+ * on, -1 not on and the triangle has zero area (collinear or repeated
+ * vertices), in which case it is a segment or a point and was tested as such.
+ */
+static int point_on_triangle(const double a[3], const double b[3], const double c[3],
+                             const double p[3])
+{
+    double ab[3], ac[3], normal[3];
+    glcollide_vec3_sub(ab, b, a);
+    glcollide_vec3_sub(ac, c, a);
+    glcollide_vec3_cross(normal, ab, ac);
+    int axes[3] = {0, 1, 2};
+    for (int i = 0; i < 3; i++) /* order by decreasing |normal| component */
+        for (int j = i + 1; j < 3; j++)
+            if (fabs(normal[axes[j]]) > fabs(normal[axes[i]])) {
+                int swap = axes[i];
+                axes[i] = axes[j];
+                axes[j] = swap;
+            }
+    double a2[2], b2[2], c2[2], p2[2];
+    for (int i = 0; i < 3; i++) {
+        project(a, axes[i], a2);
+        project(b, axes[i], b2);
+        project(c, axes[i], c2);
+        int side = glcollide_orient2d(a2, b2, c2);
+        if (side == 0)
+            continue;
+        project(p, axes[i], p2);
+        int o1 = glcollide_orient2d(a2, b2, p2);
+        int o2 = glcollide_orient2d(b2, c2, p2);
+        int o3 = glcollide_orient2d(c2, a2, p2);
+        return (o1 == 0 || o1 == side) && (o2 == 0 || o2 == side) && (o3 == 0 || o3 == side);
+    }
+
+    /* Zero area: all projections collinear. p is on it iff it is within the
+     * box of the vertices and on their line (if they are not one point). */
+    for (int k = 0; k < 3; k++) {
+        double lo = fmin(a[k], fmin(b[k], c[k])), hi = fmax(a[k], fmax(b[k], c[k]));
+        if (!(p[k] >= lo && p[k] <= hi))
+            return -1;
+    }
+    const double *u = a, *v = b;
+    if (v[0] == u[0] && v[1] == u[1] && v[2] == u[2])
+        v = c;
+    if (v[0] == u[0] && v[1] == u[1] && v[2] == u[2])
+        return 1; /* a point, and p is within its (zero) box */
+    double u2[2], v2[2];
+    for (int k = 0; k < 3; k++) {
+        project(u, k, u2);
+        project(v, k, v2);
+        project(p, k, p2);
+        if (glcollide_orient2d(u2, v2, p2) != 0)
+            return -1;
+    }
+    return 1;
+}
+
+/* Classifies one triangle against the segment; returns 1 to stop (p on it). */
+static int cast_triangle(uint32_t triangle, void *user)
+{
+    ray_cast *ray = user;
+    const uint32_t *t = ray->triangles + 3 * (size_t)triangle;
+    const double *a = ray->positions + 3 * (size_t)t[0];
+    const double *b = ray->positions + 3 * (size_t)t[1];
+    const double *c = ray->positions + 3 * (size_t)t[2];
+    int side_p = glcollide_orient3d(a, b, c, ray->p);
+    int side_q = glcollide_orient3d(a, b, c, ray->q);
+    if (side_p == 0) {
+        int on = point_on_triangle(a, b, c, ray->p);
+        if (on == 1) {
+            ray->on_surface = 1;
+            return 1;
+        }
+        /* The whole segment in the plane of a real triangle (and p not on
+         * it): it may run along the surface. On a closed mesh it then also
+         * meets an edge of a neighbouring triangle (caught below); this
+         * catches it directly, for any mesh. */
+        if (side_q == 0 && on == 0)
+            ray->degenerate = 1;
+        return 0;
+    }
+    /* Same side, or q (outside the mesh's box) on the plane: no crossing. */
+    if (side_q == side_p || side_q == 0)
+        return 0;
+    int e1 = glcollide_orient3d(ray->p, ray->q, a, b);
+    int e2 = glcollide_orient3d(ray->p, ray->q, b, c);
+    int e3 = glcollide_orient3d(ray->p, ray->q, c, a);
+    if (e1 != 0 && e1 == e2 && e2 == e3) {
+        ray->crossings ^= 1;
+        return 0;
+    }
+    int has_positive = e1 > 0 || e2 > 0 || e3 > 0;
+    int has_negative = e1 < 0 || e2 < 0 || e3 < 0;
+    /* Mixed strict signs: the line meets the plane outside the triangle.
+     * Otherwise it meets it on an edge or a vertex. */
+    if (!(has_positive && has_negative))
+        ray->degenerate = 1;
+    return 0;
+}
+
+/*
+ * Direction of attempt i: axes in order of the mesh box's nearest face from p
+ * (the shortest segment, and a thin segment box for the BVH), each first
+ * exactly along the axis (cheapest; it grazes only on aligned geometry),
+ * then tilted by irrational-looking amounts (fractional parts of multiples of
+ * the plastic number's R2 sequence constants), where exact grazing needs a
+ * coincidence of the mesh data with those tilts.
+ */
+static void ray_direction(int attempt, const int axis_order[6], double direction[3])
+{
+    int face = axis_order[attempt / (1 + GLCOLLIDE_RAY_TILTS)];
+    int tilt = attempt % (1 + GLCOLLIDE_RAY_TILTS);
+    int axis = face / 2;
+    direction[0] = direction[1] = direction[2] = 0.0;
+    direction[axis] = (face & 1) ? 1.0 : -1.0;
+    if (tilt > 0) {
+        double u = 0.5 + tilt * 0.7548776662466927, v = 0.5 + tilt * 0.5698402909980532;
+        direction[(axis + 1) % 3] = 0.5 * (u - floor(u) - 0.5);
+        direction[(axis + 2) % 3] = 0.5 * (v - floor(v) - 0.5);
+    }
+}
+
+/*
+ * The far point along direction: strictly outside bounds along the main axis
+ * (so q is on no triangle). Returns 0 if no finite such point exists.
+ */
+static int far_point(const double p[3], const double direction[3], const glcollide_aabb *bounds,
+                     double q[3])
+{
+    int axis = fabs(direction[0]) == 1.0 ? 0 : fabs(direction[1]) == 1.0 ? 1 : 2;
+    double span = 0.0;
+    for (int k = 0; k < 3; k++)
+        span = fmax(span, bounds->max[k] - bounds->min[k]);
+    double length = span + 1.0;
+    for (int tries = 0; tries < 1100 && isfinite(length); tries++, length *= 2.0) {
+        for (int k = 0; k < 3; k++)
+            q[k] = p[k] + length * direction[k];
+        int outside = direction[axis] > 0 ? q[axis] > bounds->max[axis] : q[axis] < bounds->min[axis];
+        if (outside && isfinite(q[0]) && isfinite(q[1]) && isfinite(q[2]))
+            return 1;
+    }
+    return 0;
+}
+
+int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
+                            size_t triangle_count, const glcollide_bvh *bvh, const double p[3])
+{
+    if (!positions || !triangles || !triangle_count || !p)
+        return 0;
+    if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+        return 0;
+
+    glcollide_aabb bounds;
+    if (bvh) {
+        bounds = glcollide_bvh_bounds(bvh);
+    } else {
+        glcollide_aabb_empty(&bounds);
+        for (size_t i = 0; i < 3 * triangle_count; i++)
+            glcollide_aabb_add_point(&bounds, positions + 3 * (size_t)triangles[i]);
+    }
+    /* Outside the closed box of the vertices: outside the solid. */
+    for (int k = 0; k < 3; k++)
+        if (!(p[k] >= bounds.min[k] && p[k] <= bounds.max[k]))
+            return 0;
+
+    /* Faces 2k (towards -k) and 2k+1 (towards +k), nearest first. */
+    int axis_order[6];
+    double distance[6];
+    for (int f = 0; f < 6; f++) {
+        axis_order[f] = f;
+        distance[f] = (f & 1) ? bounds.max[f / 2] - p[f / 2] : p[f / 2] - bounds.min[f / 2];
+    }
+    for (int i = 1; i < 6; i++)
+        for (int j = i; j > 0 && distance[axis_order[j]] < distance[axis_order[j - 1]]; j--) {
+            int swap = axis_order[j];
+            axis_order[j] = axis_order[j - 1];
+            axis_order[j - 1] = swap;
+        }
+
+    ray_cast ray = {.positions = positions, .triangles = triangles};
+    for (int k = 0; k < 3; k++)
+        ray.p[k] = p[k];
+    for (int attempt = 0; attempt < GLCOLLIDE_RAY_ATTEMPTS; attempt++) {
+        double direction[3];
+        ray_direction(attempt, axis_order, direction);
+        if (!far_point(p, direction, &bounds, ray.q))
+            continue;
+        for (int k = 0; k < 3; k++) {
+            ray.segment_box.min[k] = fmin(ray.p[k], ray.q[k]);
+            ray.segment_box.max[k] = fmax(ray.p[k], ray.q[k]);
+        }
+        ray.crossings = ray.degenerate = ray.on_surface = 0;
+        /* Only triangles whose box meets the segment's box can meet the
+         * segment; with or without the BVH exactly the same triangles are
+         * classified (the BVH's boxes are the same exact min/max), so both
+         * paths give the same answer. */
+        if (bvh) {
+            glcollide_bvh_query_box(bvh, &ray.segment_box, cast_triangle, &ray);
+        } else {
+            for (size_t t = 0; t < triangle_count && !ray.on_surface; t++) {
+                glcollide_aabb box;
+                glcollide_aabb_empty(&box);
+                for (int v = 0; v < 3; v++)
+                    glcollide_aabb_add_point(&box, positions + 3 * (size_t)triangles[3 * t + v]);
+                if (glcollide_aabb_overlap(&box, &ray.segment_box))
+                    cast_triangle((uint32_t)t, &ray);
+            }
+        }
+        if (ray.on_surface)
+            return 1;
+        if (!ray.degenerate)
+            return ray.crossings;
+        glcollide_log_debug("point in mesh: ray %d from (%g, %g, %g) grazes an edge, vertex or "
+                            "plane; casting another",
+                            attempt, p[0], p[1], p[2]);
+    }
+    /* Every direction grazed (the tilts are fixed, so a mesh could be built
+     * to defeat them): fall back to the winding number, whose magnitude
+     * (like parity) does not depend on the triangles' orientation. */
+    double winding = glcollide_winding_number(positions, triangles, triangle_count, p);
+    glcollide_log_warning("point in mesh: all %d rays from (%g, %g, %g) graze the mesh; using the "
+                          "winding number %g",
+                          GLCOLLIDE_RAY_ATTEMPTS, p[0], p[1], p[2], winding);
+    return fabs(winding) >= 0.5;
+}
+
+double glcollide_winding_number(const double *positions, const uint32_t *triangles,
+                                size_t triangle_count, const double p[3])
+{
+    if (!positions || !triangles || !p)
+        return 0.0;
+    double sum = 0.0;
+    for (size_t t = 0; t < triangle_count; t++) {
+        double a[3], b[3], c[3], bc[3];
+        glcollide_vec3_sub(a, positions + 3 * (size_t)triangles[3 * t], p);
+        glcollide_vec3_sub(b, positions + 3 * (size_t)triangles[3 * t + 1], p);
+        glcollide_vec3_sub(c, positions + 3 * (size_t)triangles[3 * t + 2], p);
+        double la = sqrt(glcollide_vec3_dot(a, a));
+        double lb = sqrt(glcollide_vec3_dot(b, b));
+        double lc = sqrt(glcollide_vec3_dot(c, c));
+        glcollide_vec3_cross(bc, b, c);
+        /* tan(omega / 2) = det[a b c] / (|a||b||c| + (a.b)|c| + (b.c)|a| + (c.a)|b|);
+         * det > 0 when p is behind a counter-clockwise (outward) face. */
+        double det = glcollide_vec3_dot(a, bc);
+        double den = la * lb * lc + glcollide_vec3_dot(a, b) * lc + glcollide_vec3_dot(b, c) * la +
+                     glcollide_vec3_dot(c, a) * lb;
+        sum += 2.0 * atan2(det, den);
+    }
+    return sum / (4.0 * GLCOLLIDE_PI);
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The culling methods as queries (CULLIDE, FAR). Object pairs: sweep-and-
+ * prune on the object boxes, then GPU culling of the triangles of the objects
+ * that pair; objects left with a triangle in the potentially colliding set
+ * (PCS) pair by sweep-and-prune among themselves. Triangle pairs: for each
+ * such object pair, the PCS triangles of one against those of the other whose
+ * boxes overlap (grown by D/2): the candidates handed to exact tests.
+ */
+#include "cull.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Candidate triangle pairs of objects i and j: box overlaps among PCS triangles. */
+static int triangle_candidates(const glcollide_world *world, unsigned char **flags, uint32_t i,
+                               uint32_t j, double margin, glcollide_query_result *result,
+                               size_t *capacity)
+{
+    const glcollide_world_mesh *objects[2] = {&world->objects[i], &world->objects[j]};
+    size_t count = 0;
+    for (int s = 0; s < 2; s++)
+        for (size_t t = 0; t < objects[s]->mesh->triangle_count; t++)
+            count += flags[s ? j : i][t];
+    glcollide_aabb *boxes = glcollide_alloc_array(count, sizeof *boxes);
+    uint32_t *ids = glcollide_alloc_array(count, sizeof *ids);
+    glcollide_pair_list pairs = {0};
+    int status = GLCOLLIDE_OK;
+    if (!boxes || !ids) {
+        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
+        goto done;
+    }
+    size_t first_of_j = 0, n = 0;
+    for (int s = 0; s < 2; s++) {
+        if (s == 1)
+            first_of_j = n;
+        const glcollide_world_mesh *w = objects[s];
+        for (size_t t = 0; t < w->mesh->triangle_count; t++) {
+            if (!flags[s ? j : i][t])
+                continue;
+            glcollide_aabb_empty(&boxes[n]);
+            for (int c = 0; c < 3; c++)
+                glcollide_aabb_add_point(&boxes[n],
+                                         w->positions + 3 * (size_t)w->mesh->triangles[3 * t + c]);
+            ids[n++] = (uint32_t)t;
+        }
+    }
+    status = glcollide_sap_pairs(boxes, n, margin, &pairs);
+    for (size_t k = 0; k < pairs.count && status == GLCOLLIDE_OK; k++) {
+        size_t a = pairs.pairs[k].a, b = pairs.pairs[k].b; /* a < b */
+        if (a < first_of_j && b >= first_of_j)
+            status = glcollide_result_add_triangle_pair(result, capacity, i, ids[a], j, ids[b]);
+    }
+done:
+    glcollide_pair_list_release(&pairs);
+    free(boxes);
+    free(ids);
+    return status;
+}
+
+int glcollide_query_cull(const glcollide_world *world, glcollide_context *context,
+                         const glcollide_query_options *options, int reliable,
+                         glcollide_query_result *result)
+{
+    size_t n = world->object_count;
+    double margin = options->distance / 2;
+    glcollide_pair_list pairs = {0};
+    int status = glcollide_sap_pairs(world->bounds, n, margin, &pairs);
+    if (status != GLCOLLIDE_OK)
+        return status;
+    result->stats.aabb_pairs = pairs.count;
+    unsigned char **flags = calloc(n ? n : 1, sizeof *flags);
+    unsigned char *in_pair = calloc(n ? n : 1, 1);
+    if (!flags || !in_pair)
+        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
+    for (size_t k = 0; k < pairs.count && status == GLCOLLIDE_OK; k++)
+        in_pair[pairs.pairs[k].a] = in_pair[pairs.pairs[k].b] = 1;
+    for (size_t o = 0; o < n && status == GLCOLLIDE_OK; o++) {
+        size_t triangles = world->objects[o].mesh->triangle_count;
+        flags[o] = malloc(triangles ? triangles : 1);
+        if (!flags[o])
+            status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
+        else
+            memset(flags[o], in_pair[o], triangles);
+    }
+    if (status == GLCOLLIDE_OK) {
+        glcollide_cull_options cull = {
+            .reliable = reliable,
+            .resolution = options->resolution,
+            .distance = options->distance,
+            .rounds = 2,
+        };
+        status = glcollide_cull_triangles(context, world, &cull, flags, &result->stats);
+    }
+    /* Objects still in the PCS, and their pairs. */
+    for (size_t o = 0; o < n && status == GLCOLLIDE_OK; o++) {
+        in_pair[o] = 0;
+        for (size_t t = 0; t < world->objects[o].mesh->triangle_count && !in_pair[o]; t++)
+            in_pair[o] = flags[o][t];
+    }
+    size_t pair_capacity = 0, triangle_capacity = 0;
+    for (size_t k = 0; k < pairs.count && status == GLCOLLIDE_OK; k++) {
+        uint32_t i = pairs.pairs[k].a, j = pairs.pairs[k].b;
+        if (!in_pair[i] || !in_pair[j])
+            continue;
+        status = glcollide_result_add_pair(result, &pair_capacity, i, j);
+        if (status == GLCOLLIDE_OK && options->level == GLCOLLIDE_LEVEL_TRIANGLES)
+            status = triangle_candidates(world, flags, i, j, margin, result, &triangle_capacity);
+    }
+    result->stats.candidates = options->level == GLCOLLIDE_LEVEL_TRIANGLES
+                                   ? result->triangle_pair_count
+                                   : result->pair_count;
+    for (size_t o = 0; flags && o < n; o++)
+        free(flags[o]);
+    free(flags);
+    free(in_pair);
+    glcollide_pair_list_release(&pairs);
+    return status;
+}

@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# glcollide-query as a user runs it: output format, sorting, stats, and the
+# exit status and one-line message of each kind of bad input.
+set -u
+query=${GLCOLLIDE_QUERY:-./glcollide-query}
+scenes=${GLCOLLIDE_TEST_SCENES:-tests/scenes}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/glcollide-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+passes=0
+
+check() { # name, condition result
+    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); else failures=$((failures + 1)); echo "FAIL: $1"; fi
+}
+
+# expect_error NAME EXIT_CODE PATTERN ARGS...: exits with EXIT_CODE, stderr matches PATTERN
+expect_error() {
+    name=$1 code=$2 pattern=$3
+    shift 3
+    "$query" "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    [ "$got" -eq "$code" ] && grep -q -- "$pattern" "$tmp/err" && [ ! -s "$tmp/out" ]
+    r=$?
+    [ $r -eq 0 ] || { echo "  exit $got, stderr: $(cat "$tmp/err")"; }
+    check "$name" $r
+}
+
+cat >"$tmp/cube.off" <<'END_OFF'
+OFF
+8 12 0
+-0.5 -0.5 -0.5
+0.5 -0.5 -0.5
+0.5 0.5 -0.5
+-0.5 0.5 -0.5
+-0.5 -0.5 0.5
+0.5 -0.5 0.5
+0.5 0.5 0.5
+-0.5 0.5 0.5
+3 0 2 1
+3 0 3 2
+3 4 5 6
+3 4 6 7
+3 0 1 5
+3 0 5 4
+3 1 2 6
+3 1 6 5
+3 2 3 7
+3 2 7 6
+3 3 0 4
+3 3 4 7
+END_OFF
+cat >"$tmp/row.scene" <<'SCENE'
+# four cubes in a row, 0.9 apart: neighbours overlap; a fifth far away
+mesh cube.off
+object 0 2.7 0 0 1 0 0 0
+object 0 0 0 0 1 0 0 0
+object 0 0.9 0 0 1 0 0 0
+object 0 1.8 0 0 1 0 0 0
+object 0 50 0 0 1 0 0 0
+SCENE
+
+"$query" --method exact "$tmp/row.scene" >"$tmp/out" 2>"$tmp/err"
+check "exact exit 0" $?
+printf 'pair 0 3\npair 1 2\npair 2 3\n' | cmp -s - "$tmp/out"
+check "exact pairs sorted" $?
+[ ! -s "$tmp/err" ]
+check "exact is silent on stderr" $?
+
+"$query" --method sap --stats "$tmp/row.scene" >"$tmp/out"
+head -n 3 "$tmp/out" | cmp -s - "$(printf 'pair 0 3\npair 1 2\npair 2 3\n' >"$tmp/want"; echo "$tmp/want")"
+check "sap pairs" $?
+tail -n 1 "$tmp/out" | grep -q '^stats method=sap objects=5 .*time_ms=[0-9.]* .*aabb_pairs=3 candidates=3 .*draw_calls=0 gpu_syncs=0 readback_bytes=0'
+check "sap stats line" $?
+
+"$query" --level triangles "$tmp/row.scene" >"$tmp/out"
+grep -q '^tri 0 [0-9]* 3 [0-9]*$' "$tmp/out" && [ "$(head -n 1 "$tmp/out")" = "pair 0 3" ]
+check "triangle level lines" $?
+sort -k1,1 -k2,2n -k3,3n -k4,4n -k5,5n "$tmp/out" | cmp -s - "$tmp/out"
+check "triangle level sorted" $?
+
+"$query" --distance 10 "$tmp/row.scene" | grep -c '^pair' | grep -qx 6
+check "distance widens pairs" $?
+
+"$query" --help | grep -q '^usage: glcollide-query'
+check "help" $?
+
+expect_error "no scene" 2 "no scene given"
+expect_error "unknown option" 2 "unknown option '--frobnicate'" --frobnicate "$tmp/row.scene"
+expect_error "unknown method" 2 "unknown method 'magic'" --method magic "$tmp/row.scene"
+expect_error "missing value" 2 "--method needs a value" --method
+expect_error "bad level" 2 "unknown level 'pixels'" --level pixels "$tmp/row.scene"
+expect_error "bad resolution" 2 "--resolution '12.5'" --resolution 12.5 "$tmp/row.scene"
+expect_error "bad distance" 2 "--distance '-1'" --distance -1 "$tmp/row.scene"
+expect_error "two scenes" 2 "more than one scene" "$tmp/row.scene" "$tmp/row.scene"
+expect_error "missing scene file" 1 "cannot open" "$tmp/none.scene"
+expect_error "not built method" 1 "method 'stencil' is not available" --method stencil "$tmp/row.scene"
+
+printf 'mesh cube.off\nobject 0 0 0 0 1 0 0 0\nobject 3 0 0 0 1 0 0 0\n' >"$tmp/bad.scene"
+expect_error "bad scene line" 1 "bad.scene:3: object refers to mesh 3" "$tmp/bad.scene"
+printf 'OFF\n8 12 0\n0 0 0\n1 0 0\n' >"$tmp/short.off"
+printf 'mesh short.off\n' >"$tmp/short.scene"
+expect_error "truncated mesh" 1 "short.off:" "$tmp/short.scene"
+
+# The bundled real-mesh scene (needs the libcgal-demo meshes).
+"$query" --stats "$scenes/bunnies.scene" >"$tmp/out" 2>"$tmp/err"
+check "bunnies scene runs" $?
+head -n 1 "$tmp/out" | grep -qx 'pair 0 1'
+check "bunnies intersect" $?
+
+echo "cli: $passes passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: MIT */
+/* Pair lists and sweep-and-prune, checked against brute force on random scenes. */
+#include "tests.h"
+
+#include <glcollide/geometry.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Check's ck_assert writes to a pipe on success too (its "last passed
+ * point"); in loops over thousands of cases that dominates the run time, so
+ * loops use this, which only calls into Check on failure. */
+#define TEST_REQUIRE(cond, ...)                                                                    \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            ck_abort_msg(__VA_ARGS__);                                                             \
+    } while (0)
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* Counts the library's log messages instead of printing the expected errors. */
+static int log_messages;
+static void count_log(glcollide_log_level level, const char *message, void *user)
+{
+    (void)level;
+    (void)message;
+    (void)user;
+    log_messages++;
+}
+
+/* The definition: grow each box by margin, then glcollide_aabb_overlap; i < j. */
+static void brute_force_pairs(const glcollide_aabb *boxes, size_t n, double margin,
+                              glcollide_pair_list *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        glcollide_aabb a = boxes[i];
+        for (int k = 0; k < 3; k++) {
+            a.min[k] -= margin;
+            a.max[k] += margin;
+        }
+        for (size_t j = i + 1; j < n; j++) {
+            glcollide_aabb b = boxes[j];
+            for (int k = 0; k < 3; k++) {
+                b.min[k] -= margin;
+                b.max[k] += margin;
+            }
+            if (glcollide_aabb_overlap(&a, &b))
+                TEST_REQUIRE(glcollide_pair_list_push(out, (uint32_t)i, (uint32_t)j) == GLCOLLIDE_OK,
+                             "push failed");
+        }
+    }
+}
+
+static void assert_same_pairs(const glcollide_pair_list *got, size_t got_from,
+                              const glcollide_pair_list *want, const char *what, uint64_t seed)
+{
+    ck_assert_msg(got->count - got_from == want->count, "%s (seed %llu): %zu pairs, want %zu", what,
+                  (unsigned long long)seed, got->count - got_from, want->count);
+    for (size_t i = 0; i < want->count; i++) {
+        const glcollide_index_pair *g = &got->pairs[got_from + i], *w = &want->pairs[i];
+        TEST_REQUIRE(g->a == w->a && g->b == w->b,
+                      "%s (seed %llu): pair %zu is (%u, %u), want (%u, %u)", what,
+                      (unsigned long long)seed, i, g->a, g->b, w->a, w->b);
+    }
+}
+
+static void random_box(test_rng *rng, glcollide_aabb *box, double lo, double hi, double size)
+{
+    for (int k = 0; k < 3; k++) {
+        box->min[k] = test_rng_uniform(rng, lo, hi);
+        box->max[k] = box->min[k] + test_rng_uniform(rng, 0.0, size);
+    }
+}
+
+/* One random scene of a given kind, n boxes. */
+enum scene_kind {
+    SCENE_UNIFORM,     /* real coordinates, varied sizes */
+    SCENE_INTEGER,     /* small integers: touching, zero-size and identical boxes */
+    SCENE_SAME_MIN_X,  /* all boxes start at one of two x values, x the widest axis */
+    SCENE_FLOOR,       /* a thin layer: z spread much less than x and y */
+    SCENE_TOWER,       /* a column: z spread most, so the sweep runs along z */
+    SCENE_FAR,         /* 1e6 offsets, fractional sizes */
+    SCENE_SPECIAL,     /* NaN, infinite and inverted boxes among integer ones */
+    SCENE_KINDS
+};
+
+static void make_scene(test_rng *rng, enum scene_kind kind, glcollide_aabb *boxes, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        glcollide_aabb *box = &boxes[i];
+        switch (kind) {
+        case SCENE_UNIFORM:
+            random_box(rng, box, 0.0, 100.0, test_rng_uniform(rng, 0.0, 1.0) < 0.1 ? 40.0 : 8.0);
+            break;
+        case SCENE_INTEGER:
+        case SCENE_SPECIAL:
+            for (int k = 0; k < 3; k++) {
+                box->min[k] = (double)test_rng_below(rng, 8);
+                box->max[k] = box->min[k] + (double)test_rng_below(rng, 3);
+            }
+            if (i > 0 && test_rng_below(rng, 8) == 0)
+                *box = boxes[test_rng_below(rng, (uint32_t)i)]; /* identical */
+            if (kind == SCENE_SPECIAL) {
+                uint32_t r = test_rng_below(rng, 16);
+                int k = (int)test_rng_below(rng, 3);
+                if (r == 0)
+                    box->min[k] = NAN;
+                else if (r == 1)
+                    box->max[k] = NAN;
+                else if (r == 2)
+                    box->min[k] = -INFINITY;
+                else if (r == 3)
+                    box->max[k] = INFINITY;
+                else if (r == 4) { /* inverted: never overlaps along k unless grown */
+                    double t = box->min[k];
+                    box->min[k] = box->max[k] + 0.5;
+                    box->max[k] = t;
+                }
+            }
+            break;
+        case SCENE_SAME_MIN_X:
+            random_box(rng, box, 0.0, 20.0, 5.0);
+            box->min[0] = test_rng_below(rng, 2) ? 0.0 : 60.0;
+            box->max[0] = box->min[0] + test_rng_uniform(rng, 0.0, 70.0);
+            break;
+        case SCENE_FLOOR:
+            random_box(rng, box, 0.0, 60.0, 4.0);
+            box->min[2] = test_rng_uniform(rng, 0.0, 1.0);
+            box->max[2] = box->min[2] + test_rng_uniform(rng, 0.0, 0.5);
+            break;
+        case SCENE_TOWER:
+            random_box(rng, box, 0.0, 6.0, 2.0);
+            box->min[2] = test_rng_uniform(rng, 0.0, 80.0);
+            box->max[2] = box->min[2] + test_rng_uniform(rng, 0.0, 3.0);
+            break;
+        case SCENE_FAR:
+            random_box(rng, box, 1e6, 1e6 + 50.0, 4.0);
+            if (test_rng_below(rng, 4) == 0) /* and some mirrored to -1e6 */
+                for (int k = 0; k < 3; k++) {
+                    double t = box->min[k];
+                    box->min[k] = -box->max[k];
+                    box->max[k] = -t;
+                }
+            break;
+        case SCENE_KINDS:
+            break;
+        }
+    }
+}
+
+static int compare_keys(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+START_TEST(test_pair_list_push_sort_unique)
+{
+    static const size_t sizes[] = {0, 1, 2, 100, 4095, 4096, 100000};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        uint64_t seed = 1000 + s;
+        test_rng rng = {seed};
+        glcollide_pair_list list = {0};
+        size_t n = sizes[s];
+        /* Small ranges give many duplicates; a few huge indices exercise the high digits. */
+        uint32_t range = n < 1000 ? 20 : 3000;
+        uint64_t *reference = malloc((n + 1) * sizeof *reference);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t a = test_rng_below(&rng, range), b = test_rng_below(&rng, range);
+            if (i % 97 == 5)
+                a = (uint32_t)test_rng_next(&rng);
+            if (i % 89 == 7)
+                b = UINT32_MAX - b;
+            TEST_REQUIRE(glcollide_pair_list_push(&list, a, b) == GLCOLLIDE_OK, "push %zu failed", i);
+            reference[i] = (uint64_t)a << 32 | b;
+        }
+        ck_assert_uint_eq(list.count, n);
+        ck_assert(list.capacity >= list.count);
+        qsort(reference, n, sizeof *reference, compare_keys);
+        size_t unique = 0;
+        for (size_t i = 0; i < n; i++)
+            if (unique == 0 || reference[unique - 1] != reference[i])
+                reference[unique++] = reference[i];
+        glcollide_pair_list_sort_unique(&list);
+        ck_assert_msg(list.count == unique, "n=%zu: %zu unique pairs, want %zu", n, list.count, unique);
+        for (size_t i = 0; i < unique; i++)
+            TEST_REQUIRE(((uint64_t)list.pairs[i].a << 32 | list.pairs[i].b) == reference[i],
+                          "n=%zu seed %llu: pair %zu wrong", n, (unsigned long long)seed, i);
+        glcollide_pair_list_release(&list);
+        ck_assert_ptr_null(list.pairs);
+        ck_assert_uint_eq(list.count, 0);
+        ck_assert_uint_eq(list.capacity, 0);
+        free(reference);
+    }
+    glcollide_pair_list_sort_unique(NULL);
+    glcollide_pair_list_release(NULL);
+}
+END_TEST
+
+START_TEST(test_sap_random_scenes)
+{
+    static const double margins[] = {0.0, 0.25, 1.0, 3.0};
+    glcollide_aabb *boxes = malloc(400 * sizeof *boxes);
+    size_t scenes = 0, total_pairs = 0;
+    for (uint64_t seed = 1; seed <= 420; seed++) {
+        test_rng rng = {seed * 7919};
+        enum scene_kind kind = (enum scene_kind)(seed % SCENE_KINDS);
+        size_t n = test_rng_below(&rng, 400);
+        make_scene(&rng, kind, boxes, n);
+        double margin = margins[seed % 4];
+        glcollide_pair_list got = {0}, want = {0};
+        ck_assert_int_eq(glcollide_sap_pairs(boxes, n, margin, &got), GLCOLLIDE_OK);
+        brute_force_pairs(boxes, n, margin, &want);
+        char what[64];
+        snprintf(what, sizeof what, "kind %d, %zu boxes, margin %g", (int)kind, n, margin);
+        assert_same_pairs(&got, 0, &want, what, seed);
+        total_pairs += want.count;
+        scenes++;
+        glcollide_pair_list_release(&got);
+        glcollide_pair_list_release(&want);
+    }
+    ck_assert_uint_gt(total_pairs, 10000); /* the scenes are not trivially empty */
+    free(boxes);
+}
+END_TEST
+
+START_TEST(test_sap_special_cases)
+{
+    glcollide_pair_list pairs = {0};
+    glcollide_aabb boxes[6] = {
+        {{0, 0, 0}, {1, 1, 1}},
+        {{1, 1, 1}, {2, 2, 2}},          /* touches box 0 at a corner */
+        {{2, 1, 1}, {2, 1, 1}},          /* a point: box 1's corner */
+        {{0, 0, 0}, {1, 1, 1}},          /* identical to box 0 */
+        {{NAN, 0, 0}, {1, 1, 1}},        /* never pairs */
+        {{1.5, 3, 0}, {1.5, 3, 0}},      /* a point 1 above box 1 */
+    };
+    /* No box: nothing, even with NULL boxes; one box: nothing. */
+    ck_assert_int_eq(glcollide_sap_pairs(NULL, 0, 0.0, &pairs), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 1, 0.0, &pairs), GLCOLLIDE_OK);
+    ck_assert_uint_eq(pairs.count, 0);
+
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 6, 0.0, &pairs), GLCOLLIDE_OK);
+    static const uint32_t want0[][2] = {{0, 1}, {0, 3}, {1, 2}, {1, 3}};
+    ck_assert_uint_eq(pairs.count, 4);
+    for (size_t i = 0; i < 4; i++)
+        ck_assert(pairs.pairs[i].a == want0[i][0] && pairs.pairs[i].b == want0[i][1]);
+
+    /* Appends after what is there, sorted on its own; margin 0.5 reaches box 5. */
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 6, 0.5, &pairs), GLCOLLIDE_OK);
+    static const uint32_t want1[][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {1, 5}, {2, 3}};
+    ck_assert_uint_eq(pairs.count, 4 + 7);
+    for (size_t i = 0; i < 7; i++)
+        ck_assert_msg(pairs.pairs[4 + i].a == want1[i][0] && pairs.pairs[4 + i].b == want1[i][1],
+                      "margin 0.5: pair %zu is (%u, %u)", i, pairs.pairs[4 + i].a,
+                      pairs.pairs[4 + i].b);
+    glcollide_pair_list_release(&pairs);
+
+    /* Many identical boxes: all n(n-1)/2 pairs. */
+    glcollide_aabb same[200];
+    for (size_t i = 0; i < 200; i++)
+        same[i] = (glcollide_aabb){{5, 5, 5}, {5, 5, 5}};
+    ck_assert_int_eq(glcollide_sap_pairs(same, 200, 0.0, &pairs), GLCOLLIDE_OK);
+    ck_assert_uint_eq(pairs.count, 200 * 199 / 2);
+    size_t k = 0;
+    for (uint32_t i = 0; i < 200; i++)
+        for (uint32_t j = i + 1; j < 200; j++, k++)
+            TEST_REQUIRE(pairs.pairs[k].a == i && pairs.pairs[k].b == j, "pair %zu", k);
+    glcollide_pair_list_release(&pairs);
+
+    /* All NaN: nothing. */
+    for (size_t i = 0; i < 200; i++)
+        same[i].max[1] = NAN;
+    ck_assert_int_eq(glcollide_sap_pairs(same, 200, 1.0, &pairs), GLCOLLIDE_OK);
+    ck_assert_uint_eq(pairs.count, 0);
+    glcollide_pair_list_release(&pairs);
+}
+END_TEST
+
+START_TEST(test_sap_invalid_arguments)
+{
+    glcollide_aabb boxes[2] = {{{0, 0, 0}, {1, 1, 1}}, {{0, 0, 0}, {1, 1, 1}}};
+    glcollide_pair_list pairs = {0};
+    glcollide_set_log_callback(count_log, NULL);
+    log_messages = 0;
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, -1.0, &pairs), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, NAN, &pairs), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, INFINITY, &pairs),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_sap_pairs(NULL, 2, 0.0, &pairs), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, 0.0, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_pair_list_push(NULL, 0, 1), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(log_messages, 6); /* one message per failure */
+    glcollide_set_log_callback(NULL, NULL);
+    ck_assert_uint_eq(pairs.count, 0);
+}
+END_TEST
+
+/* 10,000 boxes: the same answer as brute force, and the time printed. */
+START_TEST(test_sap_scale)
+{
+    const size_t n = 10000;
+    uint64_t seed = 424242;
+    test_rng rng = {seed};
+    glcollide_aabb *boxes = malloc(n * sizeof *boxes);
+    for (size_t i = 0; i < n; i++)
+        random_box(&rng, &boxes[i], 0.0, 1000.0, 20.0);
+    glcollide_pair_list got = {0}, want = {0};
+    double t0 = now_ms();
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, n, 0.0, &got), GLCOLLIDE_OK);
+    double t1 = now_ms();
+    brute_force_pairs(boxes, n, 0.0, &want);
+    double t2 = now_ms();
+    assert_same_pairs(&got, 0, &want, "10000 boxes", seed);
+    printf("sap: %zu boxes, %zu pairs: %.2f ms (brute force %.1f ms)\n", n, got.count, t1 - t0,
+           t2 - t1);
+    glcollide_pair_list_release(&got);
+    glcollide_pair_list_release(&want);
+    free(boxes);
+}
+END_TEST
+
+Suite *suite_sap(void)
+{
+    Suite *suite = suite_create("sap");
+    TCase *tc = tcase_create("sap");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_pair_list_push_sort_unique);
+    tcase_add_test(tc, test_sap_random_scenes);
+    tcase_add_test(tc, test_sap_special_cases);
+    tcase_add_test(tc, test_sap_invalid_arguments);
+    tcase_add_test(tc, test_sap_scale);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
