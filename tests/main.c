@@ -3,8 +3,11 @@
 #define _GNU_SOURCE
 #include "tests.h"
 
+#include "../glcollide/internal.h"
+
 #include <glcollide/glcollide.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +36,75 @@ char *test_write_temp(const char *suffix, const void *data, size_t size)
     ck_assert_int_eq(write(fd, data, size), (ssize_t)size);
     close(fd);
     return path;
+}
+
+void test_rng_rotation(test_rng *rng, double m[9])
+{
+    double q[4], n2;
+    do { /* rejection sampling in the unit ball of R^4 */
+        n2 = 0.0;
+        for (int k = 0; k < 4; k++) {
+            q[k] = test_rng_uniform(rng, -1.0, 1.0);
+            n2 += q[k] * q[k];
+        }
+    } while (n2 < 0.01 || n2 > 1.0);
+    double s = 1.0 / sqrt(n2), w = q[0] * s, x = q[1] * s, y = q[2] * s, z = q[3] * s;
+    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                         2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                         2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+    memcpy(m, r, sizeof r);
+}
+
+double test_now_ms(void)
+{
+    return glcollide_now_ms();
+}
+
+static struct {
+    glcollide_log_level max_level;
+    int count;
+    char last[1024];
+    char all[4096];
+} logged;
+
+static void log_capture(glcollide_log_level level, const char *message, void *user)
+{
+    (void)user;
+    if (level > logged.max_level)
+        return;
+    logged.count++;
+    snprintf(logged.last, sizeof logged.last, "%s", message);
+    size_t n = strlen(logged.all);
+    snprintf(logged.all + n, sizeof logged.all - n, "%s\n", message);
+}
+
+void test_log_capture_start(glcollide_log_level max_level)
+{
+    logged.max_level = max_level;
+    logged.count = 0;
+    logged.last[0] = '\0';
+    logged.all[0] = '\0';
+    glcollide_set_log_callback(log_capture, NULL);
+}
+
+void test_log_capture_stop(void)
+{
+    glcollide_set_log_callback(NULL, NULL);
+}
+
+int test_log_count(void)
+{
+    return logged.count;
+}
+
+const char *test_log_last(void)
+{
+    return logged.last;
+}
+
+const char *test_log_all(void)
+{
+    return logged.all;
 }
 
 int main(void)

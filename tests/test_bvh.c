@@ -13,30 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* ck_assert writes to a pipe even on success; loops only call Check on failure. */
-#define TEST_REQUIRE(cond, ...)                                                                    \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            ck_abort_msg(__VA_ARGS__);                                                             \
-    } while (0)
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int log_messages;
-static void count_log(glcollide_log_level level, const char *message, void *user)
-{
-    (void)level;
-    (void)message;
-    (void)user;
-    log_messages++;
-}
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -101,23 +77,6 @@ static test_mesh random_soup(test_rng *rng, size_t n, double extent, int integer
         }
     }
     return soup;
-}
-
-static void random_rotation(test_rng *rng, double m[9])
-{
-    double q[4], n2 = 0.0;
-    do {
-        n2 = 0.0;
-        for (int k = 0; k < 4; k++) {
-            q[k] = test_rng_uniform(rng, -1.0, 1.0);
-            n2 += q[k] * q[k];
-        }
-    } while (n2 < 0.01 || n2 > 1.0);
-    double s = 1.0 / sqrt(n2), w = q[0] * s, x = q[1] * s, y = q[2] * s, z = q[3] * s;
-    double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                   2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                   2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-    memcpy(m, r, sizeof r);
 }
 
 static void transform(const double *in, size_t count, const double m[9], const double t[3],
@@ -364,8 +323,8 @@ static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *
     size_t total = 0;
     for (int motion = 0; motion < motions; motion++) {
         double ra[9], rb[9], ta[3], tb[3];
-        random_rotation(&rng, ra);
-        random_rotation(&rng, rb);
+        test_rng_rotation(&rng, ra);
+        test_rng_rotation(&rng, rb);
         for (int k = 0; k < 3; k++) {
             ta[k] = test_rng_uniform(&rng, -0.1, 0.1) * size + 1e3 * (motion == 1);
             tb[k] = test_rng_uniform(&rng, -0.5, 0.5) * size + 1e3 * (motion == 1);
@@ -563,15 +522,14 @@ START_TEST(test_bvh_invalid_arguments)
     const double positions[] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
     const uint32_t bad[] = {0, 1, 3};
     glcollide_bvh *bvh = NULL;
-    glcollide_set_log_callback(count_log, NULL);
-    log_messages = 0;
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     ck_assert_int_eq(glcollide_bvh_build(positions, 3, bad, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_ptr_null(bvh);
     ck_assert_int_eq(glcollide_bvh_build(positions, 3, NULL, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_bvh_build(NULL, 3, bad, 0, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_bvh_build(positions, 3, bad, 0, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(log_messages, 4);
-    glcollide_set_log_callback(NULL, NULL);
+    ck_assert_int_eq(test_log_count(), 4);
+    test_log_capture_stop();
 }
 END_TEST
 
@@ -620,9 +578,9 @@ START_TEST(test_bvh_large_and_degenerate)
         for (int k = 0; k < 3; k++)
             row.triangles[3 * t + k] = (uint32_t)(3 * t + k);
     }
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     glcollide_bvh *bvh = build(&row);
-    double t1 = now_ms();
+    double t1 = test_now_ms();
     collected c = {0};
     ck_assert_int_eq(glcollide_bvh_overlap(bvh, bvh, 0.0, collect_pair, &c), 0);
     ck_assert_uint_eq(c.calls, 3 * n - 2);
@@ -661,12 +619,12 @@ START_TEST(test_bvh_speed)
 {
     glcollide_mesh *bunny = NULL;
     ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("bunny00.off"), 1.0, &bunny), GLCOLLIDE_OK);
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     glcollide_bvh *a = NULL, *b = NULL;
     ck_assert_int_eq(glcollide_bvh_build(bunny->positions, bunny->vertex_count, bunny->triangles,
                                          bunny->triangle_count, &a),
                      GLCOLLIDE_OK);
-    double t1 = now_ms();
+    double t1 = test_now_ms();
     ck_assert_int_eq(glcollide_bvh_build(bunny->positions, bunny->vertex_count, bunny->triangles,
                                          bunny->triangle_count, &b),
                      GLCOLLIDE_OK);
@@ -677,12 +635,12 @@ START_TEST(test_bvh_speed)
     double c = cos(0.5), s = sin(0.5);
     double r[9] = {c, 0, s, 0, 1, 0, -s, 0, c}, t[3] = {0.25 * size, 0.05 * size, 0};
     transform(bunny->positions, bunny->vertex_count, r, t, moved);
-    double t2 = now_ms();
+    double t2 = test_now_ms();
     glcollide_bvh_refit(b, moved);
-    double t3 = now_ms();
+    double t3 = test_now_ms();
     collected pairs = {0};
     ck_assert_int_eq(glcollide_bvh_overlap(a, b, 0.0, collect_pair, &pairs), 0);
-    double t4 = now_ms();
+    double t4 = test_now_ms();
     ck_assert_uint_gt(pairs.calls, 0);
     printf("bvh: bunny00 %zu triangles: build %.1f ms, refit %.2f ms, overlap of two instances "
            "%.2f ms (%zu triangle pairs)\n",

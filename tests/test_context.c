@@ -139,16 +139,6 @@ START_TEST(test_owned_context_left_at_defaults)
 }
 END_TEST
 
-static char last_message[1024];
-static int message_count;
-static void capture(glcollide_log_level level, const char *message, void *user)
-{
-    (void)level;
-    (void)user;
-    snprintf(last_message, sizeof last_message, "%s", message);
-    message_count++;
-}
-
 START_TEST(test_wrap_without_current_context)
 {
     if (gl_skipped())
@@ -156,15 +146,14 @@ START_TEST(test_wrap_without_current_context)
     /* Make and drop a context so that EGL is loaded but nothing is current. */
     glcollide_context *context = make_context();
     glcollide_context_destroy(&context);
-    glcollide_set_log_callback(capture, NULL);
-    message_count = 0;
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     glcollide_context *wrapped = NULL;
     int status = glcollide_context_wrap_current(&wrapped);
-    glcollide_set_log_callback(NULL, NULL);
+    test_log_capture_stop();
     ck_assert_int_eq(status, GLCOLLIDE_ERROR_NO_CONTEXT);
     ck_assert_ptr_null(wrapped);
-    ck_assert_int_eq(message_count, 1);
-    ck_assert_msg(strstr(last_message, "no OpenGL context is current"), "%s", last_message);
+    ck_assert_int_eq(test_log_count(), 1);
+    ck_assert_msg(strstr(test_log_last(), "no OpenGL context is current"), "%s", test_log_last());
 }
 END_TEST
 
@@ -175,11 +164,11 @@ START_TEST(test_status_and_arguments)
     ck_assert_str_eq(glcollide_status_string(12345), "unknown status");
     for (int s = GLCOLLIDE_ERROR_LIMIT; s < 0; s++)
         ck_assert_str_ne(glcollide_status_string(s), "unknown status");
-    glcollide_set_log_callback(capture, NULL);
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     ck_assert_int_eq(glcollide_context_create_egl(NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_context_self_test(NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_context_make_current(NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    glcollide_set_log_callback(NULL, NULL);
+    test_log_capture_stop();
     ck_assert_ptr_null(glcollide_context_caps(NULL));
 }
 END_TEST

@@ -13,53 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- helpers */
-
-/* Messages logged during a test, to compare with the expected text. */
-static struct {
-    int count;
-    char last[1024];
-} logged;
-
-static void capture(glcollide_log_level level, const char *message, void *user)
-{
-    (void)user;
-    if (level != GLCOLLIDE_LOG_ERROR)
-        return;
-    logged.count++;
-    snprintf(logged.last, sizeof logged.last, "%s", message);
-}
-
-static void capture_start(void)
-{
-    logged.count = 0;
-    logged.last[0] = '\0';
-    glcollide_set_log_callback(capture, NULL);
-}
-
-static void capture_stop(void)
-{
-    glcollide_set_log_callback(NULL, NULL);
-}
-
-/* One failure: the status and exactly one message, word for word. */
-#define assert_failed(status, expected_status, expected_message)                                   \
-    do {                                                                                           \
-        ck_assert_msg((status) == (expected_status), "status %d (%s), expected %d; message: %s",   \
-                      (status), glcollide_status_string(status), (expected_status), logged.last);  \
-        ck_assert_int_eq(logged.count, 1);                                                         \
-        ck_assert_str_eq(logged.last, (expected_message));                                         \
-    } while (0)
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static int under_valgrind(void)
 {
@@ -168,11 +124,11 @@ static glcollide_mesh *parse_ok(const char *text, size_t size, glcollide_mesh_fo
                                 const char *name)
 {
     glcollide_mesh *mesh = NULL;
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     int status = glcollide_mesh_parse(text, size, format, name, 1.0, &mesh);
-    capture_stop();
-    ck_assert_msg(status == GLCOLLIDE_OK, "%s: status %d: %s", name, status, logged.last);
-    ck_assert_int_eq(logged.count, 0);
+    test_log_capture_stop();
+    ck_assert_msg(status == GLCOLLIDE_OK, "%s: status %d: %s", name, status, test_log_last());
+    ck_assert_int_eq(test_log_count(), 0);
     ck_assert_ptr_nonnull(mesh);
     ck_assert_str_eq(mesh->name, name);
     return mesh;
@@ -271,10 +227,10 @@ START_TEST(test_cube_files)
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char *path = test_write_temp(files[i].suffix, files[i].text, strlen(files[i].text));
         glcollide_mesh *mesh = NULL;
-        capture_start();
+        test_log_capture_start(GLCOLLIDE_LOG_ERROR);
         int status = glcollide_mesh_load(path, 1.0, &mesh);
-        capture_stop();
-        ck_assert_msg(status == GLCOLLIDE_OK, "%s: %s", path, logged.last);
+        test_log_capture_stop();
+        ck_assert_msg(status == GLCOLLIDE_OK, "%s: %s", path, test_log_last());
         assert_cube(mesh);
         ck_assert_str_eq(mesh->name, path);
         glcollide_mesh_destroy(&mesh);
@@ -374,7 +330,7 @@ END_TEST
 START_TEST(test_scale)
 {
     glcollide_mesh *mesh = NULL;
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     ck_assert_int_eq(glcollide_mesh_parse(cube_off, strlen(cube_off), GLCOLLIDE_MESH_FORMAT_OFF,
                                           "cube.off", 2.5, &mesh),
                      GLCOLLIDE_OK);
@@ -389,17 +345,17 @@ START_TEST(test_scale)
                               "cube.off: scale inf must be positive and finite"};
     glcollide_mesh *untouched = (glcollide_mesh *)&mesh;
     for (int i = 0; i < 4; i++) {
-        capture_start();
+        test_log_capture_start(GLCOLLIDE_LOG_ERROR);
         mesh = untouched;
         int status = glcollide_mesh_parse(cube_off, strlen(cube_off), GLCOLLIDE_MESH_FORMAT_OFF,
                                           "cube.off", bad[i], &mesh);
-        assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, expected[i]);
+        TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, expected[i]);
         ck_assert_ptr_eq(mesh, untouched);
-        capture_start();
+        test_log_capture_start(GLCOLLIDE_LOG_ERROR);
         status = glcollide_mesh_load("cube.off", bad[i], &mesh);
-        assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, expected[i]);
+        TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, expected[i]);
     }
-    capture_stop();
+    test_log_capture_stop();
 }
 END_TEST
 
@@ -551,13 +507,13 @@ START_TEST(test_malformed)
     char expected[1024];
     snprintf(expected, sizeof expected, "%s%s", path, c->message + strlen(c->name));
     glcollide_mesh *mesh = (glcollide_mesh *)&expected; /* must stay untouched */
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     int status = glcollide_mesh_load(path, 1.0, &mesh);
-    capture_stop();
+    test_log_capture_stop();
     ck_assert_msg(status == c->status, "case %d (%s): status %d, expected %d; message: %s", _i,
-                  c->message, status, c->status, logged.last);
-    ck_assert_int_eq(logged.count, 1);
-    ck_assert_str_eq(logged.last, expected);
+                  c->message, status, c->status, test_log_last());
+    ck_assert_int_eq(test_log_count(), 1);
+    ck_assert_str_eq(test_log_last(), expected);
     ck_assert_ptr_eq(mesh, (glcollide_mesh *)&expected);
     unlink(path);
     free(path);
@@ -569,10 +525,10 @@ START_TEST(test_malformed)
         static const char *const extensions[] = {".off", ".obj", ".stl"};
         if (strcmp(dot, extensions[f]) != 0)
             continue;
-        capture_start();
+        test_log_capture_start(GLCOLLIDE_LOG_ERROR);
         status = glcollide_mesh_parse(c->text, strlen(c->text), formats[f], c->name, 1.0, &mesh);
-        capture_stop();
-        assert_failed(status, c->status, c->message);
+        test_log_capture_stop();
+        TEST_ASSERT_FAILED(status, c->status, c->message);
     }
 }
 END_TEST
@@ -584,43 +540,44 @@ START_TEST(test_malformed_binary_stl)
     glcollide_mesh *mesh = NULL;
 
     /* Truncated (its header still says "solid": the NUL bytes tell). */
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     int status =
         glcollide_mesh_parse(data, size - 10, GLCOLLIDE_MESH_FORMAT_STL, "x.stl", 1.0, &mesh);
-    assert_failed(
+    TEST_ASSERT_FAILED(
         status, GLCOLLIDE_ERROR_PARSE,
         "x.stl: binary STL header declares 12 triangles (684 bytes) but the file has 674 bytes");
     /* One record too many. */
     unsigned char *longer = calloc(1, size + 50);
     memcpy(longer, data, size);
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status =
         glcollide_mesh_parse(longer, size + 50, GLCOLLIDE_MESH_FORMAT_AUTO, "x.stl", 1.0, &mesh);
-    assert_failed(
+    TEST_ASSERT_FAILED(
         status, GLCOLLIDE_ERROR_PARSE,
         "x.stl: binary STL header declares 12 triangles (684 bytes) but the file has 734 bytes");
     free(longer);
     /* A count that does not fit the size at all. */
     put_le32(data + 80, 0xFFFFFFFFu);
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_parse(data, size, GLCOLLIDE_MESH_FORMAT_STL, "x.stl", 1.0, &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_PARSE,
-                  "x.stl: binary STL header declares 4294967295 triangles (214748364834 bytes) but "
-                  "the file has 684 "
-                  "bytes");
+    TEST_ASSERT_FAILED(
+        status, GLCOLLIDE_ERROR_PARSE,
+        "x.stl: binary STL header declares 4294967295 triangles (214748364834 bytes) but "
+        "the file has 684 "
+        "bytes");
     /* No triangles. */
     put_le32(data + 80, 0);
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_parse(data, 84, GLCOLLIDE_MESH_FORMAT_STL, "x.stl", 1.0, &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_PARSE, "x.stl: binary STL with no triangles");
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_PARSE, "x.stl: binary STL with no triangles");
     /* A non-finite corner. */
     put_le32(data + 80, 12);
     put_le_float(data + 84 + 50 * 3 + 12 + 4, NAN);
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_parse(data, size, GLCOLLIDE_MESH_FORMAT_STL, "x.stl", 1.0, &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_MESH,
-                  "x.stl: triangle 3: non-finite coordinate nan");
-    capture_stop();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
+                       "x.stl: triangle 3: non-finite coordinate nan");
+    test_log_capture_stop();
     ck_assert_ptr_null(mesh);
     free(data);
 }
@@ -629,40 +586,41 @@ END_TEST
 START_TEST(test_io_errors)
 {
     glcollide_mesh *mesh = NULL;
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     int status = glcollide_mesh_load("/nonexistent/glcollide/mesh.off", 1.0, &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_IO,
-                  "/nonexistent/glcollide/mesh.off: cannot open: No such file or directory");
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_IO,
+                       "/nonexistent/glcollide/mesh.off: cannot open: No such file or directory");
 
     char dir[] = "/tmp/glcollide-dirXXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_load(dir, 1.0, &mesh);
     char expected[256];
     snprintf(expected, sizeof expected, "%s: read error: Is a directory", dir);
-    assert_failed(status, GLCOLLIDE_ERROR_IO, expected);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_IO, expected);
     rmdir(dir);
 
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_load(NULL, 1.0, &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "glcollide_mesh_load: path is NULL");
-    capture_start();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "glcollide_mesh_load: path is NULL");
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_parse(cube_off, 10, GLCOLLIDE_MESH_FORMAT_OFF, "cube.off", 1.0, NULL);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                  "cube.off: glcollide_mesh_parse: out is NULL");
-    capture_start();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "cube.off: glcollide_mesh_parse: out is NULL");
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_parse(NULL, 10, GLCOLLIDE_MESH_FORMAT_OFF, "cube.off", 1.0, &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                  "cube.off: glcollide_mesh_parse: data is NULL");
-    capture_start();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "cube.off: glcollide_mesh_parse: data is NULL");
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_parse(cube_off, 10, (glcollide_mesh_format)7, "cube.off", 1.0, &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "cube.off: unknown mesh format 7");
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "cube.off: unknown mesh format 7");
     /* AUTO on content that names no format is the caller's mistake. */
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_parse("1 2 3\n", 6, GLCOLLIDE_MESH_FORMAT_AUTO, "numbers", 1.0, &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                  "numbers:1: unknown mesh format (expected OFF, OBJ or STL)");
-    capture_stop();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "numbers:1: unknown mesh format (expected OFF, OBJ or STL)");
+    test_log_capture_stop();
     ck_assert_ptr_null(mesh);
 }
 END_TEST
@@ -671,12 +629,12 @@ START_TEST(test_scaled_overflow)
 {
     glcollide_mesh *mesh = NULL;
     static const char text[] = "OFF\n3 1 0\n0 0 0\n1e10 0 0\n0 1 0\n3 0 1 2\n";
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     int status = glcollide_mesh_parse(text, sizeof text - 1, GLCOLLIDE_MESH_FORMAT_OFF, "x.off",
                                       1e300, &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_MESH,
-                  "x.off:4: coordinate 1e10 overflows when scaled");
-    capture_stop();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
+                       "x.off:4: coordinate 1e10 overflows when scaled");
+    test_log_capture_stop();
 }
 END_TEST
 
@@ -749,10 +707,10 @@ static void assert_data_mesh(const char *file, size_t vertices, size_t triangles
 {
     const char *path = test_data_mesh(file);
     glcollide_mesh *mesh = NULL;
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     int status = glcollide_mesh_load(path, 1.0, &mesh);
-    capture_stop();
-    ck_assert_msg(status == GLCOLLIDE_OK, "%s: %s", file, logged.last);
+    test_log_capture_stop();
+    ck_assert_msg(status == GLCOLLIDE_OK, "%s: %s", file, test_log_last());
     ck_assert_uint_eq(mesh->vertex_count, vertices);
     ck_assert_uint_eq(mesh->triangle_count, triangles);
     glcollide_mesh_report report;
@@ -791,9 +749,9 @@ START_TEST(test_bunny_load_time)
     glcollide_mesh *mesh = NULL;
     double best = INFINITY;
     for (int run = 0; run < 3; run++) {
-        double start = now_ms();
+        double start = test_now_ms();
         ck_assert_int_eq(glcollide_mesh_load(path, 1.0, &mesh), GLCOLLIDE_OK);
-        double elapsed = now_ms() - start;
+        double elapsed = test_now_ms() - start;
         best = elapsed < best ? elapsed : best;
         glcollide_mesh_destroy(&mesh);
     }
@@ -812,12 +770,12 @@ START_TEST(test_open_dragon)
     ck_assert_uint_eq(mesh->vertex_count, 10000);
     ck_assert_uint_eq(mesh->triangle_count, 19994);
     glcollide_mesh_report report;
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     int status = glcollide_mesh_require_solid(mesh, &report);
-    capture_stop();
+    test_log_capture_stop();
     char expected[4200];
     snprintf(expected, sizeof expected, "%s: not a closed solid: 6 boundary edges", path);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_MESH, expected);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH, expected);
     ck_assert_int_eq(report.closed, 0);
     ck_assert_uint_eq(report.boundary_edges, 6);
     ck_assert_uint_eq(report.nonmanifold_edges, 0);
@@ -884,12 +842,12 @@ START_TEST(test_wrong_face_count)
 {
     const char *path = test_data_mesh("prim.off");
     glcollide_mesh *mesh = NULL;
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     int status = glcollide_mesh_load(path, 1.0, &mesh);
-    capture_stop();
+    test_log_capture_stop();
     char expected[4200];
     snprintf(expected, sizeof expected, "%s:24: unexpected '3' after the last of 7 faces", path);
-    assert_failed(status, GLCOLLIDE_ERROR_PARSE, expected);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_PARSE, expected);
 }
 END_TEST
 
@@ -934,38 +892,38 @@ START_TEST(test_find_data)
     glcollide_mesh_destroy(&mesh);
 
     /* Too small a buffer. */
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     int status = glcollide_mesh_find_data("cube.off", path, 8);
     char expected[1024];
     snprintf(expected, sizeof expected, "%s: path needs %zu bytes, buffer has 8", file,
              strlen(file) + 1);
-    assert_failed(status, GLCOLLIDE_ERROR_LIMIT, expected);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_LIMIT, expected);
 
     /* Not found: the message names every directory tried. */
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_find_data("missing.off", path, sizeof path);
     snprintf(
         expected, sizeof expected,
         "data mesh missing.off not found in %s, %s/glcollide/meshes (run tests/cgal-meshes.sh)",
         dir, cache);
-    assert_failed(status, GLCOLLIDE_ERROR_IO, expected);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_IO, expected);
 
     /* Without XDG_CACHE_HOME: ~/.cache; a directory is not a mesh. */
     set_env("GLCOLLIDE_MESH_DIR", "/tmp");
     set_env("XDG_CACHE_HOME", NULL);
     set_env("HOME", "/tmp");
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_find_data(strrchr(dir, '/') + 1, path, sizeof path);
     snprintf(
         expected, sizeof expected,
         "data mesh %s not found in /tmp, /tmp/.cache/glcollide/meshes (run tests/cgal-meshes.sh)",
         strrchr(dir, '/') + 1);
-    assert_failed(status, GLCOLLIDE_ERROR_IO, expected);
-    capture_start();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_IO, expected);
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_find_data(NULL, path, sizeof path);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                  "glcollide_mesh_find_data: no file name");
-    capture_stop();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "glcollide_mesh_find_data: no file name");
+    test_log_capture_stop();
 
     set_env("GLCOLLIDE_MESH_DIR", old_dir);
     set_env("XDG_CACHE_HOME", old_xdg);
@@ -1014,17 +972,18 @@ START_TEST(test_save_off_round_trip)
     ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("elephant.off"), 0.1, &mesh), GLCOLLIDE_OK);
     assert_round_trip(mesh);
 
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     int status = glcollide_mesh_save_off(mesh, "/nonexistent/dir/out.off");
-    assert_failed(status, GLCOLLIDE_ERROR_IO,
-                  "/nonexistent/dir/out.off: cannot open for writing: No such file or directory");
+    TEST_ASSERT_FAILED(
+        status, GLCOLLIDE_ERROR_IO,
+        "/nonexistent/dir/out.off: cannot open for writing: No such file or directory");
     mesh->positions[5] = NAN; /* positions are the caller's to rewrite */
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_save_off(mesh, "/tmp/never-written.off");
     char expected[4200];
     snprintf(expected, sizeof expected, "%s: vertex 1 has a non-finite coordinate", mesh->name);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_MESH, expected);
-    capture_stop();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH, expected);
+    test_log_capture_stop();
     glcollide_mesh_destroy(&mesh);
 }
 END_TEST

@@ -11,42 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const double pi = 3.14159265358979323846;
-
-static struct {
-    int count;
-    char last[1024];
-} logged;
-
-static void capture(glcollide_log_level level, const char *message, void *user)
-{
-    (void)user;
-    (void)level;
-    logged.count++;
-    snprintf(logged.last, sizeof logged.last, "%s", message);
-}
-
-static void capture_start(void)
-{
-    logged.count = 0;
-    logged.last[0] = '\0';
-    glcollide_set_log_callback(capture, NULL);
-}
-
-static void capture_stop(void)
-{
-    glcollide_set_log_callback(NULL, NULL);
-}
-
-#define assert_failed(status, expected_status, expected_message)                                   \
-    do {                                                                                           \
-        ck_assert_msg((status) == (expected_status), "status %d (%s), expected %d; message: %s",   \
-                      (status), glcollide_status_string(status), (expected_status), logged.last);  \
-        ck_assert_int_eq(logged.count, 1);                                                         \
-        ck_assert_str_eq(logged.last, (expected_message));                                         \
-    } while (0)
 
 static glcollide_mesh *make(const double *positions, size_t vertex_count, const uint32_t *triangles,
                             size_t triangle_count, const char *name)
@@ -61,10 +27,10 @@ static glcollide_mesh *make(const double *positions, size_t vertex_count, const 
 static glcollide_mesh_report validated(const glcollide_mesh *mesh)
 {
     glcollide_mesh_report report;
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     ck_assert_int_eq(glcollide_mesh_validate(mesh, &report), GLCOLLIDE_OK);
-    capture_stop();
-    ck_assert_int_eq(logged.count, 0); /* validate logs nothing */
+    test_log_capture_stop();
+    ck_assert_int_eq(test_log_count(), 0); /* validate logs nothing */
     return report;
 }
 
@@ -87,15 +53,15 @@ static void assert_counts(const glcollide_mesh_report *r, size_t boundary, size_
 static void assert_solid_message(const glcollide_mesh *mesh, const char *expected)
 {
     glcollide_mesh_report report;
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     int status = glcollide_mesh_require_solid(mesh, &report);
-    capture_stop();
+    test_log_capture_stop();
     if (!expected) {
-        ck_assert_msg(status == GLCOLLIDE_OK, "%s", logged.last);
-        ck_assert_int_eq(logged.count, 0);
+        ck_assert_msg(status == GLCOLLIDE_OK, "%s", test_log_last());
+        ck_assert_int_eq(test_log_count(), 0);
         return;
     }
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_MESH, expected);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH, expected);
 }
 
 /* ---------------------------------------------------------------- hand-made meshes */
@@ -291,49 +257,50 @@ START_TEST(test_empty_and_invalid)
 
     /* Creation checks the data it copies. */
     const uint32_t bad_index[] = {0, 1, 2, 0, 2, 8};
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     int status = glcollide_mesh_create(cube_positions, 8, bad_index, 2, "bad", &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_MESH,
-                  "bad: triangle 1 refers to vertex 8, only 8 vertices");
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
+                       "bad: triangle 1 refers to vertex 8, only 8 vertices");
     double nan_positions[9 * 3];
     memcpy(nan_positions, cube_positions, sizeof nan_positions);
     nan_positions[7] = NAN;
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     status = glcollide_mesh_create(nan_positions, 8, cube_triangles, 12, "nan", &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_MESH,
-                  "nan: vertex 2 has a non-finite coordinate");
-    capture_start();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
+                       "nan: vertex 2 has a non-finite coordinate");
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     status = glcollide_mesh_create(NULL, 8, cube_triangles, 12, NULL, &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                  "glcollide_mesh_create: positions is NULL");
-    capture_start();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "glcollide_mesh_create: positions is NULL");
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     status = glcollide_mesh_create(cube_positions, 8, NULL, 12, NULL, &mesh);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                  "glcollide_mesh_create: triangles is NULL");
-    capture_start();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "glcollide_mesh_create: triangles is NULL");
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     status = glcollide_mesh_create(cube_positions, 8, cube_triangles, 12, NULL, NULL);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "glcollide_mesh_create: out is NULL");
-    capture_stop();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "glcollide_mesh_create: out is NULL");
+    test_log_capture_stop();
     ck_assert_ptr_null(mesh);
 
     /* validate: argument errors without a message. */
     mesh = make(cube_positions, 8, cube_triangles, 12, "cube");
-    capture_start();
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     ck_assert_int_eq(glcollide_mesh_validate(NULL, &r), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_mesh_validate(mesh, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     mesh->triangles[4] = 99; /* white box: corrupt a read-only field */
     ck_assert_int_eq(glcollide_mesh_validate(mesh, &r), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    capture_stop();
-    ck_assert_int_eq(logged.count, 0);
-    capture_start();
+    test_log_capture_stop();
+    ck_assert_int_eq(test_log_count(), 0);
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     status = glcollide_mesh_require_solid(mesh, NULL);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                  "cube: NULL arrays or a vertex index out of range");
-    capture_start();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "cube: NULL arrays or a vertex index out of range");
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     status = glcollide_mesh_require_solid(NULL, NULL);
-    assert_failed(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                  "glcollide_mesh_require_solid: mesh is NULL");
-    capture_stop();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "glcollide_mesh_require_solid: mesh is NULL");
+    test_log_capture_stop();
     glcollide_mesh_destroy(&mesh);
 }
 END_TEST
@@ -598,12 +565,12 @@ START_TEST(test_generate_knot)
                  {3, 4, 0.04, 600, 10}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         glcollide_mesh *mesh = NULL;
-        capture_start();
+        test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
         int status = glcollide_mesh_generate_knot(cases[c].p, cases[c].q, 1.0, cases[c].tube,
                                                   cases[c].segments, cases[c].tube_segments, &mesh);
-        capture_stop();
+        test_log_capture_stop();
         ck_assert_msg(status == GLCOLLIDE_OK, "knot (%d, %d): %s", cases[c].p, cases[c].q,
-                      logged.last);
+                      test_log_last());
         size_t n = (size_t)cases[c].segments * cases[c].tube_segments;
         glcollide_mesh_report r = assert_generated_solid(mesh, n, 2 * n);
         /* A tube that does not cut itself has the volume of its cross-section
@@ -629,10 +596,10 @@ START_TEST(test_generate_arguments)
     int n = 0;
 #define TRY(call)                                                                                  \
     do {                                                                                           \
-        capture_start();                                                                           \
+        test_log_capture_start(GLCOLLIDE_LOG_DEBUG);                                               \
         results[n].status = (call);                                                                \
-        ck_assert_int_eq(logged.count, 1);                                                         \
-        results[n].message = strdup(logged.last);                                                  \
+        ck_assert_int_eq(test_log_count(), 1);                                                     \
+        results[n].message = strdup(test_log_last());                                              \
         n++;                                                                                       \
     } while (0)
     TRY(glcollide_mesh_generate_box(0.0, 1.0, 1.0, &mesh));
@@ -655,7 +622,7 @@ START_TEST(test_generate_arguments)
     TRY(glcollide_mesh_generate_knot(2, 3, 1.0, 0.0, 100, 8, &mesh));
     TRY(glcollide_mesh_generate_knot(2, 3, 1.0, 0.4, 100, 8, &mesh));
 #undef TRY
-    capture_stop();
+    test_log_capture_stop();
     static const char *const expected[] = {
         "box: hx must be positive and finite, got 0",
         "box: hy must be positive and finite, got -1",
@@ -695,13 +662,10 @@ START_TEST(test_validate_time)
 {
     glcollide_mesh *mesh = NULL;
     ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("bunny00.off"), 1.0, &mesh), GLCOLLIDE_OK);
-    struct timespec start, end;
     glcollide_mesh_report r;
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    double start = test_now_ms();
     ck_assert_int_eq(glcollide_mesh_validate(mesh, &r), GLCOLLIDE_OK);
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    double ms =
-        (double)(end.tv_sec - start.tv_sec) * 1e3 + (double)(end.tv_nsec - start.tv_nsec) * 1e-6;
+    double ms = test_now_ms() - start;
     printf("mesh_validate: bunny00.off validated in %.1f ms\n", ms);
     assert_counts(&r, 0, 0, 0, 0, 0, 0, 1);
     glcollide_mesh_destroy(&mesh);

@@ -14,21 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* ck_assert writes to a pipe even on success; loops only call Check on failure. */
-#define TEST_REQUIRE(cond, ...)                                                                    \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            ck_abort_msg(__VA_ARGS__);                                                             \
-    } while (0)
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 /* Counts point_in_mesh's debug messages about grazing rays (retries). */
 static int grazing_rays;
@@ -70,19 +55,8 @@ static int inside(const glcollide_mesh *mesh, const glcollide_bvh *bvh, const do
 /* Random rigid motion applied to the mesh in place (offset adds a far translation). */
 static void move_mesh(glcollide_mesh *mesh, test_rng *rng, double offset)
 {
-    double q[4], n2;
-    do {
-        n2 = 0.0;
-        for (int k = 0; k < 4; k++) {
-            q[k] = test_rng_uniform(rng, -1.0, 1.0);
-            n2 += q[k] * q[k];
-        }
-    } while (n2 < 0.01 || n2 > 1.0);
-    double s = 1.0 / sqrt(n2), w = q[0] * s, x = q[1] * s, y = q[2] * s, z = q[3] * s;
-    double m[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                   2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                   2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-    double t[3];
+    double m[9], t[3];
+    test_rng_rotation(rng, m);
     for (int k = 0; k < 3; k++)
         t[k] = offset + test_rng_uniform(rng, -1.0, 1.0);
     for (size_t i = 0; i < mesh->vertex_count; i++) {
@@ -481,19 +455,19 @@ START_TEST(test_pim_speed)
     for (int i = 0; i < 3 * queries; i++)
         points[i] = test_rng_uniform(&rng, box.min[i % 3], box.max[i % 3]);
     int count = 0;
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     for (int i = 0; i < queries; i++)
         count += glcollide_point_in_mesh(bunny->positions, bunny->triangles, bunny->triangle_count,
                                          bvh, points + 3 * i);
-    double t1 = now_ms();
+    double t1 = test_now_ms();
     for (int i = 0; i < slow_queries; i++)
         glcollide_point_in_mesh(bunny->positions, bunny->triangles, bunny->triangle_count, NULL,
                                 points + 3 * i);
-    double t2 = now_ms();
+    double t2 = test_now_ms();
     for (int i = 0; i < slow_queries; i++)
         glcollide_winding_number(bunny->positions, bunny->triangles, bunny->triangle_count,
                                  points + 3 * i);
-    double t3 = now_ms();
+    double t3 = test_now_ms();
     printf("point_in_mesh: bunny00 %zu triangles: %.2f us per query with BVH (%d of %d inside), "
            "%.2f ms without, winding number %.2f ms\n",
            bunny->triangle_count, 1e3 * (t1 - t0) / queries, count, queries,

@@ -8,7 +8,6 @@
  * and counts how often plain double evaluation gets the sign wrong, to show
  * that the cases are hard.
  */
-#define _POSIX_C_SOURCE 200809L
 #include "tests.h"
 
 #include "../glcollide/predicates.h"
@@ -18,23 +17,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-
-/* Only calls into Check on failure (ck_assert is slow in long loops). */
-#define TEST_REQUIRE(cond, ...)                                                                    \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            ck_abort_msg(__VA_ARGS__);                                                             \
-    } while (0)
 
 typedef __int128 i128;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static int sign_of(i128 v)
 {
@@ -474,15 +458,15 @@ START_TEST(test_orient_stages_agree)
     }
     /* timing of the filter path on generic inputs */
     int sum = 0;
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     for (int rep = 0; rep < 20; rep++)
         for (int it = 0; it < N; it += 2)
             sum += glcollide_orient3d(pts[it][0], pts[it][1], pts[it][2], pts[it][3]);
-    double t1 = now_ms();
+    double t1 = test_now_ms();
     for (int rep = 0; rep < 20; rep++)
         for (int it = 1; it < N; it += 2)
             sum += glcollide_orient3d(pts[it][0], pts[it][1], pts[it][2], pts[it][3]);
-    double t2 = now_ms();
+    double t2 = test_now_ms();
     printf("predicates: orient3d %.1f ns/call generic, %.1f ns/call nearly coplanar (exact "
            "fallback); %d exact zeros (checksum %d)\n",
            (t1 - t0) * 1e6 / (20.0 * N / 2), (t2 - t1) * 1e6 / (20.0 * N / 2), zeros, sum);

@@ -347,13 +347,6 @@ START_TEST(test_sap_method_vs_brute_force)
 }
 END_TEST
 
-static void silent(glcollide_log_level level, const char *message, void *user)
-{
-    (void)level;
-    (void)message;
-    (void)user;
-}
-
 START_TEST(test_query_arguments)
 {
     glcollide_scene *scene = new_scene();
@@ -363,7 +356,7 @@ START_TEST(test_query_arguments)
     ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &result), GLCOLLIDE_OK);
     ck_assert_uint_eq(result.pair_count, 0);
     glcollide_query_result_clear(&result);
-    glcollide_set_log_callback(silent, NULL); /* the errors below are expected */
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG); /* the errors below are expected */
     options.method = GLCOLLIDE_METHOD_STENCIL;
     ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &result), GLCOLLIDE_ERROR_UNAVAILABLE);
     options.method = GLCOLLIDE_METHOD_FAR; /* a GPU method without a context */
@@ -378,7 +371,7 @@ START_TEST(test_query_arguments)
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_query_run(NULL, NULL, &options, &result),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    glcollide_set_log_callback(NULL, NULL);
+    test_log_capture_stop();
     ck_assert_int_eq(glcollide_method_from_name("far"), GLCOLLIDE_METHOD_FAR);
     ck_assert_int_eq(glcollide_method_from_name("nope"), -1);
     ck_assert_str_eq(glcollide_method_name(GLCOLLIDE_METHOD_STENCIL), "stencil");

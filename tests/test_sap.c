@@ -8,33 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* Check's ck_assert writes to a pipe on success too (its "last passed
- * point"); in loops over thousands of cases that dominates the run time, so
- * loops use this, which only calls into Check on failure. */
-#define TEST_REQUIRE(cond, ...)                                                                    \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            ck_abort_msg(__VA_ARGS__);                                                             \
-    } while (0)
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-/* Counts the library's log messages instead of printing the expected errors. */
-static int log_messages;
-static void count_log(glcollide_log_level level, const char *message, void *user)
-{
-    (void)level;
-    (void)message;
-    (void)user;
-    log_messages++;
-}
 
 /* The definition: grow each box by margin, then glcollide_aabb_overlap; i < j. */
 static void brute_force_pairs(const glcollide_aabb *boxes, size_t n, double margin,
@@ -289,8 +262,7 @@ START_TEST(test_sap_invalid_arguments)
 {
     glcollide_aabb boxes[2] = {{{0, 0, 0}, {1, 1, 1}}, {{0, 0, 0}, {1, 1, 1}}};
     glcollide_pair_list pairs = {0};
-    glcollide_set_log_callback(count_log, NULL);
-    log_messages = 0;
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, -1.0, &pairs), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, NAN, &pairs), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, INFINITY, &pairs),
@@ -298,8 +270,8 @@ START_TEST(test_sap_invalid_arguments)
     ck_assert_int_eq(glcollide_sap_pairs(NULL, 2, 0.0, &pairs), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, 0.0, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_pair_list_push(NULL, 0, 1), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(log_messages, 6); /* one message per failure */
-    glcollide_set_log_callback(NULL, NULL);
+    ck_assert_int_eq(test_log_count(), 6); /* one message per failure */
+    test_log_capture_stop();
     ck_assert_uint_eq(pairs.count, 0);
 }
 END_TEST
@@ -314,11 +286,11 @@ START_TEST(test_sap_scale)
     for (size_t i = 0; i < n; i++)
         random_box(&rng, &boxes[i], 0.0, 1000.0, 20.0);
     glcollide_pair_list got = {0}, want = {0};
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     ck_assert_int_eq(glcollide_sap_pairs(boxes, n, 0.0, &got), GLCOLLIDE_OK);
-    double t1 = now_ms();
+    double t1 = test_now_ms();
     brute_force_pairs(boxes, n, 0.0, &want);
-    double t2 = now_ms();
+    double t2 = test_now_ms();
     assert_same_pairs(&got, 0, &want, "10000 boxes", seed);
     printf("sap: %zu boxes, %zu pairs: %.2f ms (brute force %.1f ms)\n", n, got.count, t1 - t0,
            t2 - t1);

@@ -11,15 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static char messages[4096];
-static void capture(glcollide_log_level level, const char *message, void *user)
-{
-    (void)level;
-    (void)user;
-    size_t n = strlen(messages);
-    snprintf(messages + n, sizeof messages - n, "%s\n", message);
-}
-
 /* A temporary directory holding cube.off and a scene with the given body. */
 static char *write_scene(const char *body, char *dir, size_t size)
 {
@@ -108,14 +99,14 @@ START_TEST(test_scene_errors)
     char dir[4096];
     char *path = write_scene(bad_scenes[_i].body, dir, sizeof dir);
     glcollide_scene *scene = NULL;
-    messages[0] = '\0';
-    glcollide_set_log_callback(capture, NULL);
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     int status = glcollide_scene_load(path, &scene);
-    glcollide_set_log_callback(NULL, NULL);
+    test_log_capture_stop();
     ck_assert_int_eq(status, bad_scenes[_i].status);
     ck_assert_ptr_null(scene);
     char where[4300];
     snprintf(where, sizeof where, "%s%s", path, bad_scenes[_i].line);
+    const char *messages = test_log_all();
     ck_assert_msg(strstr(messages, where) && strstr(messages, bad_scenes[_i].what),
                   "scene %d: message '%s' lacks '%s' or '%s'", _i, messages, where,
                   bad_scenes[_i].what);
@@ -126,10 +117,10 @@ END_TEST
 START_TEST(test_scene_missing_file)
 {
     glcollide_scene *scene = NULL;
-    glcollide_set_log_callback(capture, NULL);
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     ck_assert_int_eq(glcollide_scene_load("/nonexistent/x.scene", &scene), GLCOLLIDE_ERROR_IO);
     ck_assert_int_eq(glcollide_scene_load(NULL, &scene), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    glcollide_set_log_callback(NULL, NULL);
+    test_log_capture_stop();
 }
 END_TEST
 
@@ -157,12 +148,12 @@ START_TEST(test_scene_in_code)
     ck_assert_int_eq(glcollide_scene_add_mesh(scene, box, &mesh), GLCOLLIDE_OK);
     ck_assert_uint_eq(mesh, 0);
     const double t[3] = {0, 0, 0}, q[4] = {2, 0, 0, 0}, unit[4] = {1, 0, 0, 1e-7};
-    glcollide_set_log_callback(capture, NULL);
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
     ck_assert_int_eq(glcollide_scene_add_object(scene, 1, t, unit, &object),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_scene_add_object(scene, 0, t, q, &object),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    glcollide_set_log_callback(NULL, NULL);
+    test_log_capture_stop();
     ck_assert_int_eq(glcollide_scene_add_object(scene, 0, t, unit, &object), GLCOLLIDE_OK);
     ck_assert_uint_eq(object, 0);
     /* normalised */

@@ -15,7 +15,6 @@
  * float pairs), 0x7121004 (intersection), 0x7121005 (coplanar lattice),
  * 0x7121006 (distance), 0x7121007 (timing).
  */
-#define _POSIX_C_SOURCE 200809L
 #include "tests.h"
 
 #include <float.h>
@@ -23,23 +22,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-
-/* Only calls into Check on failure (ck_assert is slow in long loops). */
-#define TEST_REQUIRE(cond, ...)                                                                    \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            ck_abort_msg(__VA_ARGS__);                                                             \
-    } while (0)
 
 typedef __int128 i128;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static int overlap(const double t[3][3], const double u[3][3])
 {
@@ -881,11 +865,11 @@ START_TEST(test_tritri_timing)
         random_triangle(&rng, b[i], 1.0, 0.1);
     }
     long hits = 0;
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     for (int r = 0; r < REPEAT; r++)
         for (int i = 0; i < N; i++)
             hits += overlap(a[i], b[i]);
-    double t1 = now_ms();
+    double t1 = test_now_ms();
     /* pairs that are close: b is a translate of a by a small offset, so most
      * pairs straddle each other's planes and reach the full test */
     for (int i = 0; i < N; i++)
@@ -894,11 +878,11 @@ START_TEST(test_tritri_timing)
                 b[i][v][k] = a[(i + 1) % N][v][k] + (a[i][0][k] - a[(i + 1) % N][0][k]) +
                              test_rng_uniform(&rng, -0.05, 0.05);
     long hits2 = 0;
-    double t2 = now_ms();
+    double t2 = test_now_ms();
     for (int r = 0; r < REPEAT; r++)
         for (int i = 0; i < N; i++)
             hits2 += overlap(a[i], b[i]);
-    double t3 = now_ms();
+    double t3 = test_now_ms();
     /* grid pairs: exact fallbacks on touching and coplanar configurations */
     for (int i = 0; i < N; i++) {
         int64_t ia[3][3], ib[3][3];
@@ -909,11 +893,11 @@ START_TEST(test_tritri_timing)
         map_to_doubles(ib, b[i], 1);
     }
     long hits3 = 0;
-    double t4 = now_ms();
+    double t4 = test_now_ms();
     for (int r = 0; r < REPEAT / 10; r++)
         for (int i = 0; i < N; i++)
             hits3 += overlap(a[i], b[i]);
-    double t5 = now_ms();
+    double t5 = test_now_ms();
     double calls = (double)N * REPEAT;
     printf("tritri: overlap %.1f ns/call on random pairs (%.1f%% overlapping), %.1f ns/call on "
            "close pairs (%.1f%%), %.1f ns/call on touching/coplanar/degenerate grid pairs "

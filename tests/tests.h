@@ -3,6 +3,8 @@
 #ifndef GLCOLLIDE_TESTS_H
 #define GLCOLLIDE_TESTS_H
 
+#include <glcollide/glcollide.h>
+
 #include <check.h>
 #include <stdint.h>
 
@@ -16,6 +18,41 @@ Suite *suite_point_in_mesh(void);
 Suite *suite_context(void);
 Suite *suite_scene(void);
 Suite *suite_query(void);
+
+/* Check's ck_assert writes to a pipe on success too (its "last passed
+ * point"); in loops over thousands of cases that dominates the run time, so
+ * loops use this, which only calls into Check on failure. */
+#define TEST_REQUIRE(cond, ...)                                                                    \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            ck_abort_msg(__VA_ARGS__);                                                             \
+    } while (0)
+
+/* Milliseconds on the monotonic clock, for the timings the tests print. */
+double test_now_ms(void);
+
+/*
+ * The library's log messages, captured instead of printed: between start and
+ * stop, each message at max_level or more severe is counted and kept (the
+ * last one, and all of them one a line, truncated at a few KiB); the others
+ * are dropped. start clears what an earlier capture kept; stop restores the
+ * default callback and keeps the capture readable.
+ */
+void test_log_capture_start(glcollide_log_level max_level);
+void test_log_capture_stop(void);
+int test_log_count(void);
+const char *test_log_last(void);
+const char *test_log_all(void);
+
+/* One failure: the status and exactly one captured message, word for word. */
+#define TEST_ASSERT_FAILED(status, expected_status, expected_message)                              \
+    do {                                                                                           \
+        ck_assert_msg((status) == (expected_status), "status %d (%s), expected %d; message: %s",   \
+                      (status), glcollide_status_string(status), (expected_status),                \
+                      test_log_last());                                                            \
+        ck_assert_int_eq(test_log_count(), 1);                                                     \
+        ck_assert_str_eq(test_log_last(), (expected_message));                                     \
+    } while (0)
 
 /* Deterministic random numbers for randomized tests (splitmix64): seeds are
  * fixed in each test and printed on failure, so every run is reproducible. */
@@ -42,6 +79,9 @@ static inline uint32_t test_rng_below(test_rng *rng, uint32_t n)
 {
     return (uint32_t)(test_rng_next(rng) % n);
 }
+
+/* A random rotation matrix (row-major) from a uniformly drawn unit quaternion. */
+void test_rng_rotation(test_rng *rng, double m[9]);
 
 /* Path of a data mesh (libcgal-demo, extracted by tests/cgal-meshes.sh);
  * fails the test (never skips) when the mesh cache is missing. */
