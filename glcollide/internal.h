@@ -34,6 +34,17 @@ void *glcollide_alloc_array(size_t count, size_t size);
 void *glcollide_realloc_array(void *ptr, size_t count, size_t size);
 char *glcollide_strdup(const char *s);
 
+/* Counting sort: turns counts[0..n) per bucket into each bucket's first slot. */
+static inline void glcollide_counts_to_offsets(size_t *counts, size_t n)
+{
+    size_t sum = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t count = counts[d];
+        counts[d] = sum;
+        sum += count;
+    }
+}
+
 /* Vector helpers on double[3]. */
 static inline void glcollide_vec3_sub(double out[3], const double a[3], const double b[3])
 {

@@ -186,12 +186,7 @@ static int sort_edges(uint64_t *keys, unsigned char *backward, size_t n)
     for (int b = 0; b < 8; b++) {
         if (counts[b][(keys[0] >> (8 * b)) & 255] == n)
             continue;
-        size_t offset = 0;
-        for (int d = 0; d < 256; d++) {
-            size_t c = counts[b][d];
-            counts[b][d] = offset;
-            offset += c;
-        }
+        glcollide_counts_to_offsets(counts[b], 256);
         for (size_t i = 0; i < n; i++) {
             size_t slot = counts[b][(src[i] >> (8 * b)) & 255]++;
             dst[slot] = src[i];

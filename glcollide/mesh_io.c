@@ -286,30 +286,36 @@ static size_t grown(size_t capacity, size_t needed)
     return n;
 }
 
+/* Regrows an array of triples (positions or triangles: 3 elements of size
+ * bytes each) to room for at least needed triples; NULL, with array and
+ * capacity untouched, when it cannot. */
+static void *grown_triples(void *array, size_t *capacity, size_t needed, size_t size)
+{
+    size_t n = grown(*capacity, needed);
+    void *regrown = n <= SIZE_MAX / 3 ? glcollide_realloc_array(array, 3 * n, size) : NULL;
+    if (regrown)
+        *capacity = n;
+    return regrown;
+}
+
 int glcollide_mesh_builder_reserve(glcollide_mesh_builder *builder, size_t vertices,
                                    size_t triangles)
 {
     if (vertices > builder->vertex_capacity) {
-        size_t n = grown(builder->vertex_capacity, vertices);
-        double *p = n <= SIZE_MAX / 3
-                        ? glcollide_realloc_array(builder->positions, 3 * n, sizeof *p)
-                        : NULL;
+        double *p =
+            grown_triples(builder->positions, &builder->vertex_capacity, vertices, sizeof *p);
         if (!p)
             return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
                                   "%s: out of memory for %zu vertices", builder->name, vertices);
         builder->positions = p;
-        builder->vertex_capacity = n;
     }
     if (triangles > builder->triangle_capacity) {
-        size_t n = grown(builder->triangle_capacity, triangles);
-        uint32_t *t = n <= SIZE_MAX / 3
-                          ? glcollide_realloc_array(builder->triangles, 3 * n, sizeof *t)
-                          : NULL;
+        uint32_t *t =
+            grown_triples(builder->triangles, &builder->triangle_capacity, triangles, sizeof *t);
         if (!t)
             return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
                                   "%s: out of memory for %zu triangles", builder->name, triangles);
         builder->triangles = t;
-        builder->triangle_capacity = n;
     }
     return GLCOLLIDE_OK;
 }

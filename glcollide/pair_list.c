@@ -69,12 +69,7 @@ static int radix_sort_pairs(glcollide_index_pair *pairs, size_t count)
             offsets[(pair_key(from[i]) >> shift) & (BUCKETS - 1)]++;
         if (offsets[(pair_key(from[0]) >> shift) & (BUCKETS - 1)] == count)
             continue; /* one digit value for all: this pass would not move anything */
-        size_t sum = 0;
-        for (size_t d = 0; d < BUCKETS; d++) {
-            size_t n = offsets[d];
-            offsets[d] = sum;
-            sum += n;
-        }
+        glcollide_counts_to_offsets(offsets, BUCKETS);
         for (size_t i = 0; i < count; i++)
             to[offsets[(pair_key(from[i]) >> shift) & (BUCKETS - 1)]++] = from[i];
         glcollide_index_pair *swap = from;

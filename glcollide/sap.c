@@ -52,12 +52,7 @@ static int sort_keys(sap_key *keys, size_t count)
             offsets[(from[i].key >> shift) & (BUCKETS - 1)]++;
         if (offsets[(from[0].key >> shift) & (BUCKETS - 1)] == count)
             continue;
-        size_t sum = 0;
-        for (size_t d = 0; d < BUCKETS; d++) {
-            size_t n = offsets[d];
-            offsets[d] = sum;
-            sum += n;
-        }
+        glcollide_counts_to_offsets(offsets, BUCKETS);
         for (size_t i = 0; i < count; i++)
             to[offsets[(from[i].key >> shift) & (BUCKETS - 1)]++] = from[i];
         sap_key *swap = from;
@@ -90,12 +85,7 @@ static int sort_pairs(glcollide_index_pair *pairs, size_t k, size_t n)
         memset(offsets, 0, (n + 1) * sizeof *offsets);
         for (size_t i = 0; i < k; i++)
             offsets[pass == 0 ? from[i].b : from[i].a]++;
-        size_t sum = 0;
-        for (size_t d = 0; d <= n; d++) {
-            size_t c = offsets[d];
-            offsets[d] = sum;
-            sum += c;
-        }
+        glcollide_counts_to_offsets(offsets, n + 1);
         for (size_t i = 0; i < k; i++)
             to[offsets[pass == 0 ? from[i].b : from[i].a]++] = from[i];
     }
