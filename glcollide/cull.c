@@ -430,9 +430,12 @@ static int cull_view_run(glcollide_context *context, int reliable, const cull_vi
 }
 
 int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *world,
-                             const glcollide_cull_options *options, unsigned char **flags,
-                             glcollide_query_stats *stats)
+                             const glcollide_cull_options *options, unsigned char *objects_in,
+                             unsigned char **flags, glcollide_query_stats *stats)
 {
+    for (size_t o = 0; o < world->object_count; o++)
+        if (options->object_round || !objects_in[o])
+            memset(flags[o], objects_in[o] ? 1 : 0, world->objects[o].mesh->triangle_count);
     /* Global triangle numbering over the objects that take part. */
     size_t total = 0;
     for (size_t o = 0; o < world->object_count; o++)
@@ -512,14 +515,16 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, cache->flag_buffer, 0,
                       (GLsizeiptr)(flag_words * sizeof(uint32_t)));
 
-    for (int round = 0; round < options->rounds && status == GLCOLLIDE_OK; round++) {
+    int rounds = (options->object_round ? 1 : 0) + options->triangle_rounds;
+    for (int round = 0; round < rounds && status == GLCOLLIDE_OK; round++) {
+        int object_round = options->object_round && round == 0;
         for (int axis = 0; axis < 3 && status == GLCOLLIDE_OK; axis++) {
             /* Active triangles and the view box fitted to them. */
             float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
             active_count = 0;
             for (size_t o = 0; o < world->object_count; o++)
                 for (size_t t = 0; t < world->objects[o].mesh->triangle_count; t++) {
-                    if (!flags[o][t])
+                    if (object_round ? !objects_in[o] : !flags[o][t])
                         continue;
                     size_t gt = base[o] + t;
                     active[active_count++] = (uint32_t)gt;
@@ -582,12 +587,22 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *
             glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(active_count * sizeof(uint32_t)),
                             active);
             status = cull_view_run(context, options->reliable, &view, flag_words, bits, stats);
-            for (size_t o = 0; o < world->object_count && status == GLCOLLIDE_OK; o++)
+            for (size_t o = 0; o < world->object_count && status == GLCOLLIDE_OK; o++) {
+                int behind = 0;
                 for (size_t t = 0; t < world->objects[o].mesh->triangle_count; t++) {
                     size_t gt = base[o] + t;
-                    flags[o][t] = flags[o][t] && (bits[gt >> 5] >> (gt & 31) & 1u);
+                    int flagged = bits[gt >> 5] >> (gt & 31) & 1u;
+                    behind |= flagged;
+                    flags[o][t] = flags[o][t] && flagged;
                 }
+                if (object_round)
+                    objects_in[o] = objects_in[o] && behind;
+            }
         }
+        if (object_round)
+            for (size_t o = 0; o < world->object_count; o++)
+                if (!objects_in[o])
+                    memset(flags[o], 0, world->objects[o].mesh->triangle_count);
     }
 done:
     free(corners);

@@ -46,7 +46,7 @@ void glcollide_world_release(glcollide_world *world)
     memset(world, 0, sizeof *world);
 }
 
-int glcollide_world_build(const glcollide_scene *scene, int with_bvh, glcollide_world *world)
+int glcollide_world_build(const glcollide_scene *scene, unsigned what, glcollide_world *world)
 {
     memset(world, 0, sizeof *world);
     world->scene = scene;
@@ -62,15 +62,11 @@ int glcollide_world_build(const glcollide_scene *scene, int with_bvh, glcollide_
     world->object_count = n;
     int status = GLCOLLIDE_OK;
     /* Closedness once per mesh: containment is only meaningful for solids. */
-    for (size_t m = 0; m < scene->mesh_count && status == GLCOLLIDE_OK; m++) {
+    for (size_t m = 0; (what & GLCOLLIDE_WORLD_SOLIDS) && m < scene->mesh_count && status == GLCOLLIDE_OK;
+         m++) {
         glcollide_mesh_report report;
         status = glcollide_mesh_validate(scene->meshes[m], &report);
         closed[m] = status == GLCOLLIDE_OK && report.closed;
-        if (status == GLCOLLIDE_OK && report.nonfinite_vertices)
-            status = glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
-                                    "query: mesh %s has %zu non-finite vertices",
-                                    scene->meshes[m]->name ? scene->meshes[m]->name : "?",
-                                    report.nonfinite_vertices);
     }
     for (size_t i = 0; i < n && status == GLCOLLIDE_OK; i++) {
         const glcollide_object *object = &scene->objects[i];
@@ -88,7 +84,14 @@ int glcollide_world_build(const glcollide_scene *scene, int with_bvh, glcollide_
         for (size_t t = 0; t < 3 * mesh->triangle_count; t++)
             glcollide_aabb_add_point(&w->bounds, w->positions + 3 * (size_t)mesh->triangles[t]);
         world->bounds[i] = w->bounds;
-        if (with_bvh)
+        /* Positions may have been rewritten in place (deforming meshes):
+         * a NaN would silently compare false everywhere downstream. */
+        for (int k = 0; k < 3; k++)
+            if (mesh->triangle_count && !(isfinite(w->bounds.min[k]) && isfinite(w->bounds.max[k])))
+                status = glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
+                                        "query: object %zu (mesh %s) has non-finite coordinates", i,
+                                        mesh->name ? mesh->name : "?");
+        if (status == GLCOLLIDE_OK && (what & GLCOLLIDE_WORLD_BVH))
             status = glcollide_bvh_build(w->positions, mesh->vertex_count, mesh->triangles,
                                          mesh->triangle_count, &w->bvh);
     }
@@ -133,7 +136,7 @@ int glcollide_result_add_triangle_pair(glcollide_query_result *result, size_t *c
     return GLCOLLIDE_OK;
 }
 
-static int compare_pairs(const void *x, const void *y)
+int glcollide_object_pair_compare(const void *x, const void *y)
 {
     const glcollide_object_pair *a = x, *b = y;
     if (a->a != b->a)
@@ -141,7 +144,7 @@ static int compare_pairs(const void *x, const void *y)
     return a->b < b->b ? -1 : a->b > b->b;
 }
 
-static int compare_triangle_pairs(const void *x, const void *y)
+int glcollide_triangle_pair_compare(const void *x, const void *y)
 {
     const glcollide_triangle_pair *a = x, *b = y;
     const uint32_t ka[4] = {a->object_a, a->triangle_a, a->object_b, a->triangle_b};
@@ -155,10 +158,10 @@ static int compare_triangle_pairs(const void *x, const void *y)
 void glcollide_result_sort(glcollide_query_result *result)
 {
     if (result->pair_count > 1)
-        qsort(result->pairs, result->pair_count, sizeof *result->pairs, compare_pairs);
+        qsort(result->pairs, result->pair_count, sizeof *result->pairs, glcollide_object_pair_compare);
     if (result->triangle_pair_count > 1)
         qsort(result->triangle_pairs, result->triangle_pair_count, sizeof *result->triangle_pairs,
-              compare_triangle_pairs);
+              glcollide_triangle_pair_compare);
 }
 
 void glcollide_query_result_clear(glcollide_query_result *result)
@@ -211,9 +214,12 @@ int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context
     }
     double start = glcollide_now_ms();
     glcollide_world world;
-    /* SAP at object level needs boxes only. */
-    int with_bvh = options->method == GLCOLLIDE_METHOD_EXACT || options->level == GLCOLLIDE_LEVEL_TRIANGLES;
-    int status = glcollide_world_build(scene, with_bvh, &world);
+    unsigned what = 0;
+    if (options->method == GLCOLLIDE_METHOD_EXACT)
+        what = GLCOLLIDE_WORLD_BVH | GLCOLLIDE_WORLD_SOLIDS;
+    else if (options->method == GLCOLLIDE_METHOD_SAP && options->level == GLCOLLIDE_LEVEL_TRIANGLES)
+        what = GLCOLLIDE_WORLD_BVH;
+    int status = glcollide_world_build(scene, what, &world);
     if (status != GLCOLLIDE_OK)
         return status;
     status = run ? run(&world, options, result)

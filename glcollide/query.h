@@ -14,8 +14,14 @@ typedef struct glcollide_world {
     glcollide_aabb *bounds;        /* object_count world boxes */
 } glcollide_world;
 
-/* Transforms every object; builds a BVH per object when with_bvh. */
-int glcollide_world_build(const glcollide_scene *scene, int with_bvh, glcollide_world *world);
+/* What glcollide_world_build prepares beyond world positions and boxes. */
+enum {
+    GLCOLLIDE_WORLD_BVH = 1,    /* a BVH per object */
+    GLCOLLIDE_WORLD_SOLIDS = 2, /* closed: whether each mesh is a solid */
+};
+
+/* Transforms every object (INVALID_MESH for non-finite coordinates). */
+int glcollide_world_build(const glcollide_scene *scene, unsigned what, glcollide_world *world);
 void glcollide_world_release(glcollide_world *world);
 
 /* Result building: appends (OUT_OF_MEMORY on failure), then sorts. */

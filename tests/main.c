@@ -107,6 +107,61 @@ const char *test_log_all(void)
     return logged.all;
 }
 
+void test_rng_quaternion(test_rng *rng, double q[4])
+{
+    double n;
+    do {
+        for (int k = 0; k < 4; k++)
+            q[k] = test_rng_uniform(rng, -1, 1);
+        n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    } while (n < 0.1 || n > 1);
+    for (int k = 0; k < 4; k++)
+        q[k] /= n;
+}
+
+/* A thin fan of sliver triangles (aspect ~1e4), closed by a second layer. */
+static glcollide_mesh *sliver_fan(test_rng *rng, double size)
+{
+    enum { N = 24 };
+    double positions[3 * (N + 2)];
+    uint32_t triangles[3 * 2 * (N - 1)];
+    for (int i = 0; i < N; i++) {
+        double a = 1e-4 * i;
+        positions[3 * i + 0] = size * cos(a);
+        positions[3 * i + 1] = size * sin(a);
+        positions[3 * i + 2] = test_rng_uniform(rng, -1e-5, 1e-5) * size;
+    }
+    positions[3 * N + 0] = positions[3 * N + 1] = positions[3 * N + 2] = 0;
+    positions[3 * N + 3] = 0, positions[3 * N + 4] = 0, positions[3 * N + 5] = 1e-4 * size;
+    size_t t = 0;
+    for (uint32_t i = 0; i + 1 < N; i++) {
+        triangles[t++] = N, triangles[t++] = i, triangles[t++] = i + 1;
+        triangles[t++] = N + 1, triangles[t++] = i + 1, triangles[t++] = i;
+    }
+    glcollide_mesh *mesh = NULL;
+    ck_assert_int_eq(glcollide_mesh_create(positions, N + 2, triangles, t / 3, "sliver fan", &mesh),
+                     GLCOLLIDE_OK);
+    return mesh;
+}
+
+glcollide_mesh *test_random_mesh(test_rng *rng, double s)
+{
+    glcollide_mesh *mesh = NULL;
+    int status = GLCOLLIDE_OK;
+    switch (test_rng_below(rng, 6)) {
+    case 0: /* thin plate: near-degenerate long triangles */
+        status = glcollide_mesh_generate_box(s, 0.3 * s, 1e-3 * s, &mesh);
+        break;
+    case 1: status = glcollide_mesh_generate_sphere(s, 10, 6, &mesh); break;
+    case 2: status = glcollide_mesh_generate_torus(s, 0.3 * s, 12, 6, &mesh); break;
+    case 3: status = glcollide_mesh_generate_capsule(0.3 * s, s, 8, 2, &mesh); break;
+    case 4: status = glcollide_mesh_generate_knot(2, 3, s, 0.15 * s, 36, 5, &mesh); break;
+    default: mesh = sliver_fan(rng, s); break;
+    }
+    ck_assert_int_eq(status, GLCOLLIDE_OK);
+    return mesh;
+}
+
 int main(void)
 {
     SRunner *runner = srunner_create(suite_mesh_io());
@@ -119,6 +174,7 @@ int main(void)
     srunner_add_suite(runner, suite_context());
     srunner_add_suite(runner, suite_scene());
     srunner_add_suite(runner, suite_query());
+    srunner_add_suite(runner, suite_cull());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

@@ -181,52 +181,6 @@ static int contains(const brute_world *w, size_t outer, size_t inner)
     return winding > 0.5;
 }
 
-/* The order of glcollide_query_result: (object_a, triangle_a, object_b, triangle_b). */
-static int compare_triangle_pairs(const void *x, const void *y)
-{
-    const glcollide_triangle_pair *a = x, *b = y;
-    const uint32_t ka[4] = {a->object_a, a->triangle_a, a->object_b, a->triangle_b};
-    const uint32_t kb[4] = {b->object_a, b->triangle_a, b->object_b, b->triangle_b};
-    for (int k = 0; k < 4; k++)
-        if (ka[k] != kb[k])
-            return ka[k] < kb[k] ? -1 : 1;
-    return 0;
-}
-
-static glcollide_mesh *random_mesh(test_rng *rng)
-{
-    glcollide_mesh *mesh = NULL;
-    double s = test_rng_uniform(rng, 0.3, 1.0);
-    switch (test_rng_below(rng, 5)) {
-    case 0:
-        ck_assert_int_eq(glcollide_mesh_generate_box(s, 0.5 * s, 0.2 * s, &mesh), GLCOLLIDE_OK);
-        break;
-    case 1: mesh = sphere(s, 10, 6); break;
-    case 2:
-        ck_assert_int_eq(glcollide_mesh_generate_torus(s, 0.3 * s, 12, 6, &mesh), GLCOLLIDE_OK);
-        break;
-    case 3:
-        ck_assert_int_eq(glcollide_mesh_generate_capsule(0.3 * s, s, 8, 2, &mesh), GLCOLLIDE_OK);
-        break;
-    default:
-        ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, s, 0.15 * s, 36, 5, &mesh), GLCOLLIDE_OK);
-        break;
-    }
-    return mesh;
-}
-
-static void random_rotation(test_rng *rng, double q[4])
-{
-    double n = 0;
-    do {
-        for (int k = 0; k < 4; k++)
-            q[k] = test_rng_uniform(rng, -1, 1);
-        n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    } while (n < 0.1 || n > 1);
-    for (int k = 0; k < 4; k++)
-        q[k] /= n;
-}
-
 /*
  * 120 random scenes (seed 0x5EED0001 + scene), 2-5 objects of generated meshes
  * in a 2.5-unit cube, half of them 1e4 away from the origin: every triangle
@@ -242,9 +196,9 @@ START_TEST(test_exact_random_scenes_vs_brute_force)
         size_t n = 2 + test_rng_below(&rng, 4);
         double origin = (s % 2) ? 1e4 : 0;
         for (size_t i = 0; i < n; i++) {
-            uint32_t mesh = add_mesh(scene, random_mesh(&rng));
+            uint32_t mesh = add_mesh(scene, test_random_mesh(&rng, test_rng_uniform(&rng, 0.3, 1.0)));
             double q[4];
-            random_rotation(&rng, q);
+            test_rng_quaternion(&rng, q);
             add_object(scene, mesh, origin + test_rng_uniform(&rng, 0, 2.5),
                        origin + test_rng_uniform(&rng, 0, 2.5), test_rng_uniform(&rng, 0, 2.5), q);
         }
@@ -268,7 +222,7 @@ START_TEST(test_exact_random_scenes_vs_brute_force)
                                                        (uint32_t)tj};
                         ck_assert_msg(bsearch(&key, result.triangle_pairs,
                                               result.triangle_pair_count, sizeof key,
-                                              compare_triangle_pairs),
+                                              glcollide_triangle_pair_compare),
                                       "seed %d: missing tri %zu %zu %zu %zu", s, i, ti, j, tj);
                     }
                 int contained = !touching && (contains(&w, i, j) || contains(&w, j, i));
@@ -304,11 +258,11 @@ START_TEST(test_sap_method_vs_brute_force)
     for (int s = 0; s < 40; s++) {
         test_rng rng = {0x5A900000u + (uint64_t)s};
         glcollide_scene *scene = new_scene();
-        uint32_t mesh = add_mesh(scene, random_mesh(&rng));
+        uint32_t mesh = add_mesh(scene, test_random_mesh(&rng, test_rng_uniform(&rng, 0.3, 1.0)));
         size_t n = 30;
         for (size_t i = 0; i < n; i++) {
             double q[4];
-            random_rotation(&rng, q);
+            test_rng_quaternion(&rng, q);
             add_object(scene, mesh, test_rng_uniform(&rng, 0, 6), test_rng_uniform(&rng, 0, 6),
                        test_rng_uniform(&rng, 0, 6), q);
         }

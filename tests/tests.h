@@ -18,6 +18,7 @@ Suite *suite_point_in_mesh(void);
 Suite *suite_context(void);
 Suite *suite_scene(void);
 Suite *suite_query(void);
+Suite *suite_cull(void);
 
 /* Check's ck_assert writes to a pipe on success too (its "last passed
  * point"); in loops over thousands of cases that dominates the run time, so
@@ -82,6 +83,12 @@ static inline uint32_t test_rng_below(test_rng *rng, uint32_t n)
 
 /* A random rotation matrix (row-major) from a uniformly drawn unit quaternion. */
 void test_rng_rotation(test_rng *rng, double m[9]);
+/* A uniformly random unit quaternion (w x y z). */
+void test_rng_quaternion(test_rng *rng, double q[4]);
+
+/* A random closed test mesh of size ~s: thin plate, sphere, torus, capsule,
+ * (2,3) knot, or a fan of sliver triangles (aspect ~1e4). */
+glcollide_mesh *test_random_mesh(test_rng *rng, double s);
 
 /* Path of a data mesh (libcgal-demo, extracted by tests/cgal-meshes.sh);
  * fails the test (never skips) when the mesh cache is missing. */

@@ -370,6 +370,12 @@ GLCOLLIDE_API int glcollide_query_run(const glcollide_scene *scene, glcollide_co
 
 GLCOLLIDE_API void glcollide_query_result_clear(glcollide_query_result *result);
 
+/* The orders of a result's arrays, as qsort/bsearch comparators of
+ * glcollide_object_pair and glcollide_triangle_pair: (a, b) and
+ * (object_a, triangle_a, object_b, triangle_b). */
+GLCOLLIDE_API int glcollide_object_pair_compare(const void *x, const void *y);
+GLCOLLIDE_API int glcollide_triangle_pair_compare(const void *x, const void *y);
+
 #ifdef __cplusplus
 }
 #endif
