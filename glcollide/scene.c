@@ -53,6 +53,23 @@ int glcollide_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh, uint3
     return GLCOLLIDE_OK;
 }
 
+void glcollide_scene_clear_objects(glcollide_scene *scene)
+{
+    if (scene)
+        scene->object_count = 0;
+}
+
+int glcollide_scene_replace_mesh(glcollide_scene *scene, uint32_t index, glcollide_mesh *mesh)
+{
+    if (!scene || !mesh || index >= scene->mesh_count) {
+        glcollide_mesh_destroy(&mesh);
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "scene: replace_mesh: bad arguments");
+    }
+    glcollide_mesh_destroy(&scene->meshes[index]);
+    scene->meshes[index] = mesh;
+    return GLCOLLIDE_OK;
+}
+
 /* Unit quaternion check: within 1e-6 of unit length, then normalised. */
 static int normalise_rotation(const double in[4], double out[4])
 {

@@ -286,6 +286,12 @@ GLCOLLIDE_API int glcollide_scene_add_object(glcollide_scene *scene, uint32_t me
                                              const double translation[3], const double rotation[4],
                                              uint32_t *index);
 GLCOLLIDE_API void glcollide_scene_destroy(glcollide_scene **scene);
+/* Removes every object (meshes stay): for scenes rebuilt each step. */
+GLCOLLIDE_API void glcollide_scene_clear_objects(glcollide_scene *scene);
+/* Replaces mesh index by mesh (taking ownership, also on error) and destroys
+ * the old one: for meshes whose topology changed. Errors: INVALID_ARGUMENT. */
+GLCOLLIDE_API int glcollide_scene_replace_mesh(glcollide_scene *scene, uint32_t index,
+                                               glcollide_mesh *mesh);
 
 /* World-space positions of object i (3 * vertex_count doubles, caller-allocated). */
 GLCOLLIDE_API void glcollide_object_transform_points(const glcollide_object *object,
@@ -375,6 +381,77 @@ GLCOLLIDE_API void glcollide_query_result_clear(glcollide_query_result *result);
  * (object_a, triangle_a, object_b, triangle_b). */
 GLCOLLIDE_API int glcollide_object_pair_compare(const void *x, const void *y);
 GLCOLLIDE_API int glcollide_triangle_pair_compare(const void *x, const void *y);
+
+/* ---------------------------------------------------------------- stencil interference */
+
+/*
+ * Knott's stencil ray-casting interference detection (CInDeR): which closed
+ * solids interpenetrate (surfaces cross, or one contains the other), for all
+ * objects at once, in a fixed number of passes. Rays are cast through the
+ * pixels of orthographic views fitted to the scene along the axes; at each
+ * pixel the nearest boundary sample (a point on an edge or a vertex) is
+ * tested by counting, in the stencil buffer, the front faces (+1) minus the
+ * back faces (-1) of the other objects in front of it: the count is the
+ * number of other solids containing the sample. See README for the
+ * tolerance and what a sample hidden behind other edges means.
+ */
+
+/* How the faces in front of a sample are counted. */
+typedef enum glcollide_stencil_counter {
+    GLCOLLIDE_STENCIL_COUNTER_AUTO = 0, /* stencil unless 128 or more boxes may overlap at a point */
+    GLCOLLIDE_STENCIL_COUNTER_STENCIL,  /* 8-bit two-sided stencil (counts modulo 256, read signed) */
+    GLCOLLIDE_STENCIL_COUNTER_ATOMIC    /* 32-bit counts by fragment-shader atomics in a buffer */
+} glcollide_stencil_counter;
+
+typedef struct glcollide_stencil_options {
+    int resolution;   /* viewport side in pixels, 16..16384 */
+    int views;        /* 3: along +x, +y, +z; 6: also along -x, -y, -z */
+    glcollide_stencil_counter counter;
+    int check_solids; /* 1: reject meshes that are not closed solids on the CPU first */
+    int detect_only;  /* 1: only say whether anything interferes (one 4-byte readback) */
+} glcollide_stencil_options;
+
+/* Defaults: resolution 1024, 6 views, counter AUTO, check_solids 1, detect_only 0. */
+GLCOLLIDE_API glcollide_stencil_options glcollide_stencil_default_options(void);
+
+/* A boundary sample of one object found inside another (localisation). */
+typedef struct glcollide_stencil_sample {
+    uint32_t object;             /* the penetrating object, whose boundary the sample is on */
+    uint32_t inside;             /* the penetrated object containing the sample */
+    uint32_t vertex_a, vertex_b; /* the edge, as mesh vertex indices a < b; a == b: a vertex */
+    double position[3];          /* world position: pixel centre and sampled depth */
+} glcollide_stencil_sample;
+
+typedef struct glcollide_stencil_result {
+    glcollide_object_pair *pairs;      /* interfering objects, sorted by (a, b) */
+    size_t pair_count;
+    glcollide_stencil_sample *samples; /* one per (object, edge, inside), sorted in that order */
+    size_t sample_count;
+    int interference;         /* 1 if any sample lies inside another solid */
+    uint64_t negative_samples; /* samples with a negative count: a solid that is not closed */
+    double tolerance;         /* world units; see README (pixel diagonal of the coarsest view) */
+    glcollide_query_stats stats;
+} glcollide_stencil_result;
+
+/*
+ * Runs the stencil method over every object of scene in context (required).
+ * With check_solids, every mesh used must be a closed solid (INVALID_MESH
+ * naming the object and its defects otherwise); without it, a solid that is
+ * not closed shows as negative counts on the GPU: negative_samples > 0 and a
+ * warning naming the objects whose samples saw it. Pairs are reported from
+ * samples of one object inside the other, so containment counts. With
+ * detect_only, only interference, negative_samples, tolerance and stats are
+ * filled. result is zeroed first and owned by the caller: release it with
+ * glcollide_stencil_result_clear. Touches: the GL state of
+ * glcollide_context_wrap_current, restored on return. Errors:
+ * INVALID_ARGUMENT, INVALID_MESH, LIMIT (more than 2^31 - 1 objects or 2^32 - 2
+ * edges and vertices in all), OUT_OF_MEMORY, GL.
+ */
+GLCOLLIDE_API int glcollide_stencil_run(const glcollide_scene *scene, glcollide_context *context,
+                                        const glcollide_stencil_options *options,
+                                        glcollide_stencil_result *result);
+
+GLCOLLIDE_API void glcollide_stencil_result_clear(glcollide_stencil_result *result);
 
 #ifdef __cplusplus
 }
