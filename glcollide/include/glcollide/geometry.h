@@ -165,6 +165,46 @@ GLCOLLIDE_API int glcollide_point_in_mesh(const double *positions, const uint32_
 GLCOLLIDE_API double glcollide_winding_number(const double *positions, const uint32_t *triangles,
                                               size_t triangle_count, const double p[3]);
 
+/* ---------------------------------------------------------------- contacts */
+
+/* One contact point between meshes A and B, in ODE's convention (dContactGeom). */
+typedef struct glcollide_contact {
+    double position[3];    /* on both triangles (up to rounding) */
+    double normal[3];      /* unit, from B toward A: moving A by normal * depth separates it from B here */
+    double depth;          /* >= 0, finite */
+    uint32_t triangle_a, triangle_b;
+} glcollide_contact;
+
+/*
+ * Contacts between meshes A and B (world-space positions, 3 vertex indices
+ * per triangle, counter-clockwise = outward) from candidate triangle pairs
+ * (a of A, b of B), e.g. glcollide_bvh_overlap's or GPU culling's output;
+ * pairs that do not intersect are skipped after the exact test of
+ * glcollide_tri_tri_intersection, repeated pairs count once. Each crossing
+ * pair gives points at the ends of its intersection segment, with the face
+ * normal (of b, or of a reversed) that needs the smaller local depth to undo
+ * the pair's overlap; pairs that only touch (along both triangles' edges, or
+ * coplanar back to back) have depth 0. Depths are local to the two triangles
+ * (exact for flat faces, bounded by triangle size on curved surfaces). See
+ * glcollide/contacts.c for the scheme and its tolerances.
+ * At most max_contacts are written to contacts: near-duplicate points
+ * (within 1e-9 of the contact set's size) are merged, then the deepest is
+ * kept and the others chosen by farthest-point sampling, so that they spread
+ * over the contact region; they are written deepest first, in an order that
+ * does not depend on the order of candidates. *count receives the number
+ * written (0 on error).
+ * Indices are trusted: candidates must name triangles of A and B whose vertex
+ * indices are valid for the positions (as when both come from BVHs built on
+ * these arrays). Thread-safe; no memory is kept after the call (up to 16
+ * candidates use no heap). Errors: INVALID_ARGUMENT (count NULL; NULL arrays
+ * with candidates; contacts NULL with max_contacts > 0), OUT_OF_MEMORY.
+ */
+GLCOLLIDE_API int glcollide_contacts_generate(const double *positions_a, const uint32_t *triangles_a,
+                                              const double *positions_b, const uint32_t *triangles_b,
+                                              const glcollide_index_pair *candidates,
+                                              size_t candidate_count, glcollide_contact *contacts,
+                                              size_t max_contacts, size_t *count);
+
 #ifdef __cplusplus
 }
 #endif
