@@ -1,31 +1,102 @@
 /* SPDX-License-Identifier: MIT */
-/* The ODE plugin: lifetime of glcollide's context for an ODE program. */
-#include <glcollide/glcollide.h>
-#include <glcollide/ode.h>
+/* The ODE plugin: lifetime, options, statistics and dCollide's entry. */
+#define _POSIX_C_SOURCE 200809L
+#include "plugin.h"
 
-static int started;
-static glcollide_context *gl_context;
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+plugin_state plugin = {.gpu_mode = GLCOLLIDE_ODE_GPU_AUTO};
+static int init_status;
+
+double plugin_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+int plugin_reserve(void **array, size_t *capacity, size_t count, size_t size)
+{
+    if (count <= *capacity)
+        return GLCOLLIDE_OK;
+    size_t grown = *capacity ? *capacity : 16;
+    while (grown < count)
+        grown *= 2;
+    void *bigger = size && grown > SIZE_MAX / size ? NULL : realloc(*array, grown * size);
+    if (!bigger)
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    *array = bigger;
+    *capacity = grown;
+    return GLCOLLIDE_OK;
+}
 
 int glcollide_ode_init(void)
 {
-    if (started)
-        return 0;
-    int status = glcollide_context_create_egl(&gl_context);
-    if (status == GLCOLLIDE_OK && (status = glcollide_context_self_test(gl_context)) != GLCOLLIDE_OK)
-        glcollide_context_destroy(&gl_context);
-    if (status != GLCOLLIDE_OK)
-        return status; /* logged by glcollide; the CPU path still works */
-    started = 1;
-    return 0;
+    if (plugin.started)
+        return init_status;
+    plugin.started = 1;
+    memset(&plugin.stats, 0, sizeof plugin.stats);
+    if (glcollide_scene_create(&plugin.scene) != GLCOLLIDE_OK)
+        return init_status = GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    dSetColliderOverride(dTriMeshClass, dTriMeshClass, plugin_trimesh_collide);
+    init_status = glcollide_context_create_egl(&plugin.context);
+    if (init_status == GLCOLLIDE_OK &&
+        (init_status = glcollide_context_self_test(plugin.context)) != GLCOLLIDE_OK)
+        glcollide_context_destroy(&plugin.context);
+    return init_status; /* logged by glcollide; the CPU path works either way */
 }
 
 void glcollide_ode_shutdown(void)
 {
-    glcollide_context_destroy(&gl_context);
-    started = 0;
+    if (!plugin.started)
+        return;
+    dSetColliderOverride(dTriMeshClass, dTriMeshClass, NULL);
+    plugin_meshes_release();
+    plugin_space_release();
+    glcollide_scene_destroy(&plugin.scene);
+    glcollide_context_destroy(&plugin.context);
+    free(plugin.step_pairs);
+    free(plugin.step_candidates);
+    free(plugin.world_a);
+    free(plugin.world_b);
+    free(plugin.contacts);
+    int mode = plugin.gpu_mode;
+    memset(&plugin, 0, sizeof plugin);
+    plugin.gpu_mode = mode;
+    init_status = 0;
 }
 
 int glcollide_ode_has_gpu(void)
 {
-    return gl_context != NULL;
+    return plugin.context != NULL;
+}
+
+void glcollide_ode_set_gpu(int mode)
+{
+    plugin.gpu_mode = mode < 0 ? GLCOLLIDE_ODE_GPU_AUTO : mode > 0;
+}
+
+dSpaceID glcollide_ode_space_create(dSpaceID parent)
+{
+    return dSimpleSpaceCreate(parent);
+}
+
+int glcollide_ode_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
+{
+    if (dGeomGetClass(o1) == dTriMeshClass && dGeomGetClass(o2) == dTriMeshClass)
+        return plugin_trimesh_collide(o1, o2, flags, contact, skip);
+    return dCollide(o1, o2, flags, contact, skip);
+}
+
+void glcollide_ode_get_stats(glcollide_ode_stats *stats)
+{
+    if (stats)
+        *stats = plugin.stats;
+}
+
+void glcollide_ode_reset_stats(void)
+{
+    memset(&plugin.stats, 0, sizeof plugin.stats);
 }

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libglcollide-ode-preload.so: LD_PRELOAD it into an unmodified ODE program
+ * (linked to the shared libode) and glcollide serves its spaces and trimesh
+ * contacts. The ODE functions below are interposed; each calls ODE's own
+ * (found with dlsym(RTLD_NEXT)) and adds glcollide's part:
+ *   dInitODE, dInitODE2   then glcollide_ode_init (GPU or CPU path)
+ *   dCloseODE             glcollide_ode_shutdown first
+ *   dSpaceCollide         glcollide_ode_space_collide, for every space
+ *   dGeomTriMeshDataUpdate, dGeomTriMeshDataBuild*  then mark the data changed
+ * GLCOLLIDE_PRELOAD=0 in the environment turns all of it off;
+ * GLCOLLIDE_PRELOAD_STATS=1 prints glcollide's counters at dCloseODE.
+ */
+#define _GNU_SOURCE
+#include "plugin.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int enabled(void)
+{
+    const char *env = getenv("GLCOLLIDE_PRELOAD");
+    return !env || strcmp(env, "0") != 0;
+}
+
+/* ODE's own definition of a symbol we interpose; NULL if not found. */
+static void *next(const char *name)
+{
+    return dlsym(RTLD_NEXT, name);
+}
+
+#define GLCOLLIDE_PRELOAD_API __attribute__((visibility("default")))
+
+GLCOLLIDE_PRELOAD_API int dInitODE2(unsigned int flags)
+{
+    int (*real)(unsigned int) = (int (*)(unsigned int))next("dInitODE2");
+    int ok = real ? real(flags) : 0;
+    if (ok && enabled())
+        glcollide_ode_init();
+    return ok;
+}
+
+GLCOLLIDE_PRELOAD_API void dInitODE(void)
+{
+    void (*real)(void) = (void (*)(void))next("dInitODE");
+    if (real)
+        real();
+    if (enabled())
+        glcollide_ode_init();
+}
+
+GLCOLLIDE_PRELOAD_API void dCloseODE(void)
+{
+    const char *stats_env = getenv("GLCOLLIDE_PRELOAD_STATS");
+    if (stats_env && strcmp(stats_env, "1") == 0 && enabled()) {
+        glcollide_ode_stats s;
+        glcollide_ode_get_stats(&s);
+        fprintf(stderr,
+                "glcollide-preload: gpu=%d space_collides=%llu aabb_pairs=%llu culled_pairs=%llu "
+                "callbacks=%llu trimesh_collides=%llu candidates=%llu contacts=%llu "
+                "gpu_queries=%llu cull_ms=%.1f contact_ms=%.1f\n",
+                glcollide_ode_has_gpu(), s.space_collides, s.aabb_pairs, s.culled_pairs,
+                s.callbacks, s.trimesh_collides, s.candidates, s.contacts, s.gpu_queries,
+                s.cull_ms, s.contact_ms);
+    }
+    glcollide_ode_shutdown();
+    void (*real)(void) = (void (*)(void))next("dCloseODE");
+    if (real)
+        real();
+}
+
+GLCOLLIDE_PRELOAD_API void dSpaceCollide(dSpaceID space, void *data, dNearCallback *callback)
+{
+    if (enabled()) {
+        glcollide_ode_space_collide(space, data, callback);
+        return;
+    }
+    void (*real)(dSpaceID, void *, dNearCallback *) =
+        (void (*)(dSpaceID, void *, dNearCallback *))next("dSpaceCollide");
+    if (real)
+        real(space, data, callback);
+}
+
+GLCOLLIDE_PRELOAD_API void dGeomTriMeshDataUpdate(dTriMeshDataID data)
+{
+    void (*real)(dTriMeshDataID) = (void (*)(dTriMeshDataID))next("dGeomTriMeshDataUpdate");
+    if (real)
+        real(data);
+    glcollide_ode_trimesh_data_changed(data);
+}
+
+#define INTERPOSE_BUILD(name, params, args)                                                        \
+    GLCOLLIDE_PRELOAD_API void name params                                                         \
+    {                                                                                              \
+        void(*real) params = (void(*) params)next(#name);                                          \
+        if (real)                                                                                  \
+            real args;                                                                             \
+        glcollide_ode_trimesh_data_changed(g);                                                     \
+    }
+
+INTERPOSE_BUILD(dGeomTriMeshDataBuildSingle,
+                (dTriMeshDataID g, const void *vertices, int vertex_stride, int vertex_count,
+                 const void *indices, int index_count, int tri_stride),
+                (g, vertices, vertex_stride, vertex_count, indices, index_count, tri_stride))
+INTERPOSE_BUILD(dGeomTriMeshDataBuildDouble,
+                (dTriMeshDataID g, const void *vertices, int vertex_stride, int vertex_count,
+                 const void *indices, int index_count, int tri_stride),
+                (g, vertices, vertex_stride, vertex_count, indices, index_count, tri_stride))
+INTERPOSE_BUILD(dGeomTriMeshDataBuildSimple,
+                (dTriMeshDataID g, const dReal *vertices, int vertex_count, const dTriIndex *indices,
+                 int index_count),
+                (g, vertices, vertex_count, indices, index_count))
