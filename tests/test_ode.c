@@ -153,8 +153,9 @@ static void share_bodies(dWorldID world, dSpaceID space, dBodyID *bodies, int *b
 /*
  * 200 random scenes of 40 geoms (seeds 0x0DE00000 + s): glcollide's space
  * reports exactly the pairs ODE's simple space does (no missing, no extra,
- * no duplicate), with the GPU culling off; with it on, only trimesh pairs
- * whose triangles do not touch may be missing.
+ * no duplicate), with the GPU culling off; with it on (every 4th scene: a
+ * GPU query per scene costs ~0.5 s on llvmpipe), only trimesh pairs whose
+ * triangles do not touch may be missing.
  */
 START_TEST(test_space_conformance)
 {
@@ -172,7 +173,7 @@ START_TEST(test_space_conformance)
         pair_set ode = {0}, ours = {0};
         dSpaceCollide(space, &ode, record);
         sort_pairs(&ode);
-        for (int gpu = 0; gpu < 2; gpu++) {
+        for (int gpu = 0; gpu < (s % 4 == 0 ? 2 : 1); gpu++) { /* GPU: every 4th scene */
             glcollide_ode_set_gpu(gpu ? GLCOLLIDE_ODE_GPU_ALWAYS : GLCOLLIDE_ODE_GPU_NEVER);
             ours.count = 0;
             glcollide_ode_space_collide(space, &ours, record);
