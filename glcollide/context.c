@@ -3,6 +3,7 @@
  * probe, error draining, shader building, and the driver self-test. */
 #include "cull.h"
 #include "gl_internal.h"
+#include "stencil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,8 +175,10 @@ void glcollide_context_destroy(glcollide_context **context)
     if (!context || !*context)
         return;
     /* GL objects first, in their context: an owned one is made current. */
-    if (glcollide_context_make_current(*context) == GLCOLLIDE_OK)
+    if (glcollide_context_make_current(*context) == GLCOLLIDE_OK) {
         glcollide_cull_release(*context);
+        glcollide_stencil_release(*context);
+    }
     if ((*context)->owned)
         glcollide_egl_destroy(*context);
     free(*context);

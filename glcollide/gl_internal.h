@@ -49,6 +49,7 @@ struct glcollide_context {
     void *egl_context;        /* EGLContext */
     glcollide_gl_caps caps;
     struct glcollide_cull_cache *cull; /* GL objects of the culling passes (cull.c) */
+    struct glcollide_stencil_cache *stencil; /* GL objects of the stencil method (stencil.c) */
 };
 
 /* EGL back-end (egl_context.c). */

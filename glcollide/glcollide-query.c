@@ -102,7 +102,23 @@ int main(int argc, char **argv)
         return 1;
     }
     glcollide_query_result result;
-    int status = glcollide_query_run(scene, context, &options, &result);
+    glcollide_stencil_result stencil = {0};
+    int status;
+    if (options.method == GLCOLLIDE_METHOD_STENCIL && options.level == GLCOLLIDE_LEVEL_TRIANGLES) {
+        /* The stencil method localises edges (and vertices) inside other
+         * solids, not triangle pairs: "edge I A B J X Y Z" per edge A-B of
+         * object I with a sample at world (X, Y, Z) inside object J. */
+        glcollide_stencil_options stencil_options = glcollide_stencil_default_options();
+        stencil_options.resolution = options.resolution;
+        memset(&result, 0, sizeof result);
+        status = glcollide_stencil_run(scene, context, &stencil_options, &stencil);
+        result.pairs = stencil.pairs;
+        result.pair_count = stencil.pair_count;
+        result.stats = stencil.stats;
+        stencil.pairs = NULL;
+    } else {
+        status = glcollide_query_run(scene, context, &options, &result);
+    }
     if (status == GLCOLLIDE_OK) {
         for (size_t i = 0; i < result.pair_count; i++)
             printf("pair %" PRIu32 " %" PRIu32 "\n", result.pairs[i].a, result.pairs[i].b);
@@ -110,6 +126,12 @@ int main(int argc, char **argv)
             const glcollide_triangle_pair *t = &result.triangle_pairs[i];
             printf("tri %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 "\n", t->object_a,
                    t->triangle_a, t->object_b, t->triangle_b);
+        }
+        for (size_t i = 0; i < stencil.sample_count; i++) {
+            const glcollide_stencil_sample *s = &stencil.samples[i];
+            printf("edge %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 " %.9g %.9g %.9g\n", s->object,
+                   s->vertex_a, s->vertex_b, s->inside, s->position[0], s->position[1],
+                   s->position[2]);
         }
         if (stats) {
             const glcollide_query_stats *s = &result.stats;
@@ -127,6 +149,7 @@ int main(int argc, char **argv)
         }
     }
     glcollide_query_result_clear(&result);
+    glcollide_stencil_result_clear(&stencil);
     glcollide_context_destroy(&context);
     glcollide_scene_destroy(&scene);
     if (fflush(stdout) != 0 || ferror(stdout)) {

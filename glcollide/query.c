@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Query dispatch, the world-space scene, and result arrays. */
 #include "query.h"
+#include "stencil.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -197,16 +198,16 @@ int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context
     case GLCOLLIDE_METHOD_SAP: run = glcollide_query_sap; break;
     case GLCOLLIDE_METHOD_CULLIDE:
     case GLCOLLIDE_METHOD_FAR:
+    case GLCOLLIDE_METHOD_STENCIL:
         if (!context)
             return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                                   "query: method '%s' runs on the GPU and needs a context",
                                   glcollide_method_name(options->method));
         break;
-    case GLCOLLIDE_METHOD_STENCIL:
     case GLCOLLIDE_METHOD_CONVEX:
         return glcollide_fail(GLCOLLIDE_ERROR_UNAVAILABLE,
                               "query: method '%s' is not available in this version of glcollide "
-                              "(available: exact, sap, cullide, far)",
+                              "(available: exact, sap, cullide, far, stencil)",
                               glcollide_method_name(options->method));
     default:
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "query: unknown method %d",
@@ -222,9 +223,13 @@ int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context
     int status = glcollide_world_build(scene, what, &world);
     if (status != GLCOLLIDE_OK)
         return status;
-    status = run ? run(&world, options, result)
-                 : glcollide_query_cull(&world, context, options,
-                                        options->method == GLCOLLIDE_METHOD_FAR, result);
+    if (run)
+        status = run(&world, options, result);
+    else if (options->method == GLCOLLIDE_METHOD_STENCIL)
+        status = glcollide_query_stencil(&world, context, options, result);
+    else
+        status = glcollide_query_cull(&world, context, options,
+                                      options->method == GLCOLLIDE_METHOD_FAR, result);
     glcollide_world_release(&world);
     if (status != GLCOLLIDE_OK) {
         glcollide_query_result_clear(result);

@@ -94,7 +94,16 @@ expect_error "bad resolution" 2 "--resolution '12.5'" --resolution 12.5 "$tmp/ro
 expect_error "bad distance" 2 "--distance '-1'" --distance -1 "$tmp/row.scene"
 expect_error "two scenes" 2 "more than one scene" "$tmp/row.scene" "$tmp/row.scene"
 expect_error "missing scene file" 1 "cannot open" "$tmp/none.scene"
-expect_error "not built method" 1 "method 'stencil' is not available" --method stencil "$tmp/row.scene"
+expect_error "not built method" 1 "method 'convex' is not available" --method convex "$tmp/row.scene"
+
+# The stencil method: the same pairs as exact on the row of cubes; at
+# triangle level, "edge I A B J X Y Z" lines after the pairs.
+"$query" --method stencil --resolution 256 "$tmp/row.scene" >"$tmp/out" 2>"$tmp/err"
+printf 'pair 0 3\npair 1 2\npair 2 3\n' | cmp -s - "$tmp/out"
+check "stencil pairs" $?
+"$query" --method stencil --level triangles --resolution 256 "$tmp/row.scene" >"$tmp/out"
+grep -q '^edge 1 [0-9]* [0-9]* 2 [-0-9.e]* [-0-9.e]* [-0-9.e]*$' "$tmp/out" && [ "$(head -n 1 "$tmp/out")" = "pair 0 3" ]
+check "stencil edge lines" $?
 
 printf 'mesh cube.off\nobject 0 0 0 0 1 0 0 0\nobject 3 0 0 0 1 0 0 0\n' >"$tmp/bad.scene"
 expect_error "bad scene line" 1 "bad.scene:3: object refers to mesh 3" "$tmp/bad.scene"

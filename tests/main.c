@@ -17,6 +17,7 @@ int main(void)
     srunner_add_suite(runner, suite_scene());
     srunner_add_suite(runner, suite_query());
     srunner_add_suite(runner, suite_cull());
+    srunner_add_suite(runner, suite_stencil());
     srunner_add_suite(runner, suite_contacts());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
