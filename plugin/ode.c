@@ -53,14 +53,13 @@ void glcollide_ode_shutdown(void)
     if (!plugin.started)
         return;
     dSetColliderOverride(dTriMeshClass, dTriMeshClass, NULL);
+    plugin_geoms_release();
     plugin_meshes_release();
     plugin_space_release();
     glcollide_scene_destroy(&plugin.scene);
     glcollide_context_destroy(&plugin.context);
     free(plugin.step_pairs);
     free(plugin.step_candidates);
-    free(plugin.world_a);
-    free(plugin.world_b);
     free(plugin.contacts);
     int mode = plugin.gpu_mode;
     memset(&plugin, 0, sizeof plugin);

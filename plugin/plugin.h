@@ -12,6 +12,7 @@ typedef struct plugin_mesh {
     dTriMeshDataID data;
     uint32_t scene_mesh; /* index in plugin.scene->meshes */
     int stale;           /* vertices changed: capture again before use */
+    glcollide_aabb bounds; /* object space */
 } plugin_mesh;
 
 /* Candidate triangle pairs of one geom pair, from this step's GPU culling. */
@@ -20,6 +21,17 @@ typedef struct plugin_step_pair {
     dReal transform_a[7], transform_b[7]; /* position + quaternion when culled */
     size_t first, count;       /* in plugin.step_candidates */
 } plugin_step_pair;
+
+/* A trimesh geom in world space, kept across steps: positions and BVH are
+ * brought up to date (transform, refit) only when the geom moved. */
+typedef struct plugin_geom {
+    dGeomID geom;               /* NULL: free slot */
+    const glcollide_mesh *mesh; /* captured mesh it was built for */
+    double *world;              /* 3 * vertex_count */
+    glcollide_bvh *bvh;
+    dReal transform[7];
+    glcollide_aabb box;
+} plugin_geom;
 
 typedef struct plugin_state {
     int started;
@@ -32,9 +44,10 @@ typedef struct plugin_state {
     size_t step_pair_count, step_pair_capacity;
     glcollide_index_pair *step_candidates;
     size_t step_candidate_count, step_candidate_capacity;
+    /* Open-addressing table of trimesh geoms (power-of-two size). */
+    plugin_geom *geoms;
+    size_t geom_slots, geom_used;
     /* Reused buffers: no allocation per step once warm. */
-    double *world_a, *world_b;
-    size_t world_a_capacity, world_b_capacity;
     glcollide_contact *contacts;
     size_t contact_capacity;
     glcollide_ode_stats stats;
@@ -44,9 +57,12 @@ extern plugin_state plugin;
 
 /* The captured mesh of a trimesh geom (NULL on error, logged). */
 const glcollide_mesh *plugin_geom_mesh(dGeomID geom);
-/* World positions of a trimesh geom's captured mesh into *buffer (grown). */
-int plugin_world_positions(dGeomID geom, const glcollide_mesh *mesh, double **buffer,
-                           size_t *capacity);
+/* Object-space box of a captured mesh. */
+glcollide_aabb plugin_mesh_bounds(const glcollide_mesh *mesh);
+/* The world-space state of a trimesh geom, up to date for its current
+ * transform and captured mesh (NULL on error, logged). */
+const plugin_geom *plugin_geom_world(dGeomID geom);
+void plugin_geoms_release(void);
 void plugin_geom_transform(dGeomID geom, dReal out[7]);
 void plugin_meshes_release(void);
 void plugin_space_release(void);

@@ -7,6 +7,7 @@
  */
 #include "plugin.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,16 +57,24 @@ static void geom_box(dGeomID g, glcollide_aabb *box)
         box->max[k] = (double)aabb[2 * k + 1];
     }
     if (plugin.started && is_trimesh(g)) {
+        /* The box of the captured mesh's box, rotated: no per-vertex work for
+         * geoms that meet nothing (ODE's own trimesh box is made this way). */
         const glcollide_mesh *mesh = plugin_geom_mesh(g);
-        if (mesh && mesh->triangle_count &&
-            plugin_world_positions(g, mesh, &plugin.world_a, &plugin.world_a_capacity) ==
-                GLCOLLIDE_OK) {
-            for (size_t v = 0; v < mesh->vertex_count; v++)
-                for (int k = 0; k < 3; k++) {
-                    double x = plugin.world_a[3 * v + k];
-                    box->min[k] = x < box->min[k] ? x : box->min[k];
-                    box->max[k] = x > box->max[k] ? x : box->max[k];
+        if (mesh && mesh->triangle_count) {
+            glcollide_aabb local = plugin_mesh_bounds(mesh);
+            const dReal *p = dGeomGetPosition(g), *r = dGeomGetRotation(g);
+            for (int k = 0; k < 3; k++) {
+                double centre = p[k], extent = 0;
+                for (int j = 0; j < 3; j++) {
+                    double c = 0.5 * (local.min[j] + local.max[j]), h = 0.5 * (local.max[j] - local.min[j]);
+                    centre += r[4 * k + j] * c;
+                    extent += fabs(r[4 * k + j]) * h;
                 }
+                /* widened by a few ulps: the vertices' own rounding */
+                extent += 1e-12 * (fabs(centre) + extent);
+                box->min[k] = fmin(box->min[k], centre - extent);
+                box->max[k] = fmax(box->max[k], centre + extent);
+            }
         }
     }
 }

@@ -11,6 +11,7 @@
  */
 #include "plugin.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,12 +67,34 @@ static glcollide_mesh *capture(dGeomID geom)
     return mesh;
 }
 
+static void clear_geom(plugin_geom *entry);
+
 static plugin_mesh *find_mesh(dTriMeshDataID data)
 {
     for (size_t i = 0; i < plugin.mesh_count; i++)
         if (plugin.meshes[i].data == data)
             return &plugin.meshes[i];
     return NULL;
+}
+
+static glcollide_aabb bounds_of(const glcollide_mesh *mesh)
+{
+    glcollide_aabb box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    for (size_t v = 0; v < mesh->vertex_count; v++)
+        for (int k = 0; k < 3; k++) {
+            double x = mesh->positions[3 * v + k];
+            box.min[k] = x < box.min[k] ? x : box.min[k];
+            box.max[k] = x > box.max[k] ? x : box.max[k];
+        }
+    return box;
+}
+
+glcollide_aabb plugin_mesh_bounds(const glcollide_mesh *mesh)
+{
+    for (size_t i = 0; i < plugin.mesh_count; i++)
+        if (plugin.scene->meshes[plugin.meshes[i].scene_mesh] == mesh)
+            return plugin.meshes[i].bounds;
+    return bounds_of(mesh);
 }
 
 const glcollide_mesh *plugin_geom_mesh(dGeomID geom)
@@ -89,6 +112,7 @@ const glcollide_mesh *plugin_geom_mesh(dGeomID geom)
         if (glcollide_scene_replace_mesh(plugin.scene, entry->scene_mesh, mesh) != GLCOLLIDE_OK)
             return NULL;
         entry->stale = 0;
+        entry->bounds = bounds_of(mesh);
         return mesh;
     }
     if (plugin_reserve((void **)&plugin.meshes, &plugin.mesh_capacity, plugin.mesh_count + 1,
@@ -99,7 +123,7 @@ const glcollide_mesh *plugin_geom_mesh(dGeomID geom)
     uint32_t index;
     if (glcollide_scene_add_mesh(plugin.scene, mesh, &index) != GLCOLLIDE_OK)
         return NULL;
-    plugin.meshes[plugin.mesh_count++] = (plugin_mesh){data, index, 0};
+    plugin.meshes[plugin.mesh_count++] = (plugin_mesh){data, index, 0, bounds_of(mesh)};
     return mesh;
 }
 
@@ -113,19 +137,111 @@ void plugin_meshes_release(void)
 void glcollide_ode_trimesh_data_changed(dTriMeshDataID data)
 {
     plugin_mesh *entry = plugin.started ? find_mesh(data) : NULL;
-    if (entry)
-        entry->stale = 1;
+    if (!entry)
+        return;
+    entry->stale = 1;
+    /* Geoms built on the old capture start over (a new capture may even land
+     * at the old one's address). */
+    const glcollide_mesh *old = plugin.scene->meshes[entry->scene_mesh];
+    for (size_t i = 0; i < plugin.geom_slots; i++)
+        if (plugin.geoms[i].geom && plugin.geoms[i].mesh == old)
+            clear_geom(&plugin.geoms[i]);
 }
 
-int plugin_world_positions(dGeomID geom, const glcollide_mesh *mesh, double **buffer,
-                           size_t *capacity)
+static size_t slot_of(dGeomID geom, size_t slots)
 {
-    int status = plugin_reserve((void **)buffer, capacity, 3 * mesh->vertex_count, sizeof **buffer);
-    if (status != GLCOLLIDE_OK)
-        return status;
+    uintptr_t h = (uintptr_t)geom;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 7) & (slots - 1);
+}
+
+static plugin_geom *find_geom(dGeomID geom)
+{
+    if (plugin.geom_slots == 0)
+        return NULL;
+    for (size_t i = slot_of(geom, plugin.geom_slots);; i = (i + 1) & (plugin.geom_slots - 1)) {
+        if (plugin.geoms[i].geom == geom)
+            return &plugin.geoms[i];
+        if (!plugin.geoms[i].geom)
+            return NULL;
+    }
+}
+
+static plugin_geom *insert_geom(dGeomID geom)
+{
+    if (2 * (plugin.geom_used + 1) > plugin.geom_slots) { /* keep the load under 1/2 */
+        size_t slots = plugin.geom_slots ? 2 * plugin.geom_slots : 64;
+        plugin_geom *table = calloc(slots, sizeof *table);
+        if (!table)
+            return NULL;
+        for (size_t i = 0; i < plugin.geom_slots; i++) {
+            if (!plugin.geoms[i].geom)
+                continue;
+            size_t j = slot_of(plugin.geoms[i].geom, slots);
+            while (table[j].geom)
+                j = (j + 1) & (slots - 1);
+            table[j] = plugin.geoms[i];
+        }
+        free(plugin.geoms);
+        plugin.geoms = table;
+        plugin.geom_slots = slots;
+    }
+    size_t i = slot_of(geom, plugin.geom_slots);
+    while (plugin.geoms[i].geom)
+        i = (i + 1) & (plugin.geom_slots - 1);
+    plugin.geom_used++;
+    plugin.geoms[i] = (plugin_geom){.geom = geom};
+    return &plugin.geoms[i];
+}
+
+static void clear_geom(plugin_geom *entry)
+{
+    free(entry->world);
+    glcollide_bvh_destroy(&entry->bvh);
+    entry->world = NULL;
+    entry->mesh = NULL;
+}
+
+void plugin_geoms_release(void)
+{
+    for (size_t i = 0; i < plugin.geom_slots; i++)
+        if (plugin.geoms[i].geom)
+            clear_geom(&plugin.geoms[i]);
+    free(plugin.geoms);
+    plugin.geoms = NULL;
+    plugin.geom_slots = plugin.geom_used = 0;
+}
+
+const plugin_geom *plugin_geom_world(dGeomID geom)
+{
+    const glcollide_mesh *mesh = plugin_geom_mesh(geom);
+    if (!mesh)
+        return NULL;
+    plugin_geom *entry = find_geom(geom);
+    if (!entry && !(entry = insert_geom(geom)))
+        return NULL;
+    dReal transform[7];
+    plugin_geom_transform(geom, transform);
+    /* A geom address reused by another geom, or a recaptured mesh: start over. */
+    if (entry->mesh != mesh)
+        clear_geom(entry);
+    else if (memcmp(transform, entry->transform, sizeof transform) == 0)
+        return entry;
+    if (!entry->world && !(entry->world = malloc(3 * (mesh->vertex_count ? mesh->vertex_count : 1) *
+                                                 sizeof *entry->world)))
+        return NULL;
     glcollide_object object = geom_object(geom);
-    glcollide_object_transform_points(&object, mesh->positions, mesh->vertex_count, *buffer);
-    return GLCOLLIDE_OK;
+    glcollide_object_transform_points(&object, mesh->positions, mesh->vertex_count, entry->world);
+    if (entry->bvh)
+        glcollide_bvh_refit(entry->bvh, entry->world);
+    else if (glcollide_bvh_build(entry->world, mesh->vertex_count, mesh->triangles,
+                                 mesh->triangle_count, &entry->bvh) != GLCOLLIDE_OK)
+        return NULL;
+    entry->mesh = mesh;
+    memcpy(entry->transform, transform, sizeof transform);
+    entry->box = glcollide_bvh_bounds(entry->bvh);
+    return entry;
 }
 
 /* This step's GPU candidates for (o1, o2), if the geoms have not moved since. */
@@ -169,10 +285,10 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
     size_t max_contacts = (size_t)(flags & 0xffff);
     if (max_contacts == 0 || !plugin.started)
         return 0;
-    const glcollide_mesh *ma = plugin_geom_mesh(o1), *mb = plugin_geom_mesh(o2);
-    if (!ma || !mb || plugin_world_positions(o1, ma, &plugin.world_a, &plugin.world_a_capacity) ||
-        plugin_world_positions(o2, mb, &plugin.world_b, &plugin.world_b_capacity))
+    const plugin_geom *wa = plugin_geom_world(o1), *wb = plugin_geom_world(o2);
+    if (!wa || !wb)
         return 0;
+    const glcollide_mesh *ma = wa->mesh, *mb = wb->mesh;
     double start = plugin_now_ms();
     plugin.stats.trimesh_collides++;
 
@@ -192,14 +308,7 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
                 add_candidate(p->b, p->a, &cpu);
             }
         } else {
-            glcollide_bvh *ba = NULL, *bb = NULL;
-            if (glcollide_bvh_build(plugin.world_a, ma->vertex_count, ma->triangles,
-                                    ma->triangle_count, &ba) == GLCOLLIDE_OK &&
-                glcollide_bvh_build(plugin.world_b, mb->vertex_count, mb->triangles,
-                                    mb->triangle_count, &bb) == GLCOLLIDE_OK)
-                glcollide_bvh_overlap(ba, bb, 0.0, add_candidate, &cpu);
-            glcollide_bvh_destroy(&ba);
-            glcollide_bvh_destroy(&bb);
+            glcollide_bvh_overlap(wa->bvh, wb->bvh, 0.0, add_candidate, &cpu);
         }
         candidates = cpu.pairs;
         candidate_count = cpu.count;
@@ -209,7 +318,7 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
     size_t count = 0;
     if (plugin_reserve((void **)&plugin.contacts, &plugin.contact_capacity, max_contacts,
                        sizeof *plugin.contacts) == GLCOLLIDE_OK)
-        glcollide_contacts_generate(plugin.world_a, ma->triangles, plugin.world_b, mb->triangles,
+        glcollide_contacts_generate(wa->world, ma->triangles, wb->world, mb->triangles,
                                     candidates, candidate_count, plugin.contacts, max_contacts,
                                     &count);
     free(cpu.pairs);

@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * demos/pile: a falling pile in a bin — boxes, spheres, capsules and real
+ * meshes (libcgal-demo's bunny, cow, elephant, armadillo, knots) — with
+ * glcollide's space and contacts or with ODE's own spaces and OPCODE.
+ * Headless by default: per-step statistics every --report steps, a PNG of the
+ * final frame (pile.png in the current directory) and a one-line summary as
+ * the last line. --window opens a GLFW window (arrow keys orbit, +/- zoom).
+ *
+ *   pile [--objects N] [--steps S] [--space glcollide|ode-simple|ode-sap|ode-hash]
+ *        [--gpu auto|always|never] [--output FILE] [--report K] [--window]
+ */
+#define _POSIX_C_SOURCE 200809L
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include "render.h"
+
+#include <glcollide/glcollide.h>
+#include <glcollide/ode.h>
+
+#include <epoxy/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef HAVE_GLFW
+#include <GLFW/glfw3.h>
+#endif
+
+#define MAX_CONTACTS 12
+#define BIN 1.5 /* half width of the bin */
+
+typedef enum { SPACE_GLCOLLIDE, SPACE_SIMPLE, SPACE_SAP, SPACE_HASH } space_kind;
+
+typedef struct pile {
+    dWorldID world;
+    dSpaceID space;
+    dJointGroupID contacts;
+    space_kind kind;
+    dBodyID *bodies;
+    dGeomID *geoms;
+    int *shape; /* index into shapes */
+    int count;
+    unsigned long step_pairs, step_contacts;
+} pile;
+
+/* Render and collision shapes: generated primitives' meshes (for drawing)
+ * and real meshes (drawn and collided as ODE trimeshes). */
+typedef struct shape {
+    glcollide_mesh *mesh;   /* object space, for drawing (and trimesh data) */
+    dTriMeshDataID data;    /* trimeshes only */
+    dTriIndex *indices;
+    float color[3];
+    double half[3];         /* half extents of the bounds */
+    int kind;               /* 0 box, 1 sphere, 2 capsule, 3 trimesh */
+} shape;
+
+static shape shapes[16];
+static int shape_count;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void near_callback(void *data, dGeomID o1, dGeomID o2)
+{
+    pile *p = data;
+    if (dGeomIsSpace(o1) || dGeomIsSpace(o2)) {
+        dSpaceCollide2(o1, o2, data, near_callback);
+        return;
+    }
+    p->step_pairs++;
+    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
+    dContact contact[MAX_CONTACTS];
+    int n = dCollide(o1, o2, MAX_CONTACTS, &contact[0].geom, sizeof contact[0]);
+    for (int i = 0; i < n; i++) {
+        contact[i].surface.mode = dContactSoftCFM | dContactSoftERP;
+        contact[i].surface.mu = 0.7;
+        contact[i].surface.soft_cfm = 1e-4;
+        contact[i].surface.soft_erp = 0.4;
+        dJointAttach(dJointCreateContact(p->world, p->contacts, &contact[i]), b1, b2);
+    }
+    p->step_contacts += (unsigned long)n;
+}
+
+static void add_primitive_shape(int kind, glcollide_mesh *mesh, const double half[3], float r,
+                                float g, float b)
+{
+    shape *s = &shapes[shape_count++];
+    s->kind = kind;
+    s->mesh = mesh;
+    memcpy(s->half, half, sizeof s->half);
+    s->color[0] = r, s->color[1] = g, s->color[2] = b;
+}
+
+/* A real mesh scaled so its largest side is size, centred on its bounds. */
+static void add_mesh_shape(const char *name, double size, float r, float g, float b)
+{
+    char path[4096];
+    glcollide_mesh *mesh = NULL;
+    if (glcollide_mesh_find_data(name, path, sizeof path) != GLCOLLIDE_OK ||
+        glcollide_mesh_load(path, 1.0, &mesh) != GLCOLLIDE_OK)
+        return; /* logged by glcollide; the pile goes on without it */
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t v = 0; v < mesh->vertex_count; v++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], mesh->positions[3 * v + k]);
+            hi[k] = fmax(hi[k], mesh->positions[3 * v + k]);
+        }
+    double extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    shape *s = &shapes[shape_count++];
+    s->kind = 3;
+    s->mesh = mesh;
+    for (size_t v = 0; v < mesh->vertex_count; v++)
+        for (int k = 0; k < 3; k++)
+            mesh->positions[3 * v + k] = (mesh->positions[3 * v + k] - 0.5 * (lo[k] + hi[k])) * size / extent;
+    for (int k = 0; k < 3; k++)
+        s->half[k] = 0.5 * (hi[k] - lo[k]) * size / extent;
+    s->indices = malloc(3 * mesh->triangle_count * sizeof *s->indices);
+    for (size_t i = 0; i < 3 * mesh->triangle_count; i++)
+        s->indices[i] = (dTriIndex)mesh->triangles[i];
+    s->data = dGeomTriMeshDataCreate();
+#ifdef dDOUBLE
+    dGeomTriMeshDataBuildDouble(s->data, mesh->positions, 3 * sizeof(double), (int)mesh->vertex_count,
+                                s->indices, (int)(3 * mesh->triangle_count), 3 * sizeof(dTriIndex));
+#else
+#error "the pile demo feeds double vertices to ODE: build ODE with double precision"
+#endif
+    s->color[0] = r, s->color[1] = g, s->color[2] = b;
+}
+
+static void make_shapes(void)
+{
+    glcollide_mesh *m = NULL;
+    const double box[3] = {0.12, 0.08, 0.06}, ball[3] = {0.09, 0.09, 0.09}, pill[3] = {0.05, 0.05, 0.13};
+    glcollide_mesh_generate_box(box[0], box[1], box[2], &m);
+    add_primitive_shape(0, m, box, 0.85f, 0.45f, 0.25f);
+    glcollide_mesh_generate_sphere(ball[0], 16, 8, &m);
+    add_primitive_shape(1, m, ball, 0.3f, 0.55f, 0.85f);
+    glcollide_mesh_generate_capsule(0.05, 0.08, 12, 3, &m);
+    add_primitive_shape(2, m, pill, 0.45f, 0.75f, 0.35f);
+    add_mesh_shape("bunny00.off", 0.3, 0.8f, 0.75f, 0.6f);
+    add_mesh_shape("cow.off", 0.3, 0.55f, 0.4f, 0.3f);
+    add_mesh_shape("elephant.off", 0.3, 0.6f, 0.6f, 0.65f);
+    add_mesh_shape("armadillo.off", 0.3, 0.7f, 0.5f, 0.35f);
+    add_mesh_shape("knot1.off", 0.25, 0.8f, 0.3f, 0.5f);
+    add_mesh_shape("knot2.off", 0.25, 0.5f, 0.3f, 0.8f);
+}
+
+static dSpaceID make_space(space_kind kind)
+{
+    switch (kind) {
+    case SPACE_GLCOLLIDE: return glcollide_ode_space_create(NULL);
+    case SPACE_SAP: return dSweepAndPruneSpaceCreate(NULL, dSAP_AXES_XYZ);
+    case SPACE_HASH: return dHashSpaceCreate(NULL);
+    default: return dSimpleSpaceCreate(NULL);
+    }
+}
+
+static void build_pile(pile *p, int count)
+{
+    p->world = dWorldCreate();
+    dWorldSetGravity(p->world, 0, 0, -9.81);
+    dWorldSetCFM(p->world, 1e-5);
+    dWorldSetContactSurfaceLayer(p->world, 0.001);
+    dWorldSetQuickStepNumIterations(p->world, 30);
+    p->space = make_space(p->kind);
+    p->contacts = dJointGroupCreate(0);
+    dCreatePlane(p->space, 0, 0, 1, 0);
+    dCreatePlane(p->space, 1, 0, 0, -BIN);
+    dCreatePlane(p->space, -1, 0, 0, -BIN);
+    dCreatePlane(p->space, 0, 1, 0, -BIN);
+    dCreatePlane(p->space, 0, -1, 0, -BIN);
+    p->count = count;
+    p->bodies = calloc((size_t)count, sizeof *p->bodies);
+    p->geoms = calloc((size_t)count, sizeof *p->geoms);
+    p->shape = calloc((size_t)count, sizeof *p->shape);
+    unsigned state = 2024;
+    int per_layer = 36; /* a 6 x 6 grid per layer, 0.4 apart */
+    for (int i = 0; i < count; i++) {
+        int s = i % shape_count;
+        shape *sh = &shapes[s];
+        dBodyID body = dBodyCreate(p->world);
+        dMass mass;
+        dGeomID g;
+        switch (sh->kind) {
+        case 0:
+            g = dCreateBox(p->space, 2 * sh->half[0], 2 * sh->half[1], 2 * sh->half[2]);
+            dMassSetBoxTotal(&mass, 0.5, 2 * sh->half[0], 2 * sh->half[1], 2 * sh->half[2]);
+            break;
+        case 1:
+            g = dCreateSphere(p->space, sh->half[0]);
+            dMassSetSphereTotal(&mass, 0.4, sh->half[0]);
+            break;
+        case 2:
+            g = dCreateCapsule(p->space, 0.05, 0.16);
+            dMassSetCapsuleTotal(&mass, 0.3, 3, 0.05, 0.16);
+            break;
+        default:
+            g = dCreateTriMesh(p->space, sh->data, NULL, NULL, NULL);
+            dMassSetBoxTotal(&mass, 0.6, 2 * sh->half[0], 2 * sh->half[1], 2 * sh->half[2]);
+            break;
+        }
+        dBodySetMass(body, &mass);
+        dGeomSetBody(g, body);
+        int layer = i / per_layer, cell = i % per_layer;
+        state = state * 1103515245u + 12345u;
+        double jitter = ((state >> 8) % 1000) / 1000.0 * 0.1 - 0.05;
+        dBodySetPosition(body, -1.0 + 0.4 * (cell % 6) + jitter, -1.0 + 0.4 * (cell / 6) - jitter,
+                         0.3 + 0.4 * layer);
+        dMatrix3 r;
+        dRFromAxisAndAngle(r, jitter + 0.3, 1 - jitter, 0.5, 0.7 * i);
+        dBodySetRotation(body, r);
+        p->bodies[i] = body;
+        p->geoms[i] = g;
+        p->shape[i] = s;
+    }
+}
+
+static void draw_pile(demo_renderer *renderer, const pile *p)
+{
+    demo_renderer_clear(renderer);
+    double floor[2 * 9] = {-BIN, -BIN, 0, BIN, -BIN, 0, BIN, BIN, 0, -BIN, -BIN, 0, BIN, BIN, 0, -BIN, BIN, 0};
+    const float grey[3] = {0.7f, 0.7f, 0.68f};
+    demo_renderer_add(renderer, floor, 2, grey);
+    double *triangles = NULL;
+    size_t capacity = 0;
+    for (int i = 0; i < p->count; i++) {
+        const shape *sh = &shapes[p->shape[i]];
+        const glcollide_mesh *m = sh->mesh;
+        if (m->triangle_count > capacity) {
+            capacity = m->triangle_count;
+            triangles = realloc(triangles, 9 * capacity * sizeof *triangles);
+        }
+        const dReal *pos = dBodyGetPosition(p->bodies[i]);
+        const dReal *rot = dBodyGetRotation(p->bodies[i]);
+        for (size_t t = 0; t < m->triangle_count; t++)
+            for (int c = 0; c < 3; c++) {
+                const double *v = m->positions + 3 * (size_t)m->triangles[3 * t + c];
+                for (int k = 0; k < 3; k++)
+                    triangles[9 * t + 3 * c + k] =
+                        rot[4 * k] * v[0] + rot[4 * k + 1] * v[1] + rot[4 * k + 2] * v[2] + pos[k];
+            }
+        demo_renderer_add(renderer, triangles, m->triangle_count, sh->color);
+    }
+    free(triangles);
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    int objects = 200, steps = 500, report = 50, window = 0;
+    const char *output = "pile.png", *space_name = "glcollide", *gpu = "auto";
+    for (int i = 1; i < argc; i++) {
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--window") == 0)
+            window = 1;
+        else if (strcmp(argv[i], "--objects") == 0 && value)
+            objects = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--steps") == 0 && value)
+            steps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--report") == 0 && value)
+            report = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--output") == 0 && value)
+            output = argv[++i];
+        else if (strcmp(argv[i], "--space") == 0 && value)
+            space_name = argv[++i];
+        else if (strcmp(argv[i], "--gpu") == 0 && value)
+            gpu = argv[++i];
+        else {
+            fprintf(stderr, "usage: pile [--objects N] [--steps S] [--space glcollide|ode-simple|"
+                            "ode-sap|ode-hash] [--gpu auto|always|never] [--output FILE] "
+                            "[--report K] [--window]\n");
+            return 2;
+        }
+    }
+    pile p = {0};
+    if (strcmp(space_name, "glcollide") == 0)
+        p.kind = SPACE_GLCOLLIDE;
+    else if (strcmp(space_name, "ode-simple") == 0)
+        p.kind = SPACE_SIMPLE;
+    else if (strcmp(space_name, "ode-sap") == 0)
+        p.kind = SPACE_SAP;
+    else if (strcmp(space_name, "ode-hash") == 0)
+        p.kind = SPACE_HASH;
+    else {
+        fprintf(stderr, "pile: unknown space '%s'\n", space_name);
+        return 2;
+    }
+    if (objects < 1 || steps < 1 || report < 1) {
+        fprintf(stderr, "pile: --objects, --steps and --report must be positive\n");
+        return 2;
+    }
+    dInitODE2(0);
+    if (p.kind == SPACE_GLCOLLIDE) {
+        glcollide_ode_init(); /* falls back to the CPU path, logged */
+        glcollide_ode_set_gpu(strcmp(gpu, "always") == 0   ? GLCOLLIDE_ODE_GPU_ALWAYS
+                              : strcmp(gpu, "never") == 0 ? GLCOLLIDE_ODE_GPU_NEVER
+                                                          : GLCOLLIDE_ODE_GPU_AUTO);
+    }
+    make_shapes();
+    build_pile(&p, objects);
+
+    /* The picture: a GLFW window, or an offscreen frame at the end. */
+    glcollide_context *gl = NULL;
+    demo_renderer *renderer = NULL;
+#ifdef HAVE_GLFW
+    GLFWwindow *win = NULL;
+    if (window) {
+        if (!glfwInit()) {
+            fprintf(stderr, "pile: GLFW cannot start (no display?)\n");
+            return 1;
+        }
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        win = glfwCreateWindow(1024, 768, "glcollide pile", NULL, NULL);
+        if (!win) {
+            fprintf(stderr, "pile: no window\n");
+            return 1;
+        }
+        glfwMakeContextCurrent(win);
+        renderer = demo_renderer_create(1024, 768, 0);
+    }
+#else
+    if (window) {
+        fprintf(stderr, "pile: built without GLFW: --window is not available\n");
+        return 2;
+    }
+#endif
+    double *collide_ms = malloc((size_t)steps * sizeof *collide_ms);
+    double *step_ms = malloc((size_t)steps * sizeof *step_ms);
+    unsigned long total_pairs = 0, total_contacts = 0;
+    double yaw = 0.6, distance = 3.6;
+    for (int s = 0; s < steps; s++) {
+        double t0 = now_ms();
+        p.step_pairs = p.step_contacts = 0;
+        if (p.kind == SPACE_GLCOLLIDE)
+            glcollide_ode_space_collide(p.space, &p, near_callback);
+        else
+            dSpaceCollide(p.space, &p, near_callback);
+        double t1 = now_ms();
+        dWorldQuickStep(p.world, 0.005);
+        dJointGroupEmpty(p.contacts);
+        double t2 = now_ms();
+        collide_ms[s] = t1 - t0;
+        step_ms[s] = t2 - t0;
+        total_pairs += p.step_pairs;
+        total_contacts += p.step_contacts;
+        if ((s + 1) % report == 0 || s + 1 == steps)
+            printf("step %d: pairs %lu contacts %lu collide %.2f ms step %.2f ms\n", s + 1,
+                   p.step_pairs, p.step_contacts, collide_ms[s], step_ms[s]);
+#ifdef HAVE_GLFW
+        if (win) {
+            if (glfwWindowShouldClose(win))
+                break;
+            if (glfwGetKey(win, GLFW_KEY_LEFT) == GLFW_PRESS) yaw -= 0.03;
+            if (glfwGetKey(win, GLFW_KEY_RIGHT) == GLFW_PRESS) yaw += 0.03;
+            if (glfwGetKey(win, GLFW_KEY_UP) == GLFW_PRESS) distance *= 0.98;
+            if (glfwGetKey(win, GLFW_KEY_DOWN) == GLFW_PRESS) distance *= 1.02;
+            int w, h;
+            glfwGetFramebufferSize(win, &w, &h);
+            demo_renderer_resize(renderer, w, h > 0 ? h : 1);
+            draw_pile(renderer, &p);
+            const double eye[3] = {distance * cos(yaw), distance * sin(yaw), 0.5 * distance},
+                         target[3] = {0, 0, 0.4};
+            demo_renderer_draw(renderer, eye, target);
+            glfwSwapBuffers(win);
+            glfwPollEvents();
+        }
+#endif
+    }
+    /* Settled? Lowest point of any body and fastest body at the end. */
+    double min_z = INFINITY, max_speed = 0;
+    int outside = 0;
+    for (int i = 0; i < p.count; i++) {
+        const dReal *pos = dBodyGetPosition(p.bodies[i]), *v = dBodyGetLinearVel(p.bodies[i]);
+        min_z = fmin(min_z, pos[2]);
+        max_speed = fmax(max_speed, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+        outside += fabs(pos[0]) > BIN + 0.2 || fabs(pos[1]) > BIN + 0.2 || pos[2] < -0.05;
+    }
+    int png_ok = 0;
+    if (!window && glcollide_context_create_egl(&gl) == GLCOLLIDE_OK) {
+        renderer = demo_renderer_create(1024, 768, 1);
+        if (renderer) {
+            draw_pile(renderer, &p);
+            const double eye[3] = {distance * cos(yaw), distance * sin(yaw), 0.5 * distance},
+                         target[3] = {0, 0, 0.4};
+            demo_renderer_draw(renderer, eye, target);
+            png_ok = demo_renderer_save_png(renderer, output) == 0;
+        }
+    }
+    int ran = steps;
+    qsort(collide_ms, (size_t)ran, sizeof *collide_ms, compare_double);
+    qsort(step_ms, (size_t)ran, sizeof *step_ms, compare_double);
+    glcollide_ode_stats stats = {0};
+    glcollide_ode_get_stats(&stats);
+    printf("pile: space=%s objects=%d steps=%d pairs=%lu contacts=%lu collide_ms_median=%.3f "
+           "step_ms_median=%.3f gpu=%d culled_pairs=%llu min_z=%.4f max_speed=%.3f outside=%d "
+           "png=%s\n",
+           space_name, objects, ran, total_pairs, total_contacts, collide_ms[ran / 2],
+           step_ms[ran / 2], p.kind == SPACE_GLCOLLIDE && glcollide_ode_has_gpu(),
+           stats.culled_pairs, min_z, max_speed, outside, png_ok ? output : "none");
+    demo_renderer_destroy(renderer);
+    glcollide_context_destroy(&gl);
+#ifdef HAVE_GLFW
+    if (win)
+        glfwTerminate();
+#endif
+    free(collide_ms);
+    free(step_ms);
+    dJointGroupDestroy(p.contacts);
+    dSpaceDestroy(p.space);
+    dWorldDestroy(p.world);
+    if (p.kind == SPACE_GLCOLLIDE)
+        glcollide_ode_shutdown();
+    for (int s = 0; s < shape_count; s++) {
+        if (shapes[s].data)
+            dGeomTriMeshDataDestroy(shapes[s].data);
+        glcollide_mesh_destroy(&shapes[s].mesh);
+        free(shapes[s].indices);
+    }
+    free(p.bodies);
+    free(p.geoms);
+    free(p.shape);
+    dCloseODE();
+    return outside == 0 ? 0 : 3;
+}

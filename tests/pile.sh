@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The pile must settle: a small pile of boxes, spheres, capsules and real
+# meshes with glcollide's space and contacts, a few hundred steps; nothing
+# below the floor or out of the bin, nothing still flying, and a PNG written.
+set -u
+pile=${GLCOLLIDE_PILE:-demos/pile}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/glcollide-pile.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+passes=0 failures=0
+check() {
+    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); else failures=$((failures + 1)); echo "FAIL: $1"; fi
+}
+(cd "$tmp" && "$pile" --objects 27 --steps 400 --report 100) >"$tmp/out" 2>&1
+check "pile runs and keeps everything in the bin (exit 0)" $?
+cat "$tmp/out"
+summary=$(tail -n 1 "$tmp/out")
+echo "$summary" | grep -q '^pile: space=glcollide objects=27 steps=400 '
+check "summary line" $?
+echo "$summary" | grep -q ' outside=0 '
+check "nothing left the bin or fell through the floor" $?
+min_z=$(echo "$summary" | sed -n 's/.* min_z=\([-0-9.]*\) .*/\1/p')
+max_speed=$(echo "$summary" | sed -n 's/.* max_speed=\([0-9.]*\) .*/\1/p')
+awk -v z="$min_z" -v v="$max_speed" 'BEGIN { exit !(z > 0.0 && v < 1.0) }'
+check "settled: lowest body centre above the floor ($min_z), fastest body slower than 1 m/s ($max_speed)" $?
+[ "$(head -c 4 "$tmp/pile.png" | od -An -c | tr -d ' ')" = "211PNG" ]
+check "pile.png written" $?
+echo "pile: $passes passed, $failures failed"
+[ "$failures" -eq 0 ]
