@@ -423,6 +423,53 @@ static int add_sample(stencil_collect *c, uint32_t object, uint32_t inside, uint
     return GLCOLLIDE_OK;
 }
 
+/* Open or self-intersecting meshes: named here, before the GPU sees them.
+ * Each mesh once (the self-intersection test is O(n log n)), however many
+ * objects use it. */
+static int check_solids(const glcollide_world *world, const glcollide_stencil_options *options)
+{
+    size_t n = world->object_count;
+    const glcollide_scene *scene = world->scene;
+    unsigned char *checked = scene ? calloc(scene->mesh_count ? scene->mesh_count : 1, 1) : NULL;
+    if (scene && !checked)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
+    int status = GLCOLLIDE_OK;
+    for (size_t o = 0; options->check_solids && o < n && status == GLCOLLIDE_OK; o++) {
+        const glcollide_mesh *mesh = world->objects[o].mesh;
+        const char *name = mesh->name ? mesh->name : "mesh";
+        if (checked) {
+            if (checked[scene->objects[o].mesh])
+                continue;
+            checked[scene->objects[o].mesh] = 1;
+        }
+        glcollide_mesh_report report;
+        status = glcollide_mesh_validate(mesh, &report);
+        if (status != GLCOLLIDE_OK)
+            break;
+        if (!report.closed) {
+            status = glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
+                                    "stencil: object %zu (%s) is not a closed solid: %zu boundary, "
+                                    "%zu non-manifold, %zu misoriented edges, %zu degenerate "
+                                    "triangles, signed volume %g",
+                                    o, name, report.boundary_edges, report.nonmanifold_edges,
+                                    report.misoriented_edges, report.degenerate_triangles,
+                                    report.signed_volume);
+            break;
+        }
+        /* A closed surface through itself bounds no solid: counts would lie. */
+        size_t crossings = 0;
+        uint32_t first[2] = {0, 0};
+        status = glcollide_mesh_self_intersections(mesh, &crossings, first);
+        if (status == GLCOLLIDE_OK && crossings)
+            status = glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
+                                    "stencil: object %zu (%s) intersects itself: %zu triangle "
+                                    "pairs (first: triangles %u and %u)",
+                                    o, name, crossings, first[0], first[1]);
+    }
+    free(checked);
+    return status;
+}
+
 int glcollide_stencil_world(const glcollide_world *world, glcollide_context *context,
                             const glcollide_stencil_options *options,
                             glcollide_stencil_result *result)
@@ -441,29 +488,14 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
                               (int)options->counter);
     if (n > INT32_MAX)
         return glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "stencil: %zu objects, at most %d", n, INT32_MAX);
-    /* Open meshes: named here, before the GPU sees them. */
-    for (size_t o = 0; options->check_solids && o < n; o++) {
-        const glcollide_mesh *mesh = world->objects[o].mesh;
-        if (o > 0 && world->scene && world->scene->objects[o].mesh == world->scene->objects[o - 1].mesh)
-            continue; /* validated just before */
-        glcollide_mesh_report report;
-        int status = glcollide_mesh_validate(mesh, &report);
-        if (status != GLCOLLIDE_OK)
-            return status;
-        if (!report.closed)
-            return glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
-                                  "stencil: object %zu (%s) is not a closed solid: %zu boundary, "
-                                  "%zu non-manifold, %zu misoriented edges, %zu degenerate "
-                                  "triangles, signed volume %g",
-                                  o, mesh->name ? mesh->name : "mesh", report.boundary_edges,
-                                  report.nonmanifold_edges, report.misoriented_edges,
-                                  report.degenerate_triangles, report.signed_volume);
-    }
+    int status = check_solids(world, options);
+    if (status != GLCOLLIDE_OK)
+        return status;
     unsigned char *active = calloc(n ? n : 1, 1);
     if (!active)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
     size_t bound = 0;
-    int status = overlap_bound(world, &bound, active);
+    status = overlap_bound(world, &bound, active);
     /* Global numbering: vertices, triangles, edges (each undirected edge of a
      * closed mesh once: as the directed edge with a < b). */
     size_t vertex_total = 0, triangle_total = 0, edge_total = 0;

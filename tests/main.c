@@ -18,6 +18,7 @@ int main(void)
     srunner_add_suite(runner, suite_query());
     srunner_add_suite(runner, suite_cull());
     srunner_add_suite(runner, suite_stencil());
+    srunner_add_suite(runner, suite_self_intersection());
     srunner_add_suite(runner, suite_contacts());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);

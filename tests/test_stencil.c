@@ -87,7 +87,7 @@ static glcollide_mesh *closed_mesh(test_rng *rng, double s)
 /* Real closed meshes scaled to about unit size. */
 static glcollide_mesh *real_meshes[6];
 static const char *const real_names[6] = {"bunny00.off", "armadillo.off", "elephant.off",
-                                          "knot1.off",   "knot2.off",     "cow.off"};
+                                          "knot1.off",   "knot2.off",     "dino.off"};
 
 static glcollide_mesh *real_mesh(test_rng *rng, double s, int allow_large)
 {
@@ -118,7 +118,7 @@ static glcollide_mesh *real_mesh(test_rng *rng, double s, int allow_large)
 /*
  * Scene kinds, by seed % 5: 0 generated meshes (test_random_mesh) in a cube;
  * 1 the same 1e4 from the origin; 2 a solid inside another (sometimes a
- * tiny one, 1e-3 of the outer); 3 real meshes (elephant, knots, cow; bunny00
+ * tiny one, 1e-3 of the outer); 3 real meshes (elephant, knots, dino; bunny00
  * and armadillo in one scene of 25); 4 a tight cluster of generated meshes.
  */
 static glcollide_scene *random_scene(uint64_t seed)

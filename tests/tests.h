@@ -20,6 +20,7 @@ Suite *suite_scene(void);
 Suite *suite_query(void);
 Suite *suite_cull(void);
 Suite *suite_stencil(void);
+Suite *suite_self_intersection(void);
 Suite *suite_contacts(void);
 
 /* Check's ck_assert writes to a pipe on success too (its "last passed

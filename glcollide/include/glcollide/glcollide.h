@@ -159,6 +159,28 @@ GLCOLLIDE_API int glcollide_mesh_validate(const glcollide_mesh *mesh, glcollide_
 GLCOLLIDE_API int glcollide_mesh_require_solid(const glcollide_mesh *mesh, glcollide_mesh_report *report);
 
 /*
+ * Counts the self-intersections of mesh: unordered pairs of its triangles
+ * whose closed point sets meet anywhere other than at the vertices and edge
+ * they share by index. Triangles sharing an edge are fine unless they are
+ * coplanar and folded onto each other (third vertices on the same side of the
+ * edge); triangles sharing one vertex are fine if they meet only there;
+ * triangles sharing nothing must not even touch (distinct vertices at one
+ * position count). A closed mesh with a count of 0 bounds a solid (with
+ * glcollide_mesh_require_solid); the stencil method and the exact oracle's
+ * containment rely on that. Triangles of zero area (repeated or exactly
+ * collinear vertices) are not tested: glcollide_mesh_validate counts them.
+ * Exact orientation predicates decide; a triangle BVH finds the candidates:
+ * O(n log n + k) for n triangles and k pairs with overlapping boxes (about
+ * 0.13 s for bunny00.off, 75,408 triangles, on one core). first (may be NULL) receives the
+ * smallest intersecting pair (i < j, lexicographic) when *count > 0, for
+ * messages. Logs nothing unless it fails. Errors: INVALID_ARGUMENT (NULL mesh
+ * or count), INVALID_MESH (index out of range), LIMIT (2^32 triangles or
+ * more), OUT_OF_MEMORY; *count is 0 on error.
+ */
+GLCOLLIDE_API int glcollide_mesh_self_intersections(const glcollide_mesh *mesh, size_t *count,
+                                                    uint32_t first[2]);
+
+/*
  * Procedural closed meshes with outward (counter-clockwise) triangles, centred
  * at the origin. Errors: INVALID_ARGUMENT for non-positive sizes or too few
  * segments (sphere: slices >= 3, stacks >= 2; torus: >= 3 each; capsule:
