@@ -19,6 +19,7 @@
 #include <glcollide/glcollide.h>
 #include <glcollide/ode.h>
 
+#include <dlfcn.h>
 #include <epoxy/gl.h>
 #include <math.h>
 #include <stdio.h>
@@ -260,12 +261,14 @@ static int compare_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    int objects = 200, steps = 500, report = 50, window = 0;
+    int objects = 200, steps = 500, report = 50, window = 0, count_allocations = 0;
     const char *output = "pile.png", *space_name = "glcollide", *gpu = "auto";
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--window") == 0)
             window = 1;
+        else if (strcmp(argv[i], "--count-allocations") == 0)
+            count_allocations = 1;
         else if (strcmp(argv[i], "--objects") == 0 && value)
             objects = atoi(argv[++i]);
         else if (strcmp(argv[i], "--steps") == 0 && value)
@@ -339,6 +342,12 @@ int main(int argc, char **argv)
         return 2;
     }
 #endif
+    /* With tests/alloc_count preloaded: heap allocations during collision
+     * (space, callbacks, contacts) in the second half of the run. */
+    unsigned long *allocations = count_allocations ? dlsym(RTLD_DEFAULT, "glcollide_test_allocations") : NULL;
+    unsigned long warm_allocations = 0;
+    if (count_allocations && !allocations)
+        fprintf(stderr, "pile: --count-allocations needs LD_PRELOAD of the allocation counter\n");
     double *collide_ms = malloc((size_t)steps * sizeof *collide_ms);
     double *step_ms = malloc((size_t)steps * sizeof *step_ms);
     unsigned long total_pairs = 0, total_contacts = 0;
@@ -346,11 +355,14 @@ int main(int argc, char **argv)
     for (int s = 0; s < steps; s++) {
         double t0 = now_ms();
         p.step_pairs = p.step_contacts = 0;
+        unsigned long allocations_before = allocations ? *allocations : 0;
         if (p.kind == SPACE_GLCOLLIDE)
             glcollide_ode_space_collide(p.space, &p, near_callback);
         else
             dSpaceCollide(p.space, &p, near_callback);
         double t1 = now_ms();
+        if (allocations && s >= steps / 2)
+            warm_allocations += *allocations - allocations_before;
         dWorldQuickStep(p.world, 0.005);
         dJointGroupEmpty(p.contacts);
         double t2 = now_ms();
@@ -406,6 +418,9 @@ int main(int argc, char **argv)
     qsort(step_ms, (size_t)ran, sizeof *step_ms, compare_double);
     glcollide_ode_stats stats = {0};
     glcollide_ode_get_stats(&stats);
+    if (allocations)
+        printf("allocations during collision in steps %d..%d: %lu\n", steps / 2 + 1, steps,
+               warm_allocations);
     printf("pile: space=%s objects=%d steps=%d pairs=%lu contacts=%lu collide_ms_median=%.3f "
            "step_ms_median=%.3f gpu=%d culled_pairs=%llu min_z=%.4f max_speed=%.3f outside=%d "
            "png=%s\n",

@@ -387,6 +387,18 @@ int glcollide_contacts_generate(const double *positions_a, const uint32_t *trian
                                 const glcollide_index_pair *candidates, size_t candidate_count,
                                 glcollide_contact *contacts, size_t max_contacts, size_t *count)
 {
+    return glcollide_contacts_generate_with(positions_a, triangles_a, positions_b, triangles_b,
+                                            candidates, candidate_count, contacts, max_contacts,
+                                            count, NULL);
+}
+
+int glcollide_contacts_generate_with(const double *positions_a, const uint32_t *triangles_a,
+                                     const double *positions_b, const uint32_t *triangles_b,
+                                     const glcollide_index_pair *candidates,
+                                     size_t candidate_count, glcollide_contact *contacts,
+                                     size_t max_contacts, size_t *count,
+                                     glcollide_workspace *workspace)
+{
     if (!count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: count is NULL");
     *count = 0;
@@ -403,9 +415,10 @@ int glcollide_contacts_generate(const double *positions_a, const uint32_t *trian
 
     contact_point stack_points[2 * STACK_PAIRS];
     contact_point *points = stack_points;
+    void *own = NULL; /* scratch of its own when there is no workspace */
     if (candidate_count > STACK_PAIRS) {
-        points = candidate_count <= SIZE_MAX / 2
-                     ? glcollide_alloc_array(2 * candidate_count, sizeof *points)
+        points = candidate_count <= SIZE_MAX / 2 / sizeof *points
+                     ? glcollide_workspace_get(workspace, 2 * candidate_count * sizeof *points, &own)
                      : NULL;
         if (!points)
             return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
@@ -461,7 +474,6 @@ int glcollide_contacts_generate(const double *positions_a, const uint32_t *trian
         }
         *count = n;
     }
-    if (points != stack_points)
-        free(points);
+    free(own);
     return GLCOLLIDE_OK;
 }

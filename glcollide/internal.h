@@ -34,6 +34,10 @@ void *glcollide_alloc_array(size_t count, size_t size);
 void *glcollide_realloc_array(void *ptr, size_t count, size_t size);
 char *glcollide_strdup(const char *s);
 
+/* Scratch of bytes: the workspace's block (grown) or, without a workspace, a
+ * block of its own in *own that the caller frees. NULL when out of memory. */
+void *glcollide_workspace_get(glcollide_workspace *workspace, size_t bytes, void **own);
+
 /* Counting sort: turns counts[0..n) per bucket into each bucket's first slot. */
 static inline void glcollide_counts_to_offsets(size_t *counts, size_t n)
 {

@@ -38,12 +38,9 @@ static uint64_t sortable_bits(double x)
 
 /* LSD radix sort of the keys (11-bit digits): O(n), no comparison callbacks,
  * and stable, so boxes with the same min x keep their input order. */
-static int sort_keys(sap_key *keys, size_t count)
+static void sort_keys(sap_key *keys, size_t count, sap_key *scratch)
 {
     enum { DIGIT_BITS = 11, BUCKETS = 1 << DIGIT_BITS };
-    sap_key *scratch = glcollide_alloc_array(count, sizeof *scratch);
-    if (!scratch)
-        return 0;
     size_t offsets[BUCKETS];
     sap_key *from = keys, *to = scratch;
     for (int shift = 0; shift < 64; shift += DIGIT_BITS) {
@@ -61,8 +58,6 @@ static int sort_keys(sap_key *keys, size_t count)
     }
     if (from != keys)
         memcpy(keys, from, count * sizeof *keys);
-    free(scratch);
-    return 1;
 }
 
 /*
@@ -70,15 +65,9 @@ static int sort_keys(sap_key *keys, size_t count)
  * passes (by b, then by a): O(n + k), so the whole query stays
  * O(n log n + k) even when the boxes overlap a lot.
  */
-static int sort_pairs(glcollide_index_pair *pairs, size_t k, size_t n)
+static void sort_pairs(glcollide_index_pair *pairs, size_t k, size_t n,
+                       glcollide_index_pair *scratch, size_t *offsets)
 {
-    glcollide_index_pair *scratch = glcollide_alloc_array(k, sizeof *scratch);
-    size_t *offsets = glcollide_alloc_array(n + 1, sizeof *offsets);
-    if (!scratch || !offsets) {
-        free(scratch);
-        free(offsets);
-        return 0;
-    }
     for (int pass = 0; pass < 2; pass++) {
         glcollide_index_pair *from = pass == 0 ? pairs : scratch;
         glcollide_index_pair *to = pass == 0 ? scratch : pairs;
@@ -89,10 +78,8 @@ static int sort_pairs(glcollide_index_pair *pairs, size_t k, size_t n)
         for (size_t i = 0; i < k; i++)
             to[offsets[pass == 0 ? from[i].b : from[i].a]++] = from[i];
     }
-    free(scratch);
-    free(offsets);
-    return 1;
 }
+
 
 /* The axis of largest variance of the finite box centres (0 when in doubt). */
 static int sweep_axis(const glcollide_aabb *boxes, size_t count)
@@ -130,6 +117,12 @@ static int has_nan(const glcollide_aabb *box)
 int glcollide_sap_pairs(const glcollide_aabb *boxes, size_t count, double margin,
                         glcollide_pair_list *pairs)
 {
+    return glcollide_sap_pairs_with(boxes, count, margin, pairs, NULL);
+}
+
+int glcollide_sap_pairs_with(const glcollide_aabb *boxes, size_t count, double margin,
+                             glcollide_pair_list *pairs, glcollide_workspace *workspace)
+{
     if (!pairs || (count && !boxes))
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "SAP: NULL %s",
                               pairs ? "boxes" : "pair list");
@@ -142,20 +135,19 @@ int glcollide_sap_pairs(const glcollide_aabb *boxes, size_t count, double margin
     if (count < 2)
         return GLCOLLIDE_OK;
 
-    sap_sweep sweep = {
-        .x = glcollide_alloc_array(count, 2 * sizeof *sweep.x),
-        .yz = glcollide_alloc_array(count, 4 * sizeof *sweep.yz),
-        .index = glcollide_alloc_array(count, sizeof *sweep.index),
-    };
-    sap_key *keys = glcollide_alloc_array(count, sizeof *keys);
-    if (!sweep.x || !sweep.yz || !sweep.index || !keys) {
-        free(sweep.x);
-        free(sweep.yz);
-        free(sweep.index);
-        free(keys);
+    /* One scratch block: x, yz (doubles), keys and their sort scratch, index. */
+    sap_sweep sweep;
+    size_t per_box = 6 * sizeof(double) + 2 * sizeof(sap_key) + sizeof(uint32_t);
+    void *own = NULL;
+    char *block = count <= SIZE_MAX / per_box ? glcollide_workspace_get(workspace, count * per_box, &own) : NULL;
+    if (!block)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "SAP: out of memory for %zu boxes",
                               count);
-    }
+    sweep.x = (double *)block;
+    sweep.yz = sweep.x + 2 * count;
+    sap_key *keys = (sap_key *)(sweep.yz + 4 * count);
+    sap_key *key_scratch = keys + count;
+    sweep.index = (uint32_t *)(key_scratch + count);
     /* Growing first and then testing the grown boxes makes the answer exactly
      * "overlap after growing by margin", with the same rounding as a
      * brute-force test of the grown boxes. A NaN box would break the sort's
@@ -170,10 +162,8 @@ int glcollide_sap_pairs(const glcollide_aabb *boxes, size_t count, double margin
         n++;
     }
     int status = GLCOLLIDE_OK;
-    if (n > 1 && !sort_keys(keys, n)) {
-        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "SAP: out of memory sorting");
-        goto done;
-    }
+    if (n > 1)
+        sort_keys(keys, n, key_scratch);
     for (size_t s = 0; s < n; s++) {
         const glcollide_aabb *box = &boxes[keys[s].entry];
         sweep.x[2 * s] = box->min[x] - margin;
@@ -207,14 +197,26 @@ int glcollide_sap_pairs(const glcollide_aabb *boxes, size_t count, double margin
             }
         }
     }
-    if (pairs->count - start > 1 && !sort_pairs(pairs->pairs + start, pairs->count - start, count)) {
-        pairs->count = start;
-        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "SAP: out of memory sorting pairs");
+    size_t k = pairs->count - start;
+    if (k > 1) {
+        /* The sweep's arrays are done with: the block serves the pair sort. */
+        free(own);
+        own = NULL;
+        size_t bytes = k * sizeof(glcollide_index_pair) + (count + 1) * sizeof(size_t);
+        char *sort_block = k <= SIZE_MAX / 2 / sizeof(glcollide_index_pair)
+                               ? glcollide_workspace_get(workspace, bytes, &own)
+                               : NULL;
+        if (!sort_block) {
+            pairs->count = start;
+            status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "SAP: out of memory sorting pairs");
+            goto done;
+        }
+        /* size_t offsets first: the block is aligned for them, pairs need 4. */
+        sort_pairs(pairs->pairs + start, k, count,
+                   (glcollide_index_pair *)(sort_block + (count + 1) * sizeof(size_t)),
+                   (size_t *)sort_block);
     }
 done:
-    free(sweep.x);
-    free(sweep.yz);
-    free(sweep.index);
-    free(keys);
+    free(own);
     return status;
 }

@@ -60,3 +60,26 @@ void glcollide_aabb_add_point(glcollide_aabb *box, const double p[3])
             box->max[k] = p[k];
     }
 }
+
+void *glcollide_workspace_get(glcollide_workspace *workspace, size_t bytes, void **own)
+{
+    if (!workspace)
+        return *own = malloc(bytes ? bytes : 1);
+    if (workspace->bytes < bytes) {
+        void *grown = realloc(workspace->memory, bytes);
+        if (!grown)
+            return NULL;
+        workspace->memory = grown;
+        workspace->bytes = bytes;
+    }
+    return workspace->memory;
+}
+
+void glcollide_workspace_release(glcollide_workspace *workspace)
+{
+    if (!workspace)
+        return;
+    free(workspace->memory);
+    workspace->memory = NULL;
+    workspace->bytes = 0;
+}

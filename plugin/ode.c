@@ -61,6 +61,8 @@ void glcollide_ode_shutdown(void)
     free(plugin.step_pairs);
     free(plugin.step_candidates);
     free(plugin.contacts);
+    free(plugin.candidates);
+    glcollide_workspace_release(&plugin.contact_workspace);
     int mode = plugin.gpu_mode;
     memset(&plugin, 0, sizeof plugin);
     plugin.gpu_mode = mode;

@@ -50,6 +50,9 @@ typedef struct plugin_state {
     /* Reused buffers: no allocation per step once warm. */
     glcollide_contact *contacts;
     size_t contact_capacity;
+    glcollide_index_pair *candidates; /* CPU candidates of one trimesh pair */
+    size_t candidate_capacity;
+    glcollide_workspace contact_workspace;
     glcollide_ode_stats stats;
 } plugin_state;
 

@@ -24,6 +24,7 @@ typedef struct space_buffers {
     unsigned char *keep;   /* pair -> reported to the callback */
     size_t keep_capacity;
     glcollide_pair_list pairs;
+    glcollide_workspace sap;
 } space_buffers;
 
 enum { MAX_DEPTH = 16 };
@@ -37,6 +38,7 @@ static void release(space_buffers *buffers)
     free(buffers->scene_object);
     free(buffers->keep);
     glcollide_pair_list_release(&buffers->pairs);
+    glcollide_workspace_release(&buffers->sap);
     memset(buffers, 0, sizeof *buffers);
 }
 
@@ -206,7 +208,7 @@ static void space_collide(space_buffers *buffers, dSpaceID space, void *data,
         count++;
     }
     buffers->pairs.count = 0;
-    if (glcollide_sap_pairs(buffers->boxes, count, 0.0, &buffers->pairs) != GLCOLLIDE_OK ||
+    if (glcollide_sap_pairs_with(buffers->boxes, count, 0.0, &buffers->pairs, &buffers->sap) != GLCOLLIDE_OK ||
         plugin_reserve((void **)&buffers->keep, &buffers->keep_capacity, buffers->pairs.count,
                        sizeof *buffers->keep))
         return;

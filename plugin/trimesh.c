@@ -292,8 +292,9 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
     double start = plugin_now_ms();
     plugin.stats.trimesh_collides++;
 
-    /* Candidates: this step's GPU culling, else a CPU BVH over both. */
-    candidate_list cpu = {0};
+    /* Candidates: this step's GPU culling, else a CPU BVH over both; the list
+     * lives in the plugin so that a warm step allocates nothing. */
+    candidate_list cpu = {plugin.candidates, 0, plugin.candidate_capacity, GLCOLLIDE_OK};
     const glcollide_index_pair *candidates = NULL;
     size_t candidate_count = 0;
     int swapped = o1 > o2;
@@ -318,10 +319,11 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
     size_t count = 0;
     if (plugin_reserve((void **)&plugin.contacts, &plugin.contact_capacity, max_contacts,
                        sizeof *plugin.contacts) == GLCOLLIDE_OK)
-        glcollide_contacts_generate(wa->world, ma->triangles, wb->world, mb->triangles,
-                                    candidates, candidate_count, plugin.contacts, max_contacts,
-                                    &count);
-    free(cpu.pairs);
+        glcollide_contacts_generate_with(wa->world, ma->triangles, wb->world, mb->triangles,
+                                         candidates, candidate_count, plugin.contacts,
+                                         max_contacts, &count, &plugin.contact_workspace);
+    plugin.candidates = cpu.pairs;
+    plugin.candidate_capacity = cpu.capacity;
     for (size_t i = 0; i < count; i++) {
         dContactGeom *out = (dContactGeom *)((char *)contact + i * (size_t)skip);
         const glcollide_contact *c = &plugin.contacts[i];

@@ -588,6 +588,21 @@ START_TEST(test_bunnies)
     }
     check_well_formed(contacts, count);
     ck_assert_uint_eq(count, 64);
+    /* With a workspace (twice, reused): bit-identical contacts. */
+    glcollide_workspace workspace = {0};
+    for (int run = 0; run < 2; run++) {
+        glcollide_contact again[64];
+        size_t again_count = 0;
+        ck_assert_int_eq(glcollide_contacts_generate_with(bunny[0].positions, bunny[0].mesh->triangles,
+                                                          bunny[1].positions, bunny[1].mesh->triangles,
+                                                          pairs.pairs, pairs.count, again, 64,
+                                                          &again_count, &workspace),
+                         GLCOLLIDE_OK);
+        ck_assert_uint_eq(again_count, count);
+        ck_assert(memcmp(again, contacts, count * sizeof *contacts) == 0);
+    }
+    ck_assert_uint_ge(workspace.bytes, 2 * pairs.count * 8);
+    glcollide_workspace_release(&workspace);
     for (size_t i = 0; i < count; i++) {
         double la, lb;
         double da = point_triangle(bunny[0].positions, bunny[0].mesh->triangles,

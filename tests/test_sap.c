@@ -183,6 +183,8 @@ START_TEST(test_sap_random_scenes)
     static const double margins[] = {0.0, 0.25, 1.0, 3.0};
     glcollide_aabb *boxes = malloc(400 * sizeof *boxes);
     size_t scenes = 0, total_pairs = 0;
+    /* One workspace across all scenes (sizes up and down): same answers. */
+    glcollide_workspace workspace = {0};
     for (uint64_t seed = 1; seed <= 420; seed++) {
         test_rng rng = {seed * 7919};
         enum scene_kind kind = (enum scene_kind)(seed % SCENE_KINDS);
@@ -195,12 +197,18 @@ START_TEST(test_sap_random_scenes)
         char what[64];
         snprintf(what, sizeof what, "kind %d, %zu boxes, margin %g", (int)kind, n, margin);
         assert_same_pairs(&got, 0, &want, what, seed);
+        glcollide_pair_list with = {0};
+        ck_assert_int_eq(glcollide_sap_pairs_with(boxes, n, margin, &with, &workspace), GLCOLLIDE_OK);
+        assert_same_pairs(&with, 0, &want, what, seed);
+        glcollide_pair_list_release(&with);
         total_pairs += want.count;
         scenes++;
         glcollide_pair_list_release(&got);
         glcollide_pair_list_release(&want);
     }
     ck_assert_uint_gt(total_pairs, 10000); /* the scenes are not trivially empty */
+    glcollide_workspace_release(&workspace);
+    glcollide_workspace_release(&workspace); /* twice: harmless */
     free(boxes);
 }
 END_TEST

@@ -61,6 +61,21 @@ GLCOLLIDE_API double glcollide_tri_tri_distance(const double a0[3], const double
                                                 const double b1[3], const double b2[3],
                                                 double pa[3], double pb[3]);
 
+/* ---------------------------------------------------------------- scratch */
+
+/*
+ * Scratch memory kept between calls of the *_with functions, so that a
+ * simulation step allocates nothing once warm: grown when a call needs more,
+ * never shrunk. Zero-initialise; release with glcollide_workspace_release.
+ * One workspace must not be used by two threads at once.
+ */
+typedef struct glcollide_workspace {
+    void *memory;
+    size_t bytes;
+} glcollide_workspace;
+
+GLCOLLIDE_API void glcollide_workspace_release(glcollide_workspace *workspace);
+
 /* ---------------------------------------------------------------- boxes */
 
 typedef struct glcollide_aabb {
@@ -100,6 +115,11 @@ GLCOLLIDE_API void glcollide_pair_list_release(glcollide_pair_list *list);
  */
 GLCOLLIDE_API int glcollide_sap_pairs(const glcollide_aabb *boxes, size_t count, double margin,
                                       glcollide_pair_list *pairs);
+
+/* glcollide_sap_pairs with scratch memory from workspace (NULL: allocates). */
+GLCOLLIDE_API int glcollide_sap_pairs_with(const glcollide_aabb *boxes, size_t count, double margin,
+                                           glcollide_pair_list *pairs,
+                                           glcollide_workspace *workspace);
 
 /* ---------------------------------------------------------------- BVH */
 
@@ -204,6 +224,14 @@ GLCOLLIDE_API int glcollide_contacts_generate(const double *positions_a, const u
                                               const glcollide_index_pair *candidates,
                                               size_t candidate_count, glcollide_contact *contacts,
                                               size_t max_contacts, size_t *count);
+
+/* glcollide_contacts_generate with scratch memory from workspace (grown when
+ * needed, never shrunk); workspace NULL: as glcollide_contacts_generate. */
+GLCOLLIDE_API int glcollide_contacts_generate_with(
+    const double *positions_a, const uint32_t *triangles_a, const double *positions_b,
+    const uint32_t *triangles_b, const glcollide_index_pair *candidates, size_t candidate_count,
+    glcollide_contact *contacts, size_t max_contacts, size_t *count,
+    glcollide_workspace *workspace);
 
 #ifdef __cplusplus
 }
