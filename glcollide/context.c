@@ -37,6 +37,30 @@ int glcollide_gl_check(const char *where)
     return status;
 }
 
+void glcollide_gl_buffer_reserve(GLuint buffer, size_t *capacity, size_t bytes)
+{
+    if (bytes <= *capacity)
+        return;
+    size_t grown = *capacity ? *capacity : 4096;
+    while (grown < bytes)
+        grown *= 2;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)grown, NULL, GL_DYNAMIC_DRAW);
+    *capacity = grown;
+}
+
+GLuint glcollide_gl_texture_2d(GLenum format, int side)
+{
+    GLuint texture;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexStorage2D(GL_TEXTURE_2D, 1, format, side, side);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return texture;
+}
+
 static GLuint compile_shader(const char *name, GLenum type, const char *source)
 {
     GLuint shader = glCreateShader(type);

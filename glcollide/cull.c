@@ -245,31 +245,6 @@ void glcollide_cull_release(glcollide_context *context)
     context->cull = NULL;
 }
 
-/* Grows buffer to hold at least bytes (contents not kept). */
-static void reserve(GLuint buffer, size_t *capacity, size_t bytes)
-{
-    if (bytes <= *capacity)
-        return;
-    size_t grown = *capacity ? *capacity : 4096;
-    while (grown < bytes)
-        grown *= 2;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)grown, NULL, GL_DYNAMIC_DRAW);
-    *capacity = grown;
-}
-
-static GLuint make_texture(GLenum format, int side)
-{
-    GLuint texture;
-    glGenTextures(1, &texture);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glTexStorage2D(GL_TEXTURE_2D, 1, format, side, side);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    return texture;
-}
-
 static int prepare_targets(struct glcollide_cull_cache *cache, int resolution)
 {
     if (cache->resolution == resolution)
@@ -277,9 +252,9 @@ static int prepare_targets(struct glcollide_cull_cache *cache, int resolution)
     glDeleteTextures(1, &cache->owner_texture);
     glDeleteTextures(2, cache->depth_textures);
     glDeleteFramebuffers(3, cache->framebuffers);
-    cache->owner_texture = make_texture(GL_R32UI, resolution);
-    cache->depth_textures[0] = make_texture(GL_DEPTH_COMPONENT32F, resolution);
-    cache->depth_textures[1] = make_texture(GL_DEPTH_COMPONENT32F, resolution);
+    cache->owner_texture = glcollide_gl_texture_2d(GL_R32UI, resolution);
+    cache->depth_textures[0] = glcollide_gl_texture_2d(GL_DEPTH_COMPONENT32F, resolution);
+    cache->depth_textures[1] = glcollide_gl_texture_2d(GL_DEPTH_COMPONENT32F, resolution);
     glGenFramebuffers(3, cache->framebuffers);
     glBindFramebuffer(GL_FRAMEBUFFER, cache->framebuffers[PASS_NEAREST]);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, cache->owner_texture, 0);
@@ -499,14 +474,14 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *
             }
         }
     }
-    reserve(cache->corner_buffer, &cache->corner_capacity, total * 3 * 4 * sizeof(float));
+    glcollide_gl_buffer_reserve(cache->corner_buffer, &cache->corner_capacity, total * 3 * 4 * sizeof(float));
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->corner_buffer);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(total * 3 * 4 * sizeof(float)), corners);
-    reserve(cache->object_buffer, &cache->object_capacity, total * sizeof(uint32_t));
+    glcollide_gl_buffer_reserve(cache->object_buffer, &cache->object_capacity, total * sizeof(uint32_t));
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->object_buffer);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(total * sizeof(uint32_t)), objects);
-    reserve(cache->flag_buffer, &cache->flag_capacity, flag_words * sizeof(uint32_t));
-    reserve(cache->active_buffer, &cache->active_capacity, total * sizeof(uint32_t));
+    glcollide_gl_buffer_reserve(cache->flag_buffer, &cache->flag_capacity, flag_words * sizeof(uint32_t));
+    glcollide_gl_buffer_reserve(cache->active_buffer, &cache->active_capacity, total * sizeof(uint32_t));
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, cache->corner_buffer, 0,
                       (GLsizeiptr)(total * 3 * 4 * sizeof(float)));
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, cache->active_buffer);

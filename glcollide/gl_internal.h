@@ -67,6 +67,11 @@ int glcollide_gl_probe(glcollide_gl_caps *caps);
 int glcollide_gl_check(const char *where);
 const char *glcollide_gl_error_name(GLenum error);
 
+/* Grows an SSBO to hold at least bytes, doubling (contents not kept). */
+void glcollide_gl_buffer_reserve(GLuint buffer, size_t *capacity, size_t bytes);
+/* An immutable side x side 2D texture of format, nearest filtering, unbound. */
+GLuint glcollide_gl_texture_2d(GLenum format, int side);
+
 /* Compiles and links a program from vertex and fragment (or compute, with
  * vertex NULL) sources; logs the info log on failure. 0 on failure. */
 GLuint glcollide_gl_program(const char *name, const char *vertex, const char *fragment,

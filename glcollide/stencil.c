@@ -230,30 +230,14 @@ void glcollide_stencil_release(glcollide_context *context)
     context->stencil = NULL;
 }
 
-/* Grows buffer to hold at least bytes (contents not kept). */
-static void reserve(GLuint buffer, size_t *capacity, size_t bytes)
-{
-    if (bytes <= *capacity)
-        return;
-    size_t grown = *capacity ? *capacity : 4096;
-    while (grown < bytes)
-        grown *= 2;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)grown, NULL, GL_DYNAMIC_DRAW);
-    *capacity = grown;
-}
-
 static GLuint make_texture(GLenum format, int side)
 {
-    GLuint texture;
-    glGenTextures(1, &texture);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glTexStorage2D(GL_TEXTURE_2D, 1, format, side, side);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    if (format == GL_DEPTH32F_STENCIL8) /* the compute pass reads the stencil (GL 4.3) */
+    GLuint texture = glcollide_gl_texture_2d(format, side);
+    if (format == GL_DEPTH32F_STENCIL8) { /* the compute pass reads the stencil (GL 4.3) */
+        glBindTexture(GL_TEXTURE_2D, texture);
         glTexParameteri(GL_TEXTURE_2D, GL_DEPTH_STENCIL_TEXTURE_MODE, GL_STENCIL_INDEX);
-    glBindTexture(GL_TEXTURE_2D, 0);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
     return texture;
 }
 
@@ -588,10 +572,10 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
         }
     }
     size_t pixels = (size_t)side * (size_t)side;
-    reserve(cache->vertex_buffer, &cache->vertex_capacity, vertex_total * 4 * sizeof(float));
-    reserve(cache->index_buffer, &cache->index_capacity, (3 * triangle_total + 2 * edge_total + 1) * 4);
-    reserve(cache->object_buffer, &cache->object_capacity, (triangle_total + edge_total + vertex_total) * 4);
-    reserve(cache->pixel_buffer, &cache->pixel_capacity, pixels * 2 * sizeof(int32_t));
+    glcollide_gl_buffer_reserve(cache->vertex_buffer, &cache->vertex_capacity, vertex_total * 4 * sizeof(float));
+    glcollide_gl_buffer_reserve(cache->index_buffer, &cache->index_capacity, (3 * triangle_total + 2 * edge_total + 1) * 4);
+    glcollide_gl_buffer_reserve(cache->object_buffer, &cache->object_capacity, (triangle_total + edge_total + vertex_total) * 4);
+    glcollide_gl_buffer_reserve(cache->pixel_buffer, &cache->pixel_capacity, pixels * 2 * sizeof(int32_t));
     if (cache->max_records == 0)
         cache->max_records = 1 << 16;
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->vertex_buffer);
@@ -638,9 +622,9 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
     uint32_t record_count = 0;
     for (;;) {
         size_t record_bytes = (HEADER_WORDS + RECORD_WORDS * cache->max_records) * sizeof(uint32_t);
-        reserve(cache->record_buffer, &cache->record_capacity, record_bytes);
+        glcollide_gl_buffer_reserve(cache->record_buffer, &cache->record_capacity, record_bytes);
         GLuint zero = 0, none = NO_SAMPLE;
-        reserve(cache->found_buffer, &cache->found_capacity, (edge_total + vertex_total) * 4);
+        glcollide_gl_buffer_reserve(cache->found_buffer, &cache->found_capacity, (edge_total + vertex_total) * 4);
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->found_buffer);
         glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0,
                              (GLsizeiptr)((edge_total + vertex_total) * 4), GL_RED_INTEGER,

@@ -14,6 +14,8 @@
  * cases are one and the same.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
 #include <ode/ode.h>
@@ -23,25 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* ------------------------------------------------------------ ODE side */
 
@@ -96,7 +79,7 @@ enum { ODE_RIGID, ODE_REFIT, ODE_REBUILD };
 static double ode_collide(ode_mesh *a, ode_mesh *b, int mode, int *contacts)
 {
     dContactGeom geoms[64];
-    double start = now_ms();
+    double start = bench_now_ms();
     if (mode == ODE_REFIT) {
         dGeomTriMeshDataUpdate(a->data);
         dGeomTriMeshDataUpdate(b->data);
@@ -107,7 +90,7 @@ static double ode_collide(ode_mesh *a, ode_mesh *b, int mode, int *contacts)
         dGeomTriMeshSetData(b->geom, b->data);
     }
     *contacts = dCollide(a->geom, b->geom, 64, geoms, sizeof geoms[0]);
-    return now_ms() - start;
+    return bench_now_ms() - start;
 }
 
 /* ------------------------------------------------------------ glcollide side */
@@ -142,7 +125,7 @@ static run_result glcollide_run(const glcollide_scene *scene, glcollide_context 
     options.method = method;
     options.level = GLCOLLIDE_LEVEL_TRIANGLES;
     options.resolution = resolution;
-    double start = now_ms();
+    double start = bench_now_ms();
     glcollide_query_result result;
     if (glcollide_query_run(scene, context, &options, &result) != GLCOLLIDE_OK) {
         r.ms = NAN;
@@ -162,7 +145,7 @@ static run_result glcollide_run(const glcollide_scene *scene, glcollide_context 
         for (size_t o = 0; o < 64; o++)
             free(world[o]);
     }
-    r.ms = now_ms() - start;
+    r.ms = bench_now_ms() - start;
     r.stats = result.stats;
     glcollide_query_result_clear(&result);
     return r;
@@ -186,7 +169,7 @@ static void bench_bunnies(glcollide_context *context, int repeat, int resolution
     for (int mode = 0; mode < 3; mode++) {
         for (int i = 0; i < repeat; i++)
             times[i] = ode_collide(&a, &b, mode, &contacts);
-        ode_ms[mode] = median(times, repeat);
+        ode_ms[mode] = bench_median(times, repeat);
         printf("bunnies %-18s median %9.2f ms  contacts=%d\n", ode_names[mode], ode_ms[mode], contacts);
     }
     static const glcollide_method methods[] = {GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_METHOD_FAR,
@@ -197,7 +180,7 @@ static void bench_bunnies(glcollide_context *context, int repeat, int resolution
             r = glcollide_run(scene, context, methods[m], resolution);
             times[i] = r.ms;
         }
-        double ms = median(times, repeat);
+        double ms = bench_median(times, repeat);
         char name[64];
         snprintf(name, sizeof name, "glcollide-%s", glcollide_method_name(methods[m]));
         printf("bunnies %-18s median %9.2f ms  candidates=%zu intersecting=%zu draw_calls=%llu "

@@ -29,6 +29,8 @@
  * count (generated meshes of ~100, ~1,000 and ~10,000 triangles).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
 #include <glcollide/glcollide.h>
 #include <ode/ode.h>
 
@@ -37,25 +39,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static uint64_t rng_next(uint64_t *state)
 {
@@ -306,9 +289,9 @@ static double ode_run(ode_scene *s, pair_set *pairs, size_t *box_pairs)
 {
     ode_found found = {pairs, 0};
     pairs->count = 0;
-    double start = now_ms();
+    double start = bench_now_ms();
     dSpaceCollide(s->space, &found, near_callback);
-    double ms = now_ms() - start;
+    double ms = bench_now_ms() - start;
     pair_set_sort(pairs);
     *box_pairs = found.box_pairs;
     return ms;
@@ -323,9 +306,9 @@ static double stencil_run(const glcollide_scene *scene, glcollide_context *conte
     options.resolution = resolution;
     options.check_solids = check;
     glcollide_stencil_result result;
-    double start = now_ms();
+    double start = bench_now_ms();
     int status = glcollide_stencil_run(scene, context, &options, &result);
-    double ms = now_ms() - start;
+    double ms = bench_now_ms() - start;
     if (status != GLCOLLIDE_OK) {
         fprintf(stderr, "bench-stencil: stencil failed: %s\n", glcollide_status_string(status));
         exit(1);
@@ -345,10 +328,10 @@ static double exact_run(const glcollide_scene *scene, glcollide_level level, pai
     glcollide_query_options options = glcollide_query_default_options();
     options.level = level;
     glcollide_query_result result;
-    double start = now_ms();
+    double start = bench_now_ms();
     if (glcollide_query_run(scene, NULL, &options, &result) != GLCOLLIDE_OK)
         exit(1);
-    double ms = now_ms() - start;
+    double ms = bench_now_ms() - start;
     pair_set_copy(pairs, result.pairs, result.pair_count);
     glcollide_query_result_clear(&result);
     return ms;
@@ -373,7 +356,7 @@ static bench_line bench_scene(const glcollide_scene *scene, glcollide_context *c
      * the others are containments, which OPCODE cannot see */
     for (int i = 0; i < repeat; i++)
         times[i] = exact_run(scene, GLCOLLIDE_LEVEL_OBJECTS, &exact);
-    line.exact_ms = median(times, repeat);
+    line.exact_ms = bench_median(times, repeat);
     glcollide_query_options options = glcollide_query_default_options();
     options.level = GLCOLLIDE_LEVEL_TRIANGLES;
     glcollide_query_result tri;
@@ -392,13 +375,13 @@ static bench_line bench_scene(const glcollide_scene *scene, glcollide_context *c
     ode_run(&s, &ode, &line.box_pairs); /* warm: OPCODE caches */
     for (int i = 0; i < repeat; i++)
         times[i] = ode_run(&s, &ode, &line.box_pairs);
-    line.ode_ms = median(times, repeat);
+    line.ode_ms = bench_median(times, repeat);
     ode_free(&s);
 
     /* (the first scene is preceded by a warm-up run: shaders) */
     for (int i = 0; i < repeat; i++)
         times[i] = stencil_run(scene, context, resolution, 1, &stencil, &line.stencil);
-    line.stencil_ms = median(times, repeat);
+    line.stencil_ms = bench_median(times, repeat);
     /* one run: on llvmpipe the checks are within the runs' spread */
     line.nocheck_ms = stencil_run(scene, context, resolution, 0, &stencil, NULL);
 
