@@ -108,21 +108,18 @@ static void add_mesh_shape(const char *name, double size, float r, float g, floa
     if (glcollide_mesh_find_data(name, path, sizeof path) != GLCOLLIDE_OK ||
         glcollide_mesh_load(path, 1.0, &mesh) != GLCOLLIDE_OK)
         return; /* logged by glcollide; the pile goes on without it */
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t v = 0; v < mesh->vertex_count; v++)
-        for (int k = 0; k < 3; k++) {
-            lo[k] = fmin(lo[k], mesh->positions[3 * v + k]);
-            hi[k] = fmax(hi[k], mesh->positions[3 * v + k]);
-        }
-    double extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    if (glcollide_mesh_fit(mesh, size) != GLCOLLIDE_OK) {
+        glcollide_mesh_destroy(&mesh);
+        return;
+    }
     shape *s = &shapes[shape_count++];
     s->kind = 3;
     s->mesh = mesh;
-    for (size_t v = 0; v < mesh->vertex_count; v++)
-        for (int k = 0; k < 3; k++)
-            mesh->positions[3 * v + k] = (mesh->positions[3 * v + k] - 0.5 * (lo[k] + hi[k])) * size / extent;
     for (int k = 0; k < 3; k++)
-        s->half[k] = 0.5 * (hi[k] - lo[k]) * size / extent;
+        s->half[k] = 0.0;
+    for (size_t v = 0; v < mesh->vertex_count; v++) /* fitted: the box is centred */
+        for (int k = 0; k < 3; k++)
+            s->half[k] = fmax(s->half[k], fabs(mesh->positions[3 * v + k]));
     s->indices = malloc(3 * mesh->triangle_count * sizeof *s->indices);
     for (size_t i = 0; i < 3 * mesh->triangle_count; i++)
         s->indices[i] = (dTriIndex)mesh->triangles[i];

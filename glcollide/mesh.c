@@ -497,3 +497,25 @@ int glcollide_mesh_save_off(const glcollide_mesh *mesh, const char *path)
         return glcollide_fail(GLCOLLIDE_ERROR_IO, "%s: write failed: %s", path, strerror(error));
     return GLCOLLIDE_OK;
 }
+
+int glcollide_mesh_fit(glcollide_mesh *mesh, double size)
+{
+    if (!mesh || !(size > 0) || !isfinite(size))
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "mesh: fit needs a mesh and a size > 0");
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t v = 0; v < mesh->vertex_count; v++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], mesh->positions[3 * v + k]);
+            hi[k] = fmax(hi[k], mesh->positions[3 * v + k]);
+        }
+    double extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    if (!(extent > 0) || !isfinite(extent))
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "mesh %s: cannot fit a box of size %g", mesh->name ? mesh->name : "?",
+                              extent);
+    for (size_t v = 0; v < mesh->vertex_count; v++)
+        for (int k = 0; k < 3; k++)
+            mesh->positions[3 * v + k] =
+                (mesh->positions[3 * v + k] - 0.5 * (lo[k] + hi[k])) * size / extent;
+    return GLCOLLIDE_OK;
+}

@@ -151,22 +151,11 @@ static glcollide_mesh *real_mesh(test_rng *rng, double s)
         ck_assert_int_eq(glcollide_mesh_load(test_data_mesh(real_names[k]), 1.0, &real_meshes[k]),
                          GLCOLLIDE_OK);
     const glcollide_mesh *m = real_meshes[k];
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t v = 0; v < m->vertex_count; v++)
-        for (int c = 0; c < 3; c++) {
-            lo[c] = fmin(lo[c], m->positions[3 * v + c]);
-            hi[c] = fmax(hi[c], m->positions[3 * v + c]);
-        }
-    double extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-    double *scaled = malloc(3 * m->vertex_count * sizeof *scaled);
-    for (size_t v = 0; v < m->vertex_count; v++)
-        for (int c = 0; c < 3; c++)
-            scaled[3 * v + c] = (m->positions[3 * v + c] - 0.5 * (lo[c] + hi[c])) * 2 * s / extent;
     glcollide_mesh *mesh = NULL;
-    ck_assert_int_eq(glcollide_mesh_create(scaled, m->vertex_count, m->triangles, m->triangle_count,
-                                           real_names[k], &mesh),
+    ck_assert_int_eq(glcollide_mesh_create(m->positions, m->vertex_count, m->triangles,
+                                           m->triangle_count, real_names[k], &mesh),
                      GLCOLLIDE_OK);
-    free(scaled);
+    ck_assert_int_eq(glcollide_mesh_fit(mesh, 2 * s), GLCOLLIDE_OK);
     return mesh;
 }
 

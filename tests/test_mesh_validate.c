@@ -672,11 +672,42 @@ START_TEST(test_validate_time)
 }
 END_TEST
 
+/* glcollide_mesh_fit: centred box, largest side = size, shape kept. */
+START_TEST(test_fit)
+{
+    glcollide_mesh *box = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(2.0, 1.0, 0.5, &box), GLCOLLIDE_OK);
+    for (size_t v = 0; v < box->vertex_count; v++)
+        box->positions[3 * v] += 10.0; /* off centre */
+    ck_assert_int_eq(glcollide_mesh_fit(box, 3.0), GLCOLLIDE_OK);
+    glcollide_mesh_report report;
+    ck_assert_int_eq(glcollide_mesh_validate(box, &report), GLCOLLIDE_OK);
+    const double want[3] = {1.5, 0.75, 0.375};
+    for (int k = 0; k < 3; k++) {
+        ck_assert_double_eq_tol(report.bounds_max[k], want[k], 1e-12);
+        ck_assert_double_eq_tol(report.bounds_min[k], -want[k], 1e-12);
+    }
+    ck_assert(report.closed);
+    ck_assert_double_eq_tol(report.signed_volume, 3.0 * 1.5 * 0.75, 1e-12);
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
+    ck_assert_int_eq(glcollide_mesh_fit(box, 0.0), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_mesh_fit(NULL, 1.0), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    glcollide_mesh *empty = NULL;
+    ck_assert_int_eq(glcollide_mesh_create(NULL, 0, NULL, 0, "empty", &empty), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_fit(empty, 1.0), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(test_log_count(), 3);
+    test_log_capture_stop();
+    glcollide_mesh_destroy(&empty);
+    glcollide_mesh_destroy(&box);
+}
+END_TEST
+
 Suite *suite_mesh_validate(void)
 {
     Suite *suite = suite_create("mesh_validate");
     TCase *hand = tcase_create("hand-made");
     tcase_add_test(hand, test_closed_cube);
+    tcase_add_test(hand, test_fit);
     tcase_add_test(hand, test_open_cube);
     tcase_add_test(hand, test_flipped_triangle);
     tcase_add_test(hand, test_inside_out);

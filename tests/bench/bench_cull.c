@@ -215,17 +215,7 @@ static glcollide_scene *pile_scene(void)
         char path[4096];
         if (glcollide_mesh_find_data(real[i], path, sizeof path) || glcollide_mesh_load(path, 1, &mesh))
             continue;
-        /* scale to a unit box around the origin */
-        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        for (size_t v = 0; v < mesh->vertex_count; v++)
-            for (int k = 0; k < 3; k++) {
-                lo[k] = fmin(lo[k], mesh->positions[3 * v + k]);
-                hi[k] = fmax(hi[k], mesh->positions[3 * v + k]);
-            }
-        double extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-        for (size_t v = 0; v < mesh->vertex_count; v++)
-            for (int k = 0; k < 3; k++)
-                mesh->positions[3 * v + k] = (mesh->positions[3 * v + k] - 0.5 * (lo[k] + hi[k])) / extent;
+        glcollide_mesh_fit(mesh, 1.0); /* a unit box around the origin */
         glcollide_scene_add_mesh(scene, mesh, NULL);
     }
     uint64_t state = 0x9113u;

@@ -103,19 +103,6 @@ static void score(const pair_set *found, const pair_set *reference, size_t *miss
 
 /* ------------------------------------------------------------ meshes */
 
-static void scale_to_unit(glcollide_mesh *mesh)
-{
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t v = 0; v < mesh->vertex_count; v++)
-        for (int k = 0; k < 3; k++) {
-            lo[k] = fmin(lo[k], mesh->positions[3 * v + k]);
-            hi[k] = fmax(hi[k], mesh->positions[3 * v + k]);
-        }
-    double extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-    for (size_t v = 0; v < mesh->vertex_count; v++)
-        for (int k = 0; k < 3; k++)
-            mesh->positions[3 * v + k] = (mesh->positions[3 * v + k] - 0.5 * (lo[k] + hi[k])) / extent;
-}
 
 static void add(glcollide_scene *scene, int status, glcollide_mesh **mesh)
 {
@@ -153,7 +140,7 @@ static void add_meshes(glcollide_scene *scene, int detail)
                 fprintf(stderr, "bench-stencil: %s missing (make meshes)\n", real[i]);
                 exit(1);
             }
-            scale_to_unit(m);
+            glcollide_mesh_fit(m, 1.0); /* a unit box around the origin */
             add(scene, GLCOLLIDE_OK, &m);
         }
         break;

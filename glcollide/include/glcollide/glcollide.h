@@ -120,6 +120,14 @@ GLCOLLIDE_API int glcollide_mesh_load(const char *path, double scale, glcollide_
 GLCOLLIDE_API int glcollide_mesh_parse(const void *data, size_t size, glcollide_mesh_format format,
                                        const char *name, double scale, glcollide_mesh **out);
 
+/*
+ * Moves mesh so that its box is centred on the origin and scales it so that
+ * the box's largest side is size (> 0, finite), in place: x' = (x - centre) *
+ * size / largest_side. Errors: INVALID_ARGUMENT (NULL, bad size, no vertices
+ * or a box of zero or non-finite size).
+ */
+GLCOLLIDE_API int glcollide_mesh_fit(glcollide_mesh *mesh, double size);
+
 /* Writes an OFF file. */
 GLCOLLIDE_API int glcollide_mesh_save_off(const glcollide_mesh *mesh, const char *path);
 
