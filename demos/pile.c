@@ -8,7 +8,14 @@
  * the last line. --window opens a GLFW window (arrow keys orbit, +/- zoom).
  *
  *   pile [--objects N] [--steps S] [--space glcollide|ode-simple|ode-sap|ode-hash]
- *        [--gpu auto|always|never] [--output FILE] [--report K] [--window]
+ *        [--gpu auto|always|never] [--deform none|refit|rebuild] [--output FILE]
+ *        [--report K] [--window]
+ *
+ * --deform makes the real meshes breathe every step (each vertex scaled by up
+ * to 4% with a phase along the mesh's height, so the shape stays closed):
+ * "refit" tells ODE with dGeomTriMeshDataUpdate (OPCODE refits its trees),
+ * "rebuild" builds the trimesh data again (OPCODE rebuilds, as for a mesh
+ * that breaks); glcollide is told with glcollide_ode_trimesh_data_changed.
  */
 #define _POSIX_C_SOURCE 200809L
 #ifdef HAVE_CONFIG_H
@@ -54,6 +61,7 @@ typedef struct shape {
     glcollide_mesh *mesh;   /* object space, for drawing (and trimesh data) */
     dTriMeshDataID data;    /* trimeshes only */
     dTriIndex *indices;
+    double *vertices;       /* what ODE reads: mesh->positions, deformed with --deform */
     float color[3];
     double half[3];         /* half extents of the bounds */
     int kind;               /* 0 box, 1 sphere, 2 capsule, 3 trimesh */
@@ -61,6 +69,7 @@ typedef struct shape {
 
 static shape shapes[16];
 static int shape_count;
+static int glcollide_in_use; /* --space glcollide */
 
 static double now_ms(void)
 {
@@ -100,6 +109,61 @@ static void add_primitive_shape(int kind, glcollide_mesh *mesh, const double hal
     s->color[0] = r, s->color[1] = g, s->color[2] = b;
 }
 
+static void build_data(shape *s)
+{
+#ifdef dDOUBLE
+    dGeomTriMeshDataBuildDouble(s->data, s->vertices, 3 * sizeof(double),
+                                (int)s->mesh->vertex_count, s->indices,
+                                (int)(3 * s->mesh->triangle_count), 3 * sizeof(dTriIndex));
+    /* glcollide reads the same arrays (exact vertices, cheap re-reads). */
+    if (glcollide_in_use)
+        glcollide_ode_trimesh_data_build_double(s->data, s->vertices, 3 * sizeof(double),
+                                            (int)s->mesh->vertex_count, s->indices,
+                                            (int)(3 * s->mesh->triangle_count),
+                                            3 * sizeof(dTriIndex));
+#else
+#error "the pile demo feeds double vertices to ODE: build ODE with double precision"
+#endif
+}
+
+typedef enum { DEFORM_NONE, DEFORM_REFIT, DEFORM_REBUILD } deform_kind;
+
+/* Step s of --deform: every real mesh breathes (closed shapes stay closed).
+ * The new vertices are the application's business, outside the timings. */
+static void deform_vertices(int step)
+{
+    for (int i = 0; i < shape_count; i++) {
+        shape *sh = &shapes[i];
+        if (sh->kind != 3)
+            continue;
+        const glcollide_mesh *m = sh->mesh;
+        double height = fmax(sh->half[2], 1e-9);
+        for (size_t v = 0; v < m->vertex_count; v++) {
+            const double *rest = m->positions + 3 * v;
+            double scale = 1.0 + 0.04 * sin(0.05 * step + 3.0 * rest[2] / height + i);
+            for (int k = 0; k < 3; k++)
+                sh->vertices[3 * v + k] = scale * rest[k];
+        }
+    }
+}
+
+/* Telling the collision code, timed with it: ODE refits or rebuilds OPCODE's
+ * trees; glcollide captures the vertices again and refits its BVH. */
+static void announce_deformation(deform_kind deform, int glcollide_space)
+{
+    for (int i = 0; i < shape_count; i++) {
+        shape *sh = &shapes[i];
+        if (sh->kind != 3)
+            continue;
+        if (deform == DEFORM_REBUILD)
+            build_data(sh);
+        else
+            dGeomTriMeshDataUpdate(sh->data);
+        if (glcollide_space)
+            glcollide_ode_trimesh_data_changed(sh->data);
+    }
+}
+
 /* A real mesh scaled so its largest side is size, centred on its bounds. */
 static void add_mesh_shape(const char *name, double size, float r, float g, float b)
 {
@@ -123,13 +187,10 @@ static void add_mesh_shape(const char *name, double size, float r, float g, floa
     s->indices = malloc(3 * mesh->triangle_count * sizeof *s->indices);
     for (size_t i = 0; i < 3 * mesh->triangle_count; i++)
         s->indices[i] = (dTriIndex)mesh->triangles[i];
+    s->vertices = malloc(3 * mesh->vertex_count * sizeof *s->vertices);
+    memcpy(s->vertices, mesh->positions, 3 * mesh->vertex_count * sizeof *s->vertices);
     s->data = dGeomTriMeshDataCreate();
-#ifdef dDOUBLE
-    dGeomTriMeshDataBuildDouble(s->data, mesh->positions, 3 * sizeof(double), (int)mesh->vertex_count,
-                                s->indices, (int)(3 * mesh->triangle_count), 3 * sizeof(dTriIndex));
-#else
-#error "the pile demo feeds double vertices to ODE: build ODE with double precision"
-#endif
+    build_data(s);
     s->color[0] = r, s->color[1] = g, s->color[2] = b;
 }
 
@@ -250,6 +311,22 @@ static void draw_pile(demo_renderer *renderer, const pile *p)
     free(triangles);
 }
 
+/* A field of /proc/self/status in KiB (VmHWM: peak resident set, VmRSS:
+ * current); 0 where unknown. */
+static double status_kib(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kib = 0;
+    size_t n = strlen(field);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, field, n) == 0 && line[n] == ':' && sscanf(line + n + 1, "%lf", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib;
+}
+
 static int compare_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -259,7 +336,7 @@ static int compare_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     int objects = 200, steps = 500, report = 50, window = 0, count_allocations = 0;
-    const char *output = "pile.png", *space_name = "glcollide", *gpu = "auto";
+    const char *output = "pile.png", *space_name = "glcollide", *gpu = "auto", *deform_name = "none";
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--window") == 0)
@@ -278,10 +355,13 @@ int main(int argc, char **argv)
             space_name = argv[++i];
         else if (strcmp(argv[i], "--gpu") == 0 && value)
             gpu = argv[++i];
+        else if (strcmp(argv[i], "--deform") == 0 && value)
+            deform_name = argv[++i];
         else {
             fprintf(stderr, "usage: pile [--objects N] [--steps S] [--space glcollide|ode-simple|"
-                            "ode-sap|ode-hash] [--gpu auto|always|never] [--output FILE] "
-                            "[--report K] [--window]\n");
+                            "ode-sap|ode-hash] [--gpu auto|always|never] "
+                            "[--deform none|refit|rebuild] [--output FILE] [--report K] "
+                            "[--window]\n");
             return 2;
         }
     }
@@ -298,16 +378,27 @@ int main(int argc, char **argv)
         fprintf(stderr, "pile: unknown space '%s'\n", space_name);
         return 2;
     }
+    deform_kind deform = DEFORM_NONE;
+    if (strcmp(deform_name, "refit") == 0)
+        deform = DEFORM_REFIT;
+    else if (strcmp(deform_name, "rebuild") == 0)
+        deform = DEFORM_REBUILD;
+    else if (strcmp(deform_name, "none") != 0) {
+        fprintf(stderr, "pile: unknown --deform '%s' (none, refit, rebuild)\n", deform_name);
+        return 2;
+    }
     if (objects < 1 || steps < 1 || report < 1) {
         fprintf(stderr, "pile: --objects, --steps and --report must be positive\n");
         return 2;
     }
     dInitODE2(0);
+    glcollide_in_use = p.kind == SPACE_GLCOLLIDE;
     if (p.kind == SPACE_GLCOLLIDE) {
-        glcollide_ode_init(); /* falls back to the CPU path, logged */
+        /* Before init: with "never" no GL context is made at all. */
         glcollide_ode_set_gpu(strcmp(gpu, "always") == 0   ? GLCOLLIDE_ODE_GPU_ALWAYS
                               : strcmp(gpu, "never") == 0 ? GLCOLLIDE_ODE_GPU_NEVER
                                                           : GLCOLLIDE_ODE_GPU_AUTO);
+        glcollide_ode_init(); /* falls back to the CPU path, logged */
     }
     make_shapes();
     build_pile(&p, objects);
@@ -350,7 +441,11 @@ int main(int argc, char **argv)
     unsigned long total_pairs = 0, total_contacts = 0;
     double yaw = 0.6, distance = 3.6;
     for (int s = 0; s < steps; s++) {
+        if (deform != DEFORM_NONE)
+            deform_vertices(s);
         double t0 = now_ms();
+        if (deform != DEFORM_NONE)
+            announce_deformation(deform, p.kind == SPACE_GLCOLLIDE);
         p.step_pairs = p.step_contacts = 0;
         unsigned long allocations_before = allocations ? *allocations : 0;
         if (p.kind == SPACE_GLCOLLIDE)
@@ -368,8 +463,9 @@ int main(int argc, char **argv)
         total_pairs += p.step_pairs;
         total_contacts += p.step_contacts;
         if ((s + 1) % report == 0 || s + 1 == steps)
-            printf("step %d: pairs %lu contacts %lu collide %.2f ms step %.2f ms\n", s + 1,
-                   p.step_pairs, p.step_contacts, collide_ms[s], step_ms[s]);
+            printf("step %d: pairs %lu contacts %lu collide %.2f ms step %.2f ms rss %.1f MB\n",
+                   s + 1, p.step_pairs, p.step_contacts, collide_ms[s], step_ms[s],
+                   status_kib("VmRSS") / 1024.0);
 #ifdef HAVE_GLFW
         if (win) {
             if (glfwWindowShouldClose(win))
@@ -390,6 +486,8 @@ int main(int argc, char **argv)
         }
 #endif
     }
+    /* Peak resident memory of the simulation, before the PNG's renderer. */
+    double peak_rss_mb = status_kib("VmHWM") / 1024.0;
     /* Settled? Lowest point of any body and fastest body at the end. */
     double min_z = INFINITY, max_speed = 0;
     int outside = 0;
@@ -418,12 +516,12 @@ int main(int argc, char **argv)
     if (allocations)
         printf("allocations during collision in steps %d..%d: %lu\n", steps / 2 + 1, steps,
                warm_allocations);
-    printf("pile: space=%s objects=%d steps=%d pairs=%lu contacts=%lu collide_ms_median=%.3f "
-           "step_ms_median=%.3f gpu=%d culled_pairs=%llu min_z=%.4f max_speed=%.3f outside=%d "
-           "png=%s\n",
-           space_name, objects, ran, total_pairs, total_contacts, collide_ms[ran / 2],
+    printf("pile: space=%s objects=%d steps=%d deform=%s pairs=%lu contacts=%lu "
+           "collide_ms_median=%.3f step_ms_median=%.3f gpu=%d culled_pairs=%llu min_z=%.4f "
+           "max_speed=%.3f outside=%d peak_rss_mb=%.1f png=%s\n",
+           space_name, objects, ran, deform_name, total_pairs, total_contacts, collide_ms[ran / 2],
            step_ms[ran / 2], p.kind == SPACE_GLCOLLIDE && glcollide_ode_has_gpu(),
-           stats.culled_pairs, min_z, max_speed, outside, png_ok ? output : "none");
+           stats.culled_pairs, min_z, max_speed, outside, peak_rss_mb, png_ok ? output : "none");
     demo_renderer_destroy(renderer);
     glcollide_context_destroy(&gl);
 #ifdef HAVE_GLFW
@@ -438,10 +536,11 @@ int main(int argc, char **argv)
     if (p.kind == SPACE_GLCOLLIDE)
         glcollide_ode_shutdown();
     for (int s = 0; s < shape_count; s++) {
-        if (shapes[s].data)
+        if (shapes[s].data) /* glcollide's registrations went with its shutdown */
             dGeomTriMeshDataDestroy(shapes[s].data);
         glcollide_mesh_destroy(&shapes[s].mesh);
         free(shapes[s].indices);
+        free(shapes[s].vertices);
     }
     free(p.bodies);
     free(p.geoms);

@@ -323,28 +323,75 @@ size_t glcollide_bvh_triangle_count(const glcollide_bvh *bvh)
  * stack never holds more than (depth a + depth b + 1) entries. */
 #define GLCOLLIDE_BVH_STACK (2 * GLCOLLIDE_BVH_MAX_DEPTH + 2)
 
+/* Placement of b's frame in a's: x_a = r x_b + t, with |r| kept for the box
+ * projections, and the slack every test adds against rounding. */
+typedef struct relative_frame {
+    double r[9], abs_r[9], t[3];
+    double slack;
+} relative_frame;
+
+/* Can box a (a's frame) and box b (b's frame), each grown by margin, be
+ * separated along one of the six face normals? Separation on any axis proves
+ * the boxes disjoint; finding none answers "maybe", which is conservative. */
+static int obb_overlap(const glcollide_aabb *a, const glcollide_aabb *b, const relative_frame *f,
+                       double margin)
+{
+    double ca[3], ha[3], cb[3], hb[3];
+    for (int k = 0; k < 3; k++) {
+        ca[k] = 0.5 * (a->min[k] + a->max[k]);
+        ha[k] = 0.5 * (a->max[k] - a->min[k]) + margin + f->slack;
+        cb[k] = 0.5 * (b->min[k] + b->max[k]);
+        hb[k] = 0.5 * (b->max[k] - b->min[k]) + margin;
+    }
+    double d[3]; /* b's centre minus a's, in a's frame */
+    for (int k = 0; k < 3; k++)
+        d[k] = f->r[3 * k] * cb[0] + f->r[3 * k + 1] * cb[1] + f->r[3 * k + 2] * cb[2] + f->t[k] -
+               ca[k];
+    for (int k = 0; k < 3; k++) { /* a's axes */
+        double extent = ha[k] + f->abs_r[3 * k] * hb[0] + f->abs_r[3 * k + 1] * hb[1] +
+                        f->abs_r[3 * k + 2] * hb[2];
+        if (fabs(d[k]) > extent)
+            return 0;
+    }
+    for (int j = 0; j < 3; j++) { /* b's axes: column j of r */
+        double distance = f->r[j] * d[0] + f->r[3 + j] * d[1] + f->r[6 + j] * d[2];
+        double extent = hb[j] + f->abs_r[j] * ha[0] + f->abs_r[3 + j] * ha[1] +
+                        f->abs_r[6 + j] * ha[2];
+        if (fabs(distance) > extent)
+            return 0;
+    }
+    return 1;
+}
+
+/* Box test of the traversal: same frame (f NULL) or b placed by f. */
+static inline int boxes_meet(const glcollide_aabb *x, const glcollide_aabb *y,
+                             const relative_frame *f, double margin)
+{
+    return f ? obb_overlap(x, y, f, margin) : overlap_margin(x, y, margin);
+}
+
 static int leaf_pairs(const glcollide_bvh *a, const bvh_node *na, const glcollide_bvh *b,
-                      const bvh_node *nb, double margin, glcollide_bvh_pair_fn fn, void *user)
+                      const bvh_node *nb, const relative_frame *f, double margin,
+                      glcollide_bvh_pair_fn fn, void *user)
 {
     for (uint32_t i = na->first; i < na->first + na->count; i++) {
         const glcollide_aabb *box_a = &a->slot_boxes[i];
-        if (!overlap_margin(box_a, &nb->box, margin))
+        if (!boxes_meet(box_a, &nb->box, f, margin))
             continue;
         for (uint32_t j = nb->first; j < nb->first + nb->count; j++)
-            if (overlap_margin(box_a, &b->slot_boxes[j], margin) && fn(a->ids[i], b->ids[j], user))
+            if (boxes_meet(box_a, &b->slot_boxes[j], f, margin) && fn(a->ids[i], b->ids[j], user))
                 return 1;
     }
     return 0;
 }
 
-int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double margin,
-                          glcollide_bvh_pair_fn fn, void *user)
+/* The simultaneous descent of both trees shared by the two overlap queries. */
+static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const relative_frame *f,
+                           double margin, glcollide_bvh_pair_fn fn, void *user)
 {
-    if (!a || !b || !fn || !a->node_count || !b->node_count)
-        return 0;
     uint32_t stack[GLCOLLIDE_BVH_STACK][2];
     size_t top = 0;
-    if (overlap_margin(&a->nodes[0].box, &b->nodes[0].box, margin)) {
+    if (boxes_meet(&a->nodes[0].box, &b->nodes[0].box, f, margin)) {
         stack[0][0] = 0;
         stack[0][1] = 0;
         top = 1;
@@ -355,7 +402,7 @@ int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double
         const bvh_node *na = &a->nodes[ia];
         const bvh_node *nb = &b->nodes[ib];
         if (na->count && nb->count) {
-            if (leaf_pairs(a, na, b, nb, margin, fn, user))
+            if (leaf_pairs(a, na, b, nb, f, margin, fn, user))
                 return 1;
             continue;
         }
@@ -365,7 +412,7 @@ int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double
         for (uint32_t c = 0; c < 2; c++) {
             uint32_t ca = descend_a ? na->first + c : ia;
             uint32_t cb = descend_a ? ib : nb->first + c;
-            if (overlap_margin(&a->nodes[ca].box, &b->nodes[cb].box, margin)) {
+            if (boxes_meet(&a->nodes[ca].box, &b->nodes[cb].box, f, margin)) {
                 stack[top][0] = ca;
                 stack[top][1] = cb;
                 top++;
@@ -373,6 +420,46 @@ int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double
         }
     }
     return 0;
+}
+
+int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double margin,
+                          glcollide_bvh_pair_fn fn, void *user)
+{
+    if (!a || !b || !fn || !a->node_count || !b->node_count)
+        return 0;
+    return overlap_descent(a, b, NULL, margin, fn, user);
+}
+
+int glcollide_bvh_overlap_objects(const glcollide_bvh *a, const glcollide_object *object_a,
+                                  const glcollide_bvh *b, const glcollide_object *object_b,
+                                  double margin, glcollide_bvh_pair_fn fn, void *user)
+{
+    if (!a || !b || !object_a || !object_b || !fn || !a->node_count || !b->node_count)
+        return 0;
+    double ra[9], rb[9];
+    glcollide_object_rotation_matrix(object_a, ra);
+    glcollide_object_rotation_matrix(object_b, rb);
+    relative_frame f;
+    double dt[3], scale = 0.0;
+    for (int k = 0; k < 3; k++)
+        dt[k] = object_b->translation[k] - object_a->translation[k];
+    for (int i = 0; i < 3; i++) {
+        /* r = ra^T rb, t = ra^T (tb - ta) */
+        for (int j = 0; j < 3; j++) {
+            f.r[3 * i + j] = ra[i] * rb[j] + ra[3 + i] * rb[3 + j] + ra[6 + i] * rb[6 + j];
+            f.abs_r[3 * i + j] = fabs(f.r[3 * i + j]);
+        }
+        f.t[i] = ra[i] * dt[0] + ra[3 + i] * dt[1] + ra[6 + i] * dt[2];
+        scale += fabs(object_a->translation[i]) + fabs(object_b->translation[i]);
+    }
+    scale += box_size(&a->nodes[0].box) + box_size(&b->nodes[0].box);
+    /* The world positions the exact tests use are rounded differently from
+     * this relative placement; 1e-12 of the scene's extent covers both. */
+    f.slack = 1e-12 * scale;
+    if (!(f.slack < INFINITY))
+        return 0; /* non-finite placement: nothing can be decided, nothing reported */
+
+    return overlap_descent(a, b, &f, margin, fn, user);
 }
 
 int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,

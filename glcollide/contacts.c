@@ -439,7 +439,7 @@ int glcollide_contacts_generate_with(const double *positions_a, const uint32_t *
 
     if (n > 0) {
         /* Repeated candidates give bit-identical points with the same key. */
-        qsort(points, n, sizeof *points, compare_by_key);
+        glcollide_sort(points, n, sizeof *points, compare_by_key);
         size_t unique = 1;
         for (size_t i = 1; i < n; i++)
             if (compare_key(&points[i], &points[unique - 1]) != 0)
@@ -458,12 +458,12 @@ int glcollide_contacts_generate_with(const double *positions_a, const uint32_t *
         double extent[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
         double tol = relative_tolerance * length3(extent) + 64.0 * DBL_EPSILON * max_abs;
 
-        qsort(points, n, sizeof *points, compare_by_x);
+        glcollide_sort(points, n, sizeof *points, compare_by_x);
         merge_duplicates(points, n, tol);
         n = compact(points, n);
         if (n > max_contacts)
             n = select_spread(points, n, max_contacts, tol);
-        qsort(points, n, sizeof *points, compare_output);
+        glcollide_sort(points, n, sizeof *points, compare_output);
         for (size_t i = 0; i < n; i++) {
             glcollide_contact *c = &contacts[i];
             memcpy(c->position, points[i].position, sizeof c->position);

@@ -16,8 +16,7 @@
 #define GLCOLLIDE_PRINTF(f, a)
 #endif
 
-/* Logging: one line, no trailing newline. Formatted into a bounded buffer. */
-void glcollide_log(glcollide_log_level level, const char *format, ...) GLCOLLIDE_PRINTF(2, 3);
+/* Logging (glcollide_log is public: the ODE plugin logs through it too). */
 #define glcollide_log_error(...) glcollide_log(GLCOLLIDE_LOG_ERROR, __VA_ARGS__)
 #define glcollide_log_warning(...) glcollide_log(GLCOLLIDE_LOG_WARNING, __VA_ARGS__)
 #define glcollide_log_info(...) glcollide_log(GLCOLLIDE_LOG_INFO, __VA_ARGS__)
@@ -36,6 +35,11 @@ char *glcollide_strdup(const char *s);
 
 /* Scratch of bytes: the workspace's block (grown) or, without a workspace, a
  * block of its own in *own that the caller frees. NULL when out of memory. */
+/* qsort's contract without its heap use (glibc's qsort mallocs a merge
+ * buffer above 1 KiB): heapsort, not stable, deterministic, O(n log n). For
+ * the paths that must not allocate once warm. */
+void glcollide_sort(void *base, size_t count, size_t size,
+                    int (*compare)(const void *, const void *));
 void *glcollide_workspace_get(glcollide_workspace *workspace, size_t bytes, void **own);
 
 /* Counting sort: turns counts[0..n) per bucket into each bucket's first slot. */

@@ -50,7 +50,7 @@ static int compare_pairs(const void *x, const void *y)
  * count, which matters for the millions of candidate pairs a BVH self-overlap
  * can produce. Digits that are the same for every pair (typically the high
  * bits of small indices) are skipped. Returns 0 when no scratch memory could
- * be had, and the caller falls back to qsort.
+ * be had, and the caller falls back to glcollide_sort.
  */
 static int radix_sort_pairs(glcollide_index_pair *pairs, size_t count)
 {
@@ -87,9 +87,9 @@ void glcollide_pair_list_sort_unique(glcollide_pair_list *list)
 {
     if (!list || list->count < 2)
         return;
-    /* Below a few thousand pairs the 64K-bucket passes cost more than qsort. */
+    /* Below a few thousand pairs the 64K-bucket passes cost more than a heapsort. */
     if (list->count < 4096 || !radix_sort_pairs(list->pairs, list->count))
-        qsort(list->pairs, list->count, sizeof *list->pairs, compare_pairs);
+        glcollide_sort(list->pairs, list->count, sizeof *list->pairs, compare_pairs);
     size_t kept = 1;
     for (size_t i = 1; i < list->count; i++)
         if (list->pairs[i].a != list->pairs[kept - 1].a || list->pairs[i].b != list->pairs[kept - 1].b)

@@ -121,14 +121,26 @@ int glcollide_scene_add_object(glcollide_scene *scene, uint32_t mesh, const doub
     return add_object(scene, mesh, translation, rotation, index, "scene: ");
 }
 
-void glcollide_object_transform_points(const glcollide_object *object, const double *points,
-                                       size_t count, double *out)
+void glcollide_object_rotation_matrix(const glcollide_object *object, double m[9])
 {
     const double w = object->rotation[0], x = object->rotation[1], y = object->rotation[2],
                  z = object->rotation[3];
-    const double m[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                         2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                         2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+    m[0] = 1 - 2 * (y * y + z * z);
+    m[1] = 2 * (x * y - w * z);
+    m[2] = 2 * (x * z + w * y);
+    m[3] = 2 * (x * y + w * z);
+    m[4] = 1 - 2 * (x * x + z * z);
+    m[5] = 2 * (y * z - w * x);
+    m[6] = 2 * (x * z - w * y);
+    m[7] = 2 * (y * z + w * x);
+    m[8] = 1 - 2 * (x * x + y * y);
+}
+
+void glcollide_object_transform_points(const glcollide_object *object, const double *points,
+                                       size_t count, double *out)
+{
+    double m[9];
+    glcollide_object_rotation_matrix(object, m);
     for (size_t i = 0; i < count; i++) {
         const double *p = points + 3 * i;
         double px = p[0], py = p[1], pz = p[2];

@@ -41,6 +41,8 @@ int glcollide_ode_init(void)
     if (glcollide_scene_create(&plugin.scene) != GLCOLLIDE_OK)
         return init_status = GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     dSetColliderOverride(dTriMeshClass, dTriMeshClass, plugin_trimesh_collide);
+    if (plugin.gpu_mode == GLCOLLIDE_ODE_GPU_NEVER)
+        return init_status = GLCOLLIDE_OK; /* set before init: no context at all */
     init_status = glcollide_context_create_egl(&plugin.context);
     if (init_status == GLCOLLIDE_OK &&
         (init_status = glcollide_context_self_test(plugin.context)) != GLCOLLIDE_OK)
@@ -53,11 +55,12 @@ void glcollide_ode_shutdown(void)
     if (!plugin.started)
         return;
     dSetColliderOverride(dTriMeshClass, dTriMeshClass, NULL);
-    plugin_geoms_release();
+    plugin_sides_release();
     plugin_meshes_release();
     plugin_space_release();
     glcollide_scene_destroy(&plugin.scene);
     glcollide_context_destroy(&plugin.context);
+    free(plugin.sources);
     free(plugin.step_pairs);
     free(plugin.step_candidates);
     free(plugin.contacts);
@@ -77,6 +80,16 @@ int glcollide_ode_has_gpu(void)
 void glcollide_ode_set_gpu(int mode)
 {
     plugin.gpu_mode = mode < 0 ? GLCOLLIDE_ODE_GPU_AUTO : mode > 0;
+    if (!plugin.started)
+        return;
+    /* NEVER gives the context's memory back (llvmpipe's is ~100 MiB); a
+     * later AUTO or ALWAYS makes one again. */
+    if (plugin.gpu_mode == GLCOLLIDE_ODE_GPU_NEVER) {
+        glcollide_context_destroy(&plugin.context);
+    } else if (!plugin.context && glcollide_context_create_egl(&plugin.context) == GLCOLLIDE_OK &&
+               glcollide_context_self_test(plugin.context) != GLCOLLIDE_OK) {
+        glcollide_context_destroy(&plugin.context);
+    }
 }
 
 dSpaceID glcollide_ode_space_create(dSpaceID parent)

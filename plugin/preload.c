@@ -7,7 +7,9 @@
  *   dInitODE, dInitODE2   then glcollide_ode_init (GPU or CPU path)
  *   dCloseODE             glcollide_ode_shutdown first
  *   dSpaceCollide         glcollide_ode_space_collide, for every space
- *   dGeomTriMeshDataUpdate, dGeomTriMeshDataBuild*  then mark the data changed
+ *   dGeomTriMeshDataBuild* then register the arrays with glcollide
+ *   dGeomTriMeshDataUpdate then mark the data changed
+ *   dGeomTriMeshDataDestroy first glcollide_ode_trimesh_data_forget
  * GLCOLLIDE_PRELOAD=0 in the environment turns all of it off;
  * GLCOLLIDE_PRELOAD_STATS=1 prints glcollide's counters at dCloseODE.
  */
@@ -91,24 +93,61 @@ GLCOLLIDE_PRELOAD_API void dGeomTriMeshDataUpdate(dTriMeshDataID data)
     glcollide_ode_trimesh_data_changed(data);
 }
 
-#define INTERPOSE_BUILD(name, params, args)                                                        \
+/* Each build: ODE's own, then glcollide is given the arrays (exact vertices,
+ * re-read cheaply after dGeomTriMeshDataUpdate). */
+#define INTERPOSE_BUILD(name, params, args, register_call)                                         \
     GLCOLLIDE_PRELOAD_API void name params                                                         \
     {                                                                                              \
         void(*real) params = (void(*) params)next(#name);                                          \
         if (real)                                                                                  \
             real args;                                                                             \
-        glcollide_ode_trimesh_data_changed(g);                                                     \
+        if (enabled())                                                                             \
+            register_call;                                                                         \
     }
 
-INTERPOSE_BUILD(dGeomTriMeshDataBuildSingle,
-                (dTriMeshDataID g, const void *vertices, int vertex_stride, int vertex_count,
-                 const void *indices, int index_count, int tri_stride),
-                (g, vertices, vertex_stride, vertex_count, indices, index_count, tri_stride))
-INTERPOSE_BUILD(dGeomTriMeshDataBuildDouble,
-                (dTriMeshDataID g, const void *vertices, int vertex_stride, int vertex_count,
-                 const void *indices, int index_count, int tri_stride),
-                (g, vertices, vertex_stride, vertex_count, indices, index_count, tri_stride))
+#define BUILD_PARAMS                                                                               \
+    (dTriMeshDataID g, const void *vertices, int vertex_stride, int vertex_count,                  \
+     const void *indices, int index_count, int tri_stride)
+#define BUILD_PARAMS1                                                                              \
+    (dTriMeshDataID g, const void *vertices, int vertex_stride, int vertex_count,                  \
+     const void *indices, int index_count, int tri_stride, const void *normals)
+#define BUILD_ARGS (g, vertices, vertex_stride, vertex_count, indices, index_count, tri_stride)
+#define BUILD_ARGS1                                                                                \
+    (g, vertices, vertex_stride, vertex_count, indices, index_count, tri_stride, normals)
+
+INTERPOSE_BUILD(dGeomTriMeshDataBuildSingle, BUILD_PARAMS, BUILD_ARGS,
+                glcollide_ode_trimesh_data_build_single BUILD_ARGS)
+INTERPOSE_BUILD(dGeomTriMeshDataBuildSingle1, BUILD_PARAMS1, BUILD_ARGS1,
+                glcollide_ode_trimesh_data_build_single BUILD_ARGS)
+INTERPOSE_BUILD(dGeomTriMeshDataBuildDouble, BUILD_PARAMS, BUILD_ARGS,
+                glcollide_ode_trimesh_data_build_double BUILD_ARGS)
+INTERPOSE_BUILD(dGeomTriMeshDataBuildDouble1, BUILD_PARAMS1, BUILD_ARGS1,
+                glcollide_ode_trimesh_data_build_double BUILD_ARGS)
+
+/* The Simple builds take dVector3 vertices (4 dReal apart) and dTriIndex triples. */
+#ifdef dDOUBLE
+#define register_simple glcollide_ode_trimesh_data_build_double
+#else
+#define register_simple glcollide_ode_trimesh_data_build_single
+#endif
 INTERPOSE_BUILD(dGeomTriMeshDataBuildSimple,
                 (dTriMeshDataID g, const dReal *vertices, int vertex_count, const dTriIndex *indices,
                  int index_count),
-                (g, vertices, vertex_count, indices, index_count))
+                (g, vertices, vertex_count, indices, index_count),
+                register_simple(g, vertices, (int)sizeof(dVector3), vertex_count, indices,
+                                index_count, (int)(3 * sizeof(dTriIndex))))
+INTERPOSE_BUILD(dGeomTriMeshDataBuildSimple1,
+                (dTriMeshDataID g, const dReal *vertices, int vertex_count, const dTriIndex *indices,
+                 int index_count, const int *normals),
+                (g, vertices, vertex_count, indices, index_count, normals),
+                register_simple(g, vertices, (int)sizeof(dVector3), vertex_count, indices,
+                                index_count, (int)(3 * sizeof(dTriIndex))))
+
+GLCOLLIDE_PRELOAD_API void dGeomTriMeshDataDestroy(dTriMeshDataID data)
+{
+    if (enabled())
+        glcollide_ode_trimesh_data_forget(data);
+    void (*real)(dTriMeshDataID) = (void (*)(dTriMeshDataID))next("dGeomTriMeshDataDestroy");
+    if (real)
+        real(data);
+}

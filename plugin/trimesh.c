@@ -1,13 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Trimesh geometry for the plugin: capture of each trimesh data in object
- * space, world transforms, and the trimesh-trimesh collider.
+ * space, and the trimesh-trimesh collider.
  *
  * ODE has no public access to a trimesh data's arrays; dGeomTriMeshGetTriangle
  * gives each triangle in world space, so each data is captured once through a
  * geom using it and brought back to object space with the inverse of that
  * geom's transform. Vertices are not shared (three per triangle): triangle
- * indices stay ODE's, which is what side1/side2 report.
+ * indices stay ODE's, which is what side1/side2 report. A data marked changed
+ * (glcollide_ode_trimesh_data_changed) is captured again on next use, in place
+ * and with a refit when its triangle count is unchanged (a deforming mesh).
+ *
+ * Each captured data has one BVH in object space. A pair of trimesh geoms is
+ * traversed with the relative placement of the two (oriented box tests), so a
+ * rigid motion costs nothing per geom: no world copy of the mesh, no refit.
+ * Only the candidate triangles are then brought into world space, once each,
+ * for the exact tests and contacts.
  */
 #include "plugin.h"
 
@@ -33,41 +41,140 @@ static glcollide_object geom_object(dGeomID geom)
     glcollide_object object = {0};
     for (int k = 0; k < 3; k++)
         object.translation[k] = (double)t[k];
+    /* dGeomGetQuaternion derives q from ODE's matrix and leaves its norm off
+     * by up to ~1e-8 (measured): normalised, it reproduces the matrix to
+     * rounding, so contacts land where ODE places the mesh. */
+    double norm = 0.0;
     for (int k = 0; k < 4; k++)
-        object.rotation[k] = (double)t[3 + k];
+        norm += (double)t[3 + k] * (double)t[3 + k];
+    norm = norm > 0.0 ? 1.0 / sqrt(norm) : 1.0;
+    for (int k = 0; k < 4; k++)
+        object.rotation[k] = (double)t[3 + k] * norm;
     return object;
 }
 
-static glcollide_mesh *capture(dGeomID geom)
+/* The triangles of a trimesh geom in its object space, three vertices each
+ * (9 * count doubles). */
+static void capture_positions(dGeomID geom, size_t count, double *positions)
 {
-    int count = dGeomTriMeshGetTriangleCount(geom);
-    if (count < 0)
-        return NULL;
-    size_t n = (size_t)count;
-    double *positions = malloc(9 * (n ? n : 1) * sizeof *positions);
-    uint32_t *triangles = malloc(3 * (n ? n : 1) * sizeof *triangles);
-    glcollide_mesh *mesh = NULL;
-    if (positions && triangles) {
-        const dReal *p = dGeomGetPosition(geom);
-        const dReal *r = dGeomGetRotation(geom); /* 3x4 row-major */
-        for (size_t t = 0; t < n; t++) {
-            dVector3 v[3];
-            dGeomTriMeshGetTriangle(geom, (int)t, &v[0], &v[1], &v[2]);
-            for (int c = 0; c < 3; c++) {
-                double d[3] = {v[c][0] - p[0], v[c][1] - p[1], v[c][2] - p[2]};
-                for (int k = 0; k < 3; k++) /* object = R^T (world - p) */
-                    positions[9 * t + 3 * c + k] = r[k] * d[0] + r[4 + k] * d[1] + r[8 + k] * d[2];
-                triangles[3 * t + c] = (uint32_t)(3 * t + c);
-            }
+    const dReal *p = dGeomGetPosition(geom);
+    const dReal *r = dGeomGetRotation(geom); /* 3x4 row-major */
+    for (size_t t = 0; t < count; t++) {
+        dVector3 v[3];
+        dGeomTriMeshGetTriangle(geom, (int)t, &v[0], &v[1], &v[2]);
+        for (int c = 0; c < 3; c++) {
+            double d[3] = {v[c][0] - p[0], v[c][1] - p[1], v[c][2] - p[2]};
+            for (int k = 0; k < 3; k++) /* object = R^T (world - p) */
+                positions[9 * t + 3 * c + k] = r[k] * d[0] + r[4 + k] * d[1] + r[8 + k] * d[2];
         }
-        glcollide_mesh_create(positions, 3 * n, triangles, n, "ODE trimesh", &mesh);
     }
+}
+
+static plugin_source *find_source(dTriMeshDataID data)
+{
+    for (size_t i = 0; i < plugin.source_count; i++)
+        if (plugin.sources[i].data == data)
+            return &plugin.sources[i];
+    return NULL;
+}
+
+/* Vertex v and index i of a registered source, as ODE reads them. */
+static void source_vertex(const plugin_source *src, size_t v, double out[3])
+{
+    const char *p = (const char *)src->vertices + v * (size_t)src->vertex_stride;
+    for (int k = 0; k < 3; k++)
+        out[k] = src->single ? (double)((const float *)(const void *)p)[k]
+                             : ((const double *)(const void *)p)[k];
+}
+
+static uint32_t source_index(const plugin_source *src, size_t t, int c)
+{
+    const char *p = (const char *)src->indices + t * (size_t)src->tri_stride;
+    return (uint32_t)((const dTriIndex *)(const void *)p)[c];
+}
+
+/*
+ * Reads a registered source into positions (3 * vertex_count) and triangles
+ * (3 * triangle_count). Returns 1 when the triangles differ from what
+ * triangles held before, -1 on an index out of range (logged).
+ */
+static int read_source(const plugin_source *src, double *positions, uint32_t *triangles)
+{
+    size_t vertex_count = (size_t)src->vertex_count, triangle_count = (size_t)src->index_count / 3;
+    for (size_t v = 0; v < vertex_count; v++)
+        source_vertex(src, v, positions + 3 * v);
+    int changed = 0;
+    for (size_t t = 0; t < triangle_count; t++)
+        for (int c = 0; c < 3; c++) {
+            uint32_t index = source_index(src, t, c);
+            if (index >= vertex_count) {
+                glcollide_log(GLCOLLIDE_LOG_ERROR, "trimesh data %p: triangle %zu uses vertex %u of %zu",
+                                        (void *)src->data, t, index, vertex_count);
+                return -1;
+            }
+            changed |= triangles[3 * t + c] != index;
+            triangles[3 * t + c] = index;
+        }
+    return changed;
+}
+
+/*
+ * A new capture of a trimesh data: from its registered arrays (exact) or, for
+ * data glcollide was not told about, through dGeomTriMeshGetTriangle (which
+ * hands out OPCODE's float copies of the vertices, three per triangle).
+ */
+static glcollide_mesh *capture(dGeomID geom, const plugin_source *src)
+{
+    size_t vertex_count, triangle_count;
+    if (src) {
+        vertex_count = (size_t)src->vertex_count;
+        triangle_count = (size_t)src->index_count / 3;
+    } else {
+        int count = dGeomTriMeshGetTriangleCount(geom);
+        if (count < 0)
+            return NULL;
+        triangle_count = (size_t)count;
+        vertex_count = 3 * triangle_count;
+    }
+    double *positions = malloc(3 * (vertex_count ? vertex_count : 1) * sizeof *positions);
+    uint32_t *triangles = calloc(3 * (triangle_count ? triangle_count : 1), sizeof *triangles);
+    glcollide_mesh *mesh = NULL;
+    int ok = positions && triangles;
+    if (ok && src) {
+        ok = read_source(src, positions, triangles) >= 0;
+    } else if (ok) {
+        capture_positions(geom, triangle_count, positions);
+        for (size_t i = 0; i < 3 * triangle_count; i++)
+            triangles[i] = (uint32_t)i;
+    }
+    if (ok)
+        glcollide_mesh_create(positions, vertex_count, triangles, triangle_count, "ODE trimesh",
+                              &mesh);
     free(positions);
     free(triangles);
     return mesh;
 }
 
-static void clear_geom(plugin_geom *entry);
+/*
+ * A changed data read again into its existing capture when the counts still
+ * fit (a deforming mesh): 1 done with the same triangles (refit), 2 done with
+ * other triangles (rebuild), 0 when a new capture is needed, -1 on error.
+ */
+static int recapture_in_place(dGeomID geom, const plugin_source *src, glcollide_mesh *mesh)
+{
+    if (src) {
+        if ((size_t)src->vertex_count != mesh->vertex_count ||
+            (size_t)src->index_count / 3 != mesh->triangle_count)
+            return 0;
+        int changed = read_source(src, mesh->positions, mesh->triangles);
+        return changed < 0 ? -1 : 1 + changed;
+    }
+    if ((size_t)dGeomTriMeshGetTriangleCount(geom) != mesh->triangle_count ||
+        mesh->vertex_count != 3 * mesh->triangle_count)
+        return 0;
+    capture_positions(geom, mesh->triangle_count, mesh->positions);
+    return 1;
+}
 
 static plugin_mesh *find_mesh(dTriMeshDataID data)
 {
@@ -97,23 +204,53 @@ glcollide_aabb plugin_mesh_bounds(const glcollide_mesh *mesh)
     return bounds_of(mesh);
 }
 
-const glcollide_mesh *plugin_geom_mesh(dGeomID geom)
+/* The object-space BVH of a capture: refit when only the vertices moved,
+ * else built (the BVH keeps its own copy of the triangles). */
+static int update_bvh(plugin_mesh *entry, const glcollide_mesh *mesh, int same_triangles)
+{
+    if (same_triangles && entry->bvh &&
+        glcollide_bvh_triangle_count(entry->bvh) == mesh->triangle_count) {
+        glcollide_bvh_refit(entry->bvh, mesh->positions);
+        return GLCOLLIDE_OK;
+    }
+    glcollide_bvh_destroy(&entry->bvh);
+    return glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
+                               mesh->triangle_count, &entry->bvh);
+}
+
+/* The captured data of a trimesh geom, captured (again) when needed. */
+static plugin_mesh *mesh_entry(dGeomID geom)
 {
     dTriMeshDataID data = dGeomTriMeshGetTriMeshDataID(geom);
     plugin_mesh *entry = find_mesh(data);
+    size_t triangle_count = (size_t)dGeomTriMeshGetTriangleCount(geom);
     if (entry && !entry->stale &&
-        plugin.scene->meshes[entry->scene_mesh]->triangle_count ==
-            (size_t)dGeomTriMeshGetTriangleCount(geom))
-        return plugin.scene->meshes[entry->scene_mesh];
-    glcollide_mesh *mesh = capture(geom);
+        plugin.scene->meshes[entry->scene_mesh]->triangle_count == triangle_count)
+        return entry;
+    const plugin_source *src = find_source(data);
+    if (src && (size_t)src->index_count / 3 != triangle_count)
+        src = NULL; /* rebuilt behind glcollide's back: the registration is stale */
+    if (entry) {
+        glcollide_mesh *mesh = plugin.scene->meshes[entry->scene_mesh];
+        int done = recapture_in_place(geom, src, mesh);
+        if (done < 0)
+            return NULL;
+        if (done > 0) {
+            entry->bounds = bounds_of(mesh);
+            entry->stale = update_bvh(entry, mesh, done == 1) != GLCOLLIDE_OK;
+            return entry->stale ? NULL : entry;
+        }
+    }
+    glcollide_mesh *mesh = capture(geom, src);
     if (!mesh)
         return NULL;
     if (entry) {
         if (glcollide_scene_replace_mesh(plugin.scene, entry->scene_mesh, mesh) != GLCOLLIDE_OK)
             return NULL;
-        entry->stale = 0;
         entry->bounds = bounds_of(mesh);
-        return mesh;
+        /* On failure the entry stays stale: the next use tries again. */
+        entry->stale = update_bvh(entry, mesh, 0) != GLCOLLIDE_OK;
+        return entry->stale ? NULL : entry;
     }
     if (plugin_reserve((void **)&plugin.meshes, &plugin.mesh_capacity, plugin.mesh_count + 1,
                        sizeof *plugin.meshes) != GLCOLLIDE_OK) {
@@ -123,12 +260,22 @@ const glcollide_mesh *plugin_geom_mesh(dGeomID geom)
     uint32_t index;
     if (glcollide_scene_add_mesh(plugin.scene, mesh, &index) != GLCOLLIDE_OK)
         return NULL;
-    plugin.meshes[plugin.mesh_count++] = (plugin_mesh){data, index, 0, bounds_of(mesh)};
-    return mesh;
+    entry = &plugin.meshes[plugin.mesh_count++];
+    *entry = (plugin_mesh){.data = data, .scene_mesh = index, .bounds = bounds_of(mesh)};
+    entry->stale = update_bvh(entry, mesh, 0) != GLCOLLIDE_OK;
+    return entry->stale ? NULL : entry;
+}
+
+const glcollide_mesh *plugin_geom_mesh(dGeomID geom)
+{
+    plugin_mesh *entry = mesh_entry(geom);
+    return entry ? plugin.scene->meshes[entry->scene_mesh] : NULL;
 }
 
 void plugin_meshes_release(void)
 {
+    for (size_t i = 0; i < plugin.mesh_count; i++)
+        glcollide_bvh_destroy(&plugin.meshes[i].bvh);
     free(plugin.meshes);
     plugin.meshes = NULL;
     plugin.mesh_count = plugin.mesh_capacity = 0;
@@ -137,111 +284,202 @@ void plugin_meshes_release(void)
 void glcollide_ode_trimesh_data_changed(dTriMeshDataID data)
 {
     plugin_mesh *entry = plugin.started ? find_mesh(data) : NULL;
-    if (!entry)
+    if (entry)
+        entry->stale = 1;
+}
+
+static void register_source(dTriMeshDataID data, int single, const void *vertices,
+                            int vertex_stride, int vertex_count, const void *indices,
+                            int index_count, int tri_stride)
+{
+    if (!data) /* kept also before glcollide_ode_init: programs build data first */
         return;
-    entry->stale = 1;
-    /* Geoms built on the old capture start over (a new capture may even land
-     * at the old one's address). */
-    const glcollide_mesh *old = plugin.scene->meshes[entry->scene_mesh];
-    for (size_t i = 0; i < plugin.geom_slots; i++)
-        if (plugin.geoms[i].geom && plugin.geoms[i].mesh == old)
-            clear_geom(&plugin.geoms[i]);
+    if (!vertices || !indices || vertex_count < 0 || index_count < 0 || index_count % 3 ||
+        vertex_stride < (int)(3 * (single ? sizeof(float) : sizeof(double))) ||
+        tri_stride < (int)(3 * sizeof(dTriIndex))) {
+        glcollide_log(GLCOLLIDE_LOG_ERROR, "trimesh data %p: bad arrays (%d vertices, stride %d; %d indices, "
+                                "stride %d): captured through ODE instead",
+                                (void *)data, vertex_count, vertex_stride, index_count,
+                                tri_stride);
+        glcollide_ode_trimesh_data_forget(data);
+        return;
+    }
+    plugin_source *src = find_source(data);
+    if (!src) {
+        if (plugin_reserve((void **)&plugin.sources, &plugin.source_capacity,
+                           plugin.source_count + 1, sizeof *plugin.sources) != GLCOLLIDE_OK)
+            return; /* captured through ODE instead */
+        src = &plugin.sources[plugin.source_count++];
+    }
+    *src = (plugin_source){data, vertices, vertex_stride, vertex_count, indices, index_count,
+                           tri_stride, single};
+    glcollide_ode_trimesh_data_changed(data);
 }
 
-static size_t slot_of(dGeomID geom, size_t slots)
+void glcollide_ode_trimesh_data_build_double(dTriMeshDataID data, const void *vertices,
+                                             int vertex_stride, int vertex_count,
+                                             const void *indices, int index_count, int tri_stride)
 {
-    uintptr_t h = (uintptr_t)geom;
-    h ^= h >> 17;
-    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 7) & (slots - 1);
+    register_source(data, 0, vertices, vertex_stride, vertex_count, indices, index_count,
+                    tri_stride);
 }
 
-static plugin_geom *find_geom(dGeomID geom)
+void glcollide_ode_trimesh_data_build_single(dTriMeshDataID data, const void *vertices,
+                                             int vertex_stride, int vertex_count,
+                                             const void *indices, int index_count, int tri_stride)
 {
-    if (plugin.geom_slots == 0)
-        return NULL;
-    for (size_t i = slot_of(geom, plugin.geom_slots);; i = (i + 1) & (plugin.geom_slots - 1)) {
-        if (plugin.geoms[i].geom == geom)
-            return &plugin.geoms[i];
-        if (!plugin.geoms[i].geom)
-            return NULL;
+    register_source(data, 1, vertices, vertex_stride, vertex_count, indices, index_count,
+                    tri_stride);
+}
+
+void glcollide_ode_trimesh_data_forget(dTriMeshDataID data)
+{
+    plugin_source *src = find_source(data);
+    if (src)
+        *src = plugin.sources[--plugin.source_count];
+    /* The capture stays in the scene (its index is shared) but no data finds
+     * it any more; a new data at the same address is captured afresh. */
+    plugin_mesh *entry = find_mesh(data);
+    if (entry) {
+        entry->data = NULL;
+        entry->stale = 1;
     }
 }
 
-static plugin_geom *insert_geom(dGeomID geom)
+void plugin_sides_release(void)
 {
-    if (2 * (plugin.geom_used + 1) > plugin.geom_slots) { /* keep the load under 1/2 */
-        size_t slots = plugin.geom_slots ? 2 * plugin.geom_slots : 64;
-        plugin_geom *table = calloc(slots, sizeof *table);
-        if (!table)
-            return NULL;
-        for (size_t i = 0; i < plugin.geom_slots; i++) {
-            if (!plugin.geoms[i].geom)
-                continue;
-            size_t j = slot_of(plugin.geoms[i].geom, slots);
-            while (table[j].geom)
-                j = (j + 1) & (slots - 1);
-            table[j] = plugin.geoms[i];
+    for (int i = 0; i < 2; i++) {
+        plugin_side *side = &plugin.sides[i];
+        free(side->slot);
+        free(side->stamp);
+        free(side->positions);
+        free(side->triangles);
+        free(side->ids);
+        memset(side, 0, sizeof *side);
+    }
+    free(plugin.local_candidates);
+    plugin.local_candidates = NULL;
+    plugin.local_candidate_capacity = 0;
+    plugin.side_epoch = 0;
+}
+
+/* Room for a mesh of triangle_count triangles and count slots. */
+static int side_reserve(plugin_side *side, size_t triangle_count, size_t count)
+{
+    if (triangle_count > side->map_capacity) {
+        uint32_t *slot = realloc(side->slot, triangle_count * sizeof *slot);
+        if (slot)
+            side->slot = slot;
+        uint32_t *stamp = realloc(side->stamp, triangle_count * sizeof *stamp);
+        if (stamp)
+            side->stamp = stamp;
+        if (!slot || !stamp)
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        memset(side->stamp + side->map_capacity, 0,
+               (triangle_count - side->map_capacity) * sizeof *stamp);
+        side->map_capacity = triangle_count;
+    }
+    return plugin_reserve((void **)&side->positions, &side->positions_capacity, 9 * count,
+                          sizeof *side->positions) ||
+                   plugin_reserve((void **)&side->triangles, &side->triangles_capacity, 3 * count,
+                                  sizeof *side->triangles) ||
+                   plugin_reserve((void **)&side->ids, &side->ids_capacity, count,
+                                  sizeof *side->ids)
+               ? GLCOLLIDE_ERROR_OUT_OF_MEMORY
+               : GLCOLLIDE_OK;
+}
+
+/* Notes mesh triangle t as used on a side (each once). */
+static void side_mark(plugin_side *side, uint32_t t)
+{
+    if (side->stamp[t] == plugin.side_epoch)
+        return;
+    side->stamp[t] = plugin.side_epoch;
+    side->ids[side->used++] = t;
+}
+
+/* In-place heapsort of triangle indices: qsort would allocate (glibc's
+ * merge buffer) and a warm step must not. */
+static void sort_indices(uint32_t *v, size_t n)
+{
+    for (size_t end = n, start = n / 2;;) {
+        size_t root;
+        if (start > 0) {
+            root = --start;
+        } else if (end > 1) {
+            uint32_t top = v[0];
+            v[0] = v[--end];
+            v[end] = top;
+            root = 0;
+        } else {
+            return;
         }
-        free(plugin.geoms);
-        plugin.geoms = table;
-        plugin.geom_slots = slots;
+        for (size_t child; (child = 2 * root + 1) < end; root = child) {
+            if (child + 1 < end && v[child + 1] > v[child])
+                child++;
+            if (v[root] >= v[child])
+                break;
+            uint32_t t = v[root];
+            v[root] = v[child];
+            v[child] = t;
+        }
     }
-    size_t i = slot_of(geom, plugin.geom_slots);
-    while (plugin.geoms[i].geom)
-        i = (i + 1) & (plugin.geom_slots - 1);
-    plugin.geom_used++;
-    plugin.geoms[i] = (plugin_geom){.geom = geom};
-    return &plugin.geoms[i];
 }
 
-static void clear_geom(plugin_geom *entry)
+/*
+ * Gives the marked triangles their slots in increasing triangle order (so the
+ * contact generator's ties, broken by triangle index, fall as they would on
+ * the whole mesh, whatever order the candidates came in) and brings them into
+ * world space.
+ */
+static void side_place(plugin_side *side, const glcollide_mesh *mesh,
+                       const glcollide_object *object)
 {
-    free(entry->world);
-    glcollide_bvh_destroy(&entry->bvh);
-    entry->world = NULL;
-    entry->mesh = NULL;
+    sort_indices(side->ids, side->used);
+    for (uint32_t s = 0; s < (uint32_t)side->used; s++) {
+        uint32_t t = side->ids[s];
+        side->slot[t] = s;
+        for (int c = 0; c < 3; c++) {
+            glcollide_object_transform_points(
+                object, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c], 1,
+                side->positions + 9 * (size_t)s + 3 * c);
+            side->triangles[3 * s + c] = 3 * s + (uint32_t)c;
+        }
+    }
 }
 
-void plugin_geoms_release(void)
+/*
+ * Gathers the candidate triangles of both meshes into the sides (each
+ * triangle once) and renumbers the candidates to slots, in
+ * plugin.local_candidates. Errors: OUT_OF_MEMORY.
+ */
+static int gather_sides(const glcollide_mesh *ma, const glcollide_object *oa,
+                        const glcollide_mesh *mb, const glcollide_object *ob,
+                        const glcollide_index_pair *candidates, size_t count)
 {
-    for (size_t i = 0; i < plugin.geom_slots; i++)
-        if (plugin.geoms[i].geom)
-            clear_geom(&plugin.geoms[i]);
-    free(plugin.geoms);
-    plugin.geoms = NULL;
-    plugin.geom_slots = plugin.geom_used = 0;
-}
-
-const plugin_geom *plugin_geom_world(dGeomID geom)
-{
-    const glcollide_mesh *mesh = plugin_geom_mesh(geom);
-    if (!mesh)
-        return NULL;
-    plugin_geom *entry = find_geom(geom);
-    if (!entry && !(entry = insert_geom(geom)))
-        return NULL;
-    dReal transform[7];
-    plugin_geom_transform(geom, transform);
-    /* A geom address reused by another geom, or a recaptured mesh: start over. */
-    if (entry->mesh != mesh)
-        clear_geom(entry);
-    else if (memcmp(transform, entry->transform, sizeof transform) == 0)
-        return entry;
-    if (!entry->world && !(entry->world = malloc(3 * (mesh->vertex_count ? mesh->vertex_count : 1) *
-                                                 sizeof *entry->world)))
-        return NULL;
-    glcollide_object object = geom_object(geom);
-    glcollide_object_transform_points(&object, mesh->positions, mesh->vertex_count, entry->world);
-    if (entry->bvh)
-        glcollide_bvh_refit(entry->bvh, entry->world);
-    else if (glcollide_bvh_build(entry->world, mesh->vertex_count, mesh->triangles,
-                                 mesh->triangle_count, &entry->bvh) != GLCOLLIDE_OK)
-        return NULL;
-    entry->mesh = mesh;
-    memcpy(entry->transform, transform, sizeof transform);
-    entry->box = glcollide_bvh_bounds(entry->bvh);
-    return entry;
+    if (side_reserve(&plugin.sides[0], ma->triangle_count, count) ||
+        side_reserve(&plugin.sides[1], mb->triangle_count, count) ||
+        plugin_reserve((void **)&plugin.local_candidates, &plugin.local_candidate_capacity, count,
+                       sizeof *plugin.local_candidates))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    if (++plugin.side_epoch == 0) { /* wrapped: no stamp may look current */
+        for (int i = 0; i < 2; i++)
+            memset(plugin.sides[i].stamp, 0,
+                   plugin.sides[i].map_capacity * sizeof *plugin.sides[i].stamp);
+        plugin.side_epoch = 1;
+    }
+    plugin.sides[0].used = plugin.sides[1].used = 0;
+    for (size_t i = 0; i < count; i++) {
+        side_mark(&plugin.sides[0], candidates[i].a);
+        side_mark(&plugin.sides[1], candidates[i].b);
+    }
+    side_place(&plugin.sides[0], ma, oa);
+    side_place(&plugin.sides[1], mb, ob);
+    for (size_t i = 0; i < count; i++) {
+        plugin.local_candidates[i].a = plugin.sides[0].slot[candidates[i].a];
+        plugin.local_candidates[i].b = plugin.sides[1].slot[candidates[i].b];
+    }
+    return GLCOLLIDE_OK;
 }
 
 /* This step's GPU candidates for (o1, o2), if the geoms have not moved since. */
@@ -285,10 +523,12 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
     size_t max_contacts = (size_t)(flags & 0xffff);
     if (max_contacts == 0 || !plugin.started)
         return 0;
-    const plugin_geom *wa = plugin_geom_world(o1), *wb = plugin_geom_world(o2);
-    if (!wa || !wb)
+    plugin_mesh *da = mesh_entry(o1), *db = mesh_entry(o2);
+    if (!da || !db)
         return 0;
-    const glcollide_mesh *ma = wa->mesh, *mb = wb->mesh;
+    const glcollide_mesh *ma = plugin.scene->meshes[da->scene_mesh];
+    const glcollide_mesh *mb = plugin.scene->meshes[db->scene_mesh];
+    glcollide_object oa = geom_object(o1), ob = geom_object(o2);
     double start = plugin_now_ms();
     plugin.stats.trimesh_collides++;
 
@@ -309,18 +549,21 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
                 add_candidate(p->b, p->a, &cpu);
             }
         } else {
-            glcollide_bvh_overlap(wa->bvh, wb->bvh, 0.0, add_candidate, &cpu);
+            glcollide_bvh_overlap_objects(da->bvh, &oa, db->bvh, &ob, 0.0, add_candidate, &cpu);
         }
         candidates = cpu.pairs;
         candidate_count = cpu.count;
     }
     plugin.stats.candidates += candidate_count;
 
+    /* Only the candidate triangles go to world space, each once. */
     size_t count = 0;
-    if (plugin_reserve((void **)&plugin.contacts, &plugin.contact_capacity, max_contacts,
+    if (gather_sides(ma, &oa, mb, &ob, candidates, candidate_count) == GLCOLLIDE_OK &&
+        plugin_reserve((void **)&plugin.contacts, &plugin.contact_capacity, max_contacts,
                        sizeof *plugin.contacts) == GLCOLLIDE_OK)
-        glcollide_contacts_generate_with(wa->world, ma->triangles, wb->world, mb->triangles,
-                                         candidates, candidate_count, plugin.contacts,
+        glcollide_contacts_generate_with(plugin.sides[0].positions, plugin.sides[0].triangles,
+                                         plugin.sides[1].positions, plugin.sides[1].triangles,
+                                         plugin.local_candidates, candidate_count, plugin.contacts,
                                          max_contacts, &count, &plugin.contact_workspace);
     plugin.candidates = cpu.pairs;
     plugin.candidate_capacity = cpu.capacity;
@@ -335,8 +578,8 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
         out->depth = (dReal)c->depth;
         out->g1 = o1;
         out->g2 = o2;
-        out->side1 = (int)c->triangle_a;
-        out->side2 = (int)c->triangle_b;
+        out->side1 = (int)plugin.sides[0].ids[c->triangle_a];
+        out->side2 = (int)plugin.sides[1].ids[c->triangle_b];
     }
     plugin.stats.contacts += count;
     plugin.stats.contact_ms += plugin_now_ms() - start;

@@ -25,16 +25,18 @@ awk -v z="$min_z" -v v="$max_speed" 'BEGIN { exit !(z > 0.0 && v < 1.0) }'
 check "settled: lowest body centre above the floor ($min_z), fastest body slower than 1 m/s ($max_speed)" $?
 [ "$(head -c 4 "$tmp/pile.png" | od -An -c | tr -d ' ')" = "211PNG" ]
 check "pile.png written" $?
-# Warm steps allocate (almost) nothing: the space, candidate and contact
-# buffers are kept between steps. Allocations in the second half of a run
-# with tests/alloc_count preloaded: only the growth of those buffers (ODE's
-# own space does 1 per 100 steps here; glcollide did ~7 per step before).
+# Warm steps do not allocate: the space, candidate, gather and contact
+# buffers are kept between steps and grow geometrically, so once the pile has
+# settled only a new record (more candidates than ever) reallocates one of
+# them. Counted with tests/alloc_count preloaded, over steps 301..600 of a
+# 27-object pile (measured: 2, both such growths; ODE's own space: ~1 per
+# 100 steps).
 counter=${GLCOLLIDE_ALLOC_COUNT:-tests/.libs/liballoc-count.so}
-(cd "$tmp" && LD_PRELOAD="$counter" "$pile" --objects 27 --steps 300 --report 300 --count-allocations) >"$tmp/alloc" 2>&1
+(cd "$tmp" && LD_PRELOAD="$counter" "$pile" --objects 27 --steps 600 --report 600 --count-allocations) >"$tmp/alloc" 2>&1
 check "pile with the allocation counter" $?
 warm=$(sed -n 's/^allocations during collision in steps [0-9.]*: \([0-9]*\)$/\1/p' "$tmp/alloc")
-echo "allocations during collision over the last 150 steps: ${warm:-none}"
-[ -n "$warm" ] && [ "$warm" -le 30 ]
-check "warm steps do not allocate per step (<= 30 allocations in 150 steps)" $?
+echo "allocations during collision in steps 301..600: ${warm:-none}"
+[ -n "$warm" ] && [ "$warm" -le 4 ]
+check "warm steps do not allocate (<= 4 buffer growths in 300 settled steps)" $?
 echo "pile: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

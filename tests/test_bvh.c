@@ -303,6 +303,50 @@ START_TEST(test_bvh_query_box)
 }
 END_TEST
 
+/* The order of glcollide_pair_list_sort_unique: by a, then b. */
+static int compare_index_pairs(const void *x, const void *y)
+{
+    const glcollide_index_pair *p = x, *q = y;
+    if (p->a != q->a)
+        return p->a < q->a ? -1 : 1;
+    return (p->b > q->b) - (p->b < q->b);
+}
+
+/*
+ * glcollide_bvh_overlap_objects on the object-space BVHs: no pair twice, and
+ * every pair of the world-space candidates (want, exact box overlap) whose
+ * world triangles come within margin is there. Returns the pair count.
+ */
+static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_object *object_a,
+                                    const double *wa, const uint32_t *ta, const glcollide_bvh *b,
+                                    const glcollide_object *object_b, const double *wb,
+                                    const uint32_t *tb, double margin,
+                                    const glcollide_pair_list *want, const char *what)
+{
+    collected c = {0};
+    ck_assert_int_eq(glcollide_bvh_overlap_objects(a, object_a, b, object_b, margin, collect_pair,
+                                                   &c),
+                     0);
+    glcollide_pair_list_sort_unique(&c.pairs);
+    ck_assert_msg(c.pairs.count == c.calls, "%s: %zu pairs, %zu distinct", what, c.calls,
+                  c.pairs.count);
+    size_t near = 0, found = 0;
+    for (size_t i = 0; i < want->count; i++) {
+        const uint32_t *x = ta + 3 * (size_t)want->pairs[i].a, *y = tb + 3 * (size_t)want->pairs[i].b;
+        double distance = glcollide_tri_tri_distance(wa + 3 * x[0], wa + 3 * x[1], wa + 3 * x[2],
+                                                     wb + 3 * y[0], wb + 3 * y[1], wb + 3 * y[2], NULL, NULL);
+        if (distance > margin)
+            continue;
+        near++;
+        glcollide_index_pair key = want->pairs[i];
+        found += bsearch(&key, c.pairs.pairs, c.pairs.count, sizeof key, compare_index_pairs) != NULL;
+        TEST_REQUIRE(found == near, "%s: triangles (%u, %u) at distance %g <= margin %g not reported",
+                     what, key.a, key.b, distance, margin);
+    }
+    glcollide_pair_list_release(&c.pairs);
+    return near;
+}
+
 /*
  * Two instances of generated or real meshes, each moved by random rigid
  * motions: object-space BVHs are built once and refit to the world positions;
@@ -313,7 +357,8 @@ static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *
 {
     test_rng rng = {seed};
     test_mesh a = copy_mesh(mesh_a), b = copy_mesh(mesh_b);
-    glcollide_bvh *ba = build(&a), *bb = build(&b);
+    glcollide_bvh *ba = build(&a), *bb = build(&b), *oa = build(&a), *ob = build(&b);
+    size_t near = 0;
     glcollide_aabb bounds = glcollide_bvh_bounds(ba);
     double size = 0.0;
     for (int k = 0; k < 3; k++)
@@ -322,9 +367,12 @@ static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *
     double *wb = malloc(3 * b.vertex_count * sizeof *wb + 1);
     size_t total = 0;
     for (int motion = 0; motion < motions; motion++) {
-        double ra[9], rb[9], ta[3], tb[3];
-        test_rng_rotation(&rng, ra);
-        test_rng_rotation(&rng, rb);
+        glcollide_object object_a = {0}, object_b = {0};
+        test_rng_quaternion(&rng, object_a.rotation);
+        test_rng_quaternion(&rng, object_b.rotation);
+        double ra[9], rb[9], *ta = object_a.translation, *tb = object_b.translation;
+        glcollide_object_rotation_matrix(&object_a, ra);
+        glcollide_object_rotation_matrix(&object_b, rb);
         for (int k = 0; k < 3; k++) {
             ta[k] = test_rng_uniform(&rng, -0.1, 0.1) * size + 1e3 * (motion == 1);
             tb[k] = test_rng_uniform(&rng, -0.5, 0.5) * size + 1e3 * (motion == 1);
@@ -340,6 +388,13 @@ static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *
         snprintf(what, sizeof what, "%s, motion %d (seed %llu)", name, motion,
                  (unsigned long long)seed);
         total += check_overlap(ba, wa, a.triangles, bb, wb, b.triangles, margin, what);
+
+        /* The object-space BVHs placed by the motions find every near pair. */
+        glcollide_pair_list world_pairs;
+        bvh_pairs(ba, bb, margin, &world_pairs);
+        near += check_overlap_objects(oa, &object_a, wa, a.triangles, ob, &object_b, wb,
+                                      b.triangles, margin, &world_pairs, what);
+        glcollide_pair_list_release(&world_pairs);
 
         /* A fresh build on the moved positions gives the same set. */
         glcollide_bvh *fa = NULL, *fb = NULL;
@@ -357,6 +412,9 @@ static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *
         glcollide_bvh_destroy(&fb);
     }
     ck_assert_msg(total > 0, "%s: the motions never brought the instances together", name);
+    ck_assert_msg(near > 0, "%s: no pair of triangles ever came within the margin", name);
+    glcollide_bvh_destroy(&oa);
+    glcollide_bvh_destroy(&ob);
     free(wa);
     free(wb);
     glcollide_bvh_destroy(&ba);

@@ -655,9 +655,9 @@ START_TEST(test_parse_double)
         int length = style == 3 ? snprintf(token, sizeof token, "%.*e", digits, magnitude)
                                 : snprintf(token, sizeof token, "%.*g", digits, magnitude);
         double ours = 0.0, reference = strtod(token, NULL);
-        ck_assert_msg(glcollide_parse_double(token, (size_t)length, &ours), "rejected %s", token);
-        ck_assert_msg(memcmp(&ours, &reference, sizeof ours) == 0, "%s: %.17g, strtod %.17g", token,
-                      ours, reference);
+        TEST_REQUIRE(glcollide_parse_double(token, (size_t)length, &ours), "rejected %s", token);
+        TEST_REQUIRE(memcmp(&ours, &reference, sizeof ours) == 0, "%s: %.17g, strtod %.17g", token,
+                     ours, reference);
     }
     static const char *const good[] = {"0",
                                        "-0",

@@ -8,6 +8,7 @@
  */
 #include "tests.h"
 
+#include <glcollide/geometry.h>
 #include <glcollide/ode.h>
 
 #include <math.h>
@@ -305,6 +306,219 @@ START_TEST(test_trimesh_contacts)
 }
 END_TEST
 
+/* A glcollide mesh as ODE trimesh data (vertices copied into dReal). */
+typedef struct mesh_data {
+    dReal *vertices;
+    dTriIndex *indices;
+    dTriMeshDataID data;
+    const glcollide_mesh *mesh;
+} mesh_data;
+
+static void mesh_data_build(mesh_data *m, const glcollide_mesh *mesh)
+{
+    m->mesh = mesh;
+    m->vertices = malloc(3 * mesh->vertex_count * sizeof *m->vertices);
+    m->indices = malloc(3 * mesh->triangle_count * sizeof *m->indices);
+    ck_assert(m->vertices && m->indices);
+    for (size_t i = 0; i < 3 * mesh->vertex_count; i++)
+        m->vertices[i] = (dReal)mesh->positions[i];
+    for (size_t i = 0; i < 3 * mesh->triangle_count; i++)
+        m->indices[i] = (dTriIndex)mesh->triangles[i];
+    m->data = dGeomTriMeshDataCreate();
+    build_trimesh(m->data, m->vertices, (int)mesh->vertex_count, m->indices,
+                  (int)(3 * mesh->triangle_count));
+    /* glcollide reads the exact arrays (else OPCODE's float copies). */
+#ifdef dDOUBLE
+    glcollide_ode_trimesh_data_build_double(m->data, m->vertices, 3 * sizeof(dReal),
+                                            (int)mesh->vertex_count, m->indices,
+                                            (int)(3 * mesh->triangle_count), 3 * sizeof(dTriIndex));
+#else
+    glcollide_ode_trimesh_data_build_single(m->data, m->vertices, 3 * sizeof(dReal),
+                                            (int)mesh->vertex_count, m->indices,
+                                            (int)(3 * mesh->triangle_count), 3 * sizeof(dTriIndex));
+#endif
+}
+
+static void mesh_data_free(mesh_data *m)
+{
+    glcollide_ode_trimesh_data_forget(m->data);
+    dGeomTriMeshDataDestroy(m->data);
+    free(m->vertices);
+    free(m->indices);
+}
+
+/* The world positions of a trimesh geom's vertices, as ODE places them. */
+static double *world_positions(dGeomID geom, const mesh_data *m)
+{
+    const dReal *p = dGeomGetPosition(geom), *r = dGeomGetRotation(geom);
+    size_t n = m->mesh->vertex_count;
+    double *world = malloc(3 * n * sizeof *world);
+    ck_assert_ptr_nonnull(world);
+    for (size_t v = 0; v < n; v++)
+        for (int k = 0; k < 3; k++)
+            world[3 * v + k] = r[4 * k] * m->vertices[3 * v] + r[4 * k + 1] * m->vertices[3 * v + 1] +
+                               r[4 * k + 2] * m->vertices[3 * v + 2] + p[k];
+    return world;
+}
+
+static int collect_candidate(uint32_t a, uint32_t b, void *user)
+{
+    TEST_REQUIRE(glcollide_pair_list_push(user, a, b) == GLCOLLIDE_OK, "push failed");
+    return 0;
+}
+
+/*
+ * The oracle: every pair of triangles whose world boxes overlap, given to the
+ * exact contact generator on full world copies of both meshes (ODE's matrix
+ * placing ODE's arrays). The plugin (object-space BVHs, only candidate
+ * triangles moved to world space) must give the same contacts, all of them
+ * (a cap far above the count, so no selection is involved): positions and
+ * depths within 1e-9, and each contact's triangles really touching. Which of
+ * two coincident points (a vertex shared by triangles) represents them may
+ * differ: rounding at 1e-16 decides it.
+ */
+static void check_against_world_oracle(dGeomID a, const mesh_data *ma, dGeomID b,
+                                       const mesh_data *mb, const char *what, size_t *touching)
+{
+    enum { MAX = 4096 };
+    double *wa = world_positions(a, ma), *wb = world_positions(b, mb);
+    glcollide_bvh *ba = NULL, *bb = NULL;
+    ck_assert_int_eq(glcollide_bvh_build(wa, ma->mesh->vertex_count, ma->mesh->triangles,
+                                         ma->mesh->triangle_count, &ba),
+                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_build(wb, mb->mesh->vertex_count, mb->mesh->triangles,
+                                         mb->mesh->triangle_count, &bb),
+                     GLCOLLIDE_OK);
+    glcollide_pair_list candidates = {0};
+    glcollide_bvh_overlap(ba, bb, 0.0, collect_candidate, &candidates);
+    glcollide_contact *want = malloc(MAX * sizeof *want);
+    dContactGeom *got = malloc(MAX * sizeof *got);
+    ck_assert(want && got);
+    size_t want_count = 0;
+    ck_assert_int_eq(glcollide_contacts_generate(wa, ma->mesh->triangles, wb, mb->mesh->triangles,
+                                                 candidates.pairs, candidates.count, want, MAX,
+                                                 &want_count),
+                     GLCOLLIDE_OK);
+    ck_assert_uint_lt(want_count, MAX);
+    int n = glcollide_ode_collide(a, b, MAX, got, sizeof got[0]);
+    ck_assert_msg((size_t)n == want_count, "%s: %d contacts, the world-space oracle %zu", what, n,
+                  want_count);
+    for (size_t i = 0; i < want_count; i++) {
+        int found = 0;
+        for (int j = 0; j < n && !found; j++) {
+            double d = 0;
+            for (int k = 0; k < 3; k++)
+                d = fmax(d, fabs(got[j].pos[k] - want[i].position[k]));
+            found = d <= 1e-9 && fabs(got[j].depth - want[i].depth) <= 1e-9;
+        }
+        TEST_REQUIRE(found, "%s: oracle contact %zu (triangles %u, %u, depth %g) missing", what, i,
+                     want[i].triangle_a, want[i].triangle_b, want[i].depth);
+    }
+    for (int j = 0; j < n; j++) {
+        const uint32_t *ta = ma->mesh->triangles + 3 * (size_t)got[j].side1;
+        const uint32_t *tb = mb->mesh->triangles + 3 * (size_t)got[j].side2;
+        TEST_REQUIRE(got[j].side1 >= 0 && (size_t)got[j].side1 < ma->mesh->triangle_count &&
+                         got[j].side2 >= 0 && (size_t)got[j].side2 < mb->mesh->triangle_count,
+                     "%s: contact %d sides %d, %d out of range", what, j, got[j].side1,
+                     got[j].side2);
+        double gap = glcollide_tri_tri_distance(wa + 3 * ta[0], wa + 3 * ta[1], wa + 3 * ta[2],
+                                                wb + 3 * tb[0], wb + 3 * tb[1], wb + 3 * tb[2],
+                                                NULL, NULL);
+        TEST_REQUIRE(gap <= 1e-9 && got[j].g1 == a && got[j].g2 == b,
+                     "%s: contact %d names triangles %d, %d that are %g apart", what, j,
+                     got[j].side1, got[j].side2, gap);
+    }
+    *touching += want_count > 0;
+    free(want);
+    free(got);
+    glcollide_pair_list_release(&candidates);
+    glcollide_bvh_destroy(&ba);
+    glcollide_bvh_destroy(&bb);
+    free(wa);
+    free(wb);
+}
+
+static void random_pose(test_rng *rng, dGeomID geom, double spread)
+{
+    double q[4];
+    test_rng_quaternion(rng, q);
+    dQuaternion dq = {(dReal)q[0], (dReal)q[1], (dReal)q[2], (dReal)q[3]};
+    dGeomSetQuaternion(geom, dq);
+    dGeomSetPosition(geom, test_rng_uniform(rng, -spread, spread),
+                     test_rng_uniform(rng, -spread, spread), test_rng_uniform(rng, -spread, spread));
+}
+
+/*
+ * Rigid meshes at random poses (rotations included, far from the origin
+ * too), then a deforming one (vertices changed in place, ODE told with
+ * dGeomTriMeshDataUpdate and glcollide with glcollide_ode_trimesh_data_changed):
+ * the plugin's contacts equal the world-space oracle's every time.
+ * Seeds 0x0B1EC700 + pose; 120 poses of knot1/elephant, 40 deformed.
+ */
+START_TEST(test_trimesh_object_space)
+{
+    glcollide_mesh *knot = NULL, *elephant = NULL;
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("knot1.off"), 1.0, &knot), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("elephant.off"), 1.0, &elephant),
+                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_fit(knot, 1.0), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_fit(elephant, 1.0), GLCOLLIDE_OK);
+    mesh_data mk, me;
+    mesh_data_build(&mk, knot);
+    mesh_data_build(&me, elephant);
+    dGeomID a = dCreateTriMesh(NULL, mk.data, NULL, NULL, NULL);
+    dGeomID b = dCreateTriMesh(NULL, me.data, NULL, NULL, NULL);
+    size_t touching = 0;
+    char what[96];
+    for (int pose = 0; pose < 160; pose++) {
+        test_rng rng = {0x0B1EC700u + (uint64_t)pose};
+        double far = pose % 8 == 7 ? 1e4 : 0.0; /* both far from the origin */
+        random_pose(&rng, a, 0.35);
+        random_pose(&rng, b, 0.1);
+        const dReal *pa = dGeomGetPosition(a), *pb = dGeomGetPosition(b);
+        dGeomSetPosition(a, pa[0] + far, pa[1], pa[2]);
+        dGeomSetPosition(b, pb[0] + far, pb[1], pb[2]);
+        if (pose >= 120) { /* the elephant breathes: in place, same triangles */
+            double scale = 1.0 + 0.05 * sin(pose);
+            for (size_t i = 0; i < 3 * elephant->vertex_count; i++)
+                me.vertices[i] = (dReal)(scale * elephant->positions[i]);
+            dGeomTriMeshDataUpdate(me.data);
+            glcollide_ode_trimesh_data_changed(me.data);
+        }
+        snprintf(what, sizeof what, "pose %d (seed 0x%llx)", pose,
+                 (unsigned long long)(0x0B1EC700u + (uint64_t)pose));
+        check_against_world_oracle(a, &mk, b, &me, what, &touching);
+    }
+    printf("trimesh object space: 160 poses equal to the world-space oracle, %zu touching\n",
+           touching);
+    ck_assert_uint_ge(touching, 40);
+    dGeomDestroy(a);
+    dGeomDestroy(b);
+    mesh_data_free(&mk);
+    mesh_data_free(&me);
+    glcollide_mesh_destroy(&knot);
+    glcollide_mesh_destroy(&elephant);
+}
+END_TEST
+
+/* glcollide_ode_set_gpu(NEVER) gives the context back and AUTO makes one
+ * again; NEVER before init makes no context. */
+START_TEST(test_gpu_mode_context)
+{
+    int had = glcollide_ode_has_gpu();
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_NEVER);
+    ck_assert_int_eq(glcollide_ode_has_gpu(), 0);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    ck_assert_int_eq(glcollide_ode_has_gpu(), had);
+    glcollide_ode_shutdown();
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_NEVER);
+    ck_assert_int_eq(glcollide_ode_init(), 0);
+    ck_assert_int_eq(glcollide_ode_has_gpu(), 0);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    ck_assert_int_eq(glcollide_ode_has_gpu(), had);
+}
+END_TEST
+
 static void setup(void)
 {
     dInitODE2(0);
@@ -327,6 +541,8 @@ static Suite *suite_ode(void)
     tcase_add_test(tc, test_space_conformance);
     tcase_add_test(tc, test_hash_space_defect);
     tcase_add_test(tc, test_trimesh_contacts);
+    tcase_add_test(tc, test_trimesh_object_space);
+    tcase_add_test(tc, test_gpu_mode_context);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -157,6 +157,24 @@ typedef int (*glcollide_bvh_triangle_fn)(uint32_t triangle, void *user);
 GLCOLLIDE_API int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double margin,
                                         glcollide_bvh_pair_fn fn, void *user);
 
+/*
+ * glcollide_bvh_overlap for two BVHs built in object space and placed in the
+ * world by object_a and object_b (only their translation and rotation are
+ * used): a rigid motion needs no refit. Boxes of different frames are compared
+ * as oriented boxes on the six face axes of both frames, each box grown by
+ * margin in its own frame (plus a relative 1e-12 of the scene's size against
+ * rounding), so every pair of triangles whose world positions (object
+ * positions transformed by glcollide_object_transform_points) come within
+ * margin of each other is reported; a few farther pairs may be too. Each pair
+ * at most once; a and b may be the same BVH (self-pairs not filtered).
+ * Returns 1 if fn stopped the traversal, 0 otherwise.
+ */
+GLCOLLIDE_API int glcollide_bvh_overlap_objects(const glcollide_bvh *a,
+                                                const glcollide_object *object_a,
+                                                const glcollide_bvh *b,
+                                                const glcollide_object *object_b, double margin,
+                                                glcollide_bvh_pair_fn fn, void *user);
+
 /* Calls fn for every triangle whose box overlaps box. Returns 1 if stopped. */
 GLCOLLIDE_API int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,
                                           glcollide_bvh_triangle_fn fn, void *user);

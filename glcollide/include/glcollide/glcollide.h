@@ -69,6 +69,16 @@ typedef void (*glcollide_log_fn)(glcollide_log_level level, const char *message,
  */
 GLCOLLIDE_API void glcollide_set_log_callback(glcollide_log_fn fn, void *user);
 GLCOLLIDE_API void glcollide_set_log_level(glcollide_log_level max_level);
+/*
+ * Sends one message (printf format; one line, no trailing newline, truncated
+ * at a few KiB) where the library's own go: for layers built on glcollide,
+ * such as the ODE plugin, so that one callback sees everything.
+ */
+GLCOLLIDE_API void glcollide_log(glcollide_log_level level, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* ---------------------------------------------------------------- meshes */
 
@@ -323,6 +333,9 @@ GLCOLLIDE_API void glcollide_scene_clear_objects(glcollide_scene *scene);
 GLCOLLIDE_API int glcollide_scene_replace_mesh(glcollide_scene *scene, uint32_t index,
                                                glcollide_mesh *mesh);
 
+/* The rotation of object as a row-major 3x3 matrix (world = m * local + translation);
+ * the quaternion is used as given (a unit one gives a rotation). */
+GLCOLLIDE_API void glcollide_object_rotation_matrix(const glcollide_object *object, double m[9]);
 /* World-space positions of object i (3 * vertex_count doubles, caller-allocated). */
 GLCOLLIDE_API void glcollide_object_transform_points(const glcollide_object *object,
                                                      const double *points, size_t count,

@@ -49,7 +49,11 @@ GLCOLLIDE_ODE_API int glcollide_ode_has_gpu(void);
  * When the space culls trimesh pairs on the GPU (FAR, reliable):
  * AUTO (default): when a GPU context exists and it is not a software
  * renderer (llvmpipe is slower than the CPU BVH); ALWAYS: whenever a context
- * exists; NEVER: CPU only.
+ * exists; NEVER: CPU only. After glcollide_ode_init, NEVER also destroys the
+ * GL context (its memory, ~100 MiB with llvmpipe, goes back) and AUTO or
+ * ALWAYS tries to make one again (logged when it cannot); NEVER set before
+ * glcollide_ode_init makes init skip the context. Not thread-safe;
+ * call between steps.
  */
 enum { GLCOLLIDE_ODE_GPU_AUTO = -1, GLCOLLIDE_ODE_GPU_NEVER = 0, GLCOLLIDE_ODE_GPU_ALWAYS = 1 };
 GLCOLLIDE_ODE_API void glcollide_ode_set_gpu(int mode);
@@ -86,6 +90,31 @@ GLCOLLIDE_ODE_API int glcollide_ode_collide(dGeomID o1, dGeomID o2, int flags,
 /* Call after changing the vertices of a trimesh data (deforming meshes), as
  * with dGeomTriMeshDataUpdate: glcollide captures them again. */
 GLCOLLIDE_ODE_API void glcollide_ode_trimesh_data_changed(dTriMeshDataID data);
+
+/*
+ * Tells glcollide the arrays a trimesh data was built from: call with the
+ * same arguments right after dGeomTriMeshDataBuildDouble (or ...Single).
+ * glcollide then reads them directly: exact vertices, shared as in the
+ * arrays, and a cheap re-read after glcollide_ode_trimesh_data_changed.
+ * Without it, data are captured through dGeomTriMeshGetTriangle, which hands
+ * out OPCODE's float copies of the vertices (about 6e-8 relative error,
+ * contacts off by as much). The arrays must stay valid as long as ODE's copy
+ * of the pointers does. Bad arguments are logged and the data is captured
+ * through ODE instead. The preload library calls these for every build.
+ */
+GLCOLLIDE_ODE_API void glcollide_ode_trimesh_data_build_double(dTriMeshDataID data,
+                                                               const void *vertices,
+                                                               int vertex_stride, int vertex_count,
+                                                               const void *indices,
+                                                               int index_count, int tri_stride);
+GLCOLLIDE_ODE_API void glcollide_ode_trimesh_data_build_single(dTriMeshDataID data,
+                                                               const void *vertices,
+                                                               int vertex_stride, int vertex_count,
+                                                               const void *indices,
+                                                               int index_count, int tri_stride);
+/* Call before dGeomTriMeshDataDestroy: glcollide drops its registration and
+ * capture, so a new data at the same address is not mistaken for it. */
+GLCOLLIDE_ODE_API void glcollide_ode_trimesh_data_forget(dTriMeshDataID data);
 
 typedef struct glcollide_ode_stats {
     unsigned long long space_collides;   /* glcollide_ode_space_collide calls */
