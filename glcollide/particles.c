@@ -652,6 +652,7 @@ static int emit_impact(replay_out *o, uint32_t collider, uint32_t bounce, double
         r->impact_capacity = grown;
     }
     glcollide_impact *im = &r->impacts[r->impact_count++];
+    memset(im, 0, sizeof *im); /* padding too: results compare with memcmp */
     im->particle = o->particle;
     im->collider = collider;
     im->generation = o->generation;
@@ -1605,6 +1606,7 @@ static int step_gpu(glcollide_particles *s, double t0, double t1,
                 float f[8];
                 memcpy(f, w + 4, sizeof f);
                 glcollide_impact *im = &result->impacts[r];
+                memset(im, 0, sizeof *im);
                 im->particle = w[0];
                 im->collider = w[1] & 0xffffu;
                 im->bounce = w[1] >> 16;

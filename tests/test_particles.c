@@ -660,6 +660,209 @@ START_TEST(test_gpu_matches_reference)
 }
 END_TEST
 
+/* The impact map (thesis 3.4): drawn on the GPU from its impacts with
+ * additive blending, against the reference's map built from its own
+ * impacts. Per tile the counts add up to the same total; a texel's count
+ * differs only where an impact lies within a pixel of the texel's edge
+ * (checked on the 3x3 neighbourhood); the id channel names the tile's
+ * collider; where both texels hold one impact, the quantised times are
+ * within one level and the speeds agree. */
+START_TEST(test_impact_map)
+{
+    context_setup();
+    const size_t n = 100000;
+    glcollide_collider colliders[16];
+    size_t nc = scene_colliders(colliders);
+    glcollide_particle *particles = scene_particles(0x3A9ull, n);
+    glcollide_particles_settings settings = glcollide_particles_default_settings();
+    settings.map_tile = 32;
+    settings.time_bits = 8;
+    glcollide_particles *system = NULL;
+    ck_assert_int_eq(glcollide_particles_create(context, &settings, &system), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_set_colliders(system, colliders, nc), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_set_particles(system, particles, n), GLCOLLIDE_OK);
+    glcollide_particles_step_options options = {GLCOLLIDE_FEEDBACK_IMPACT_MAP, 0};
+    glcollide_particles_result gpu = {0}, ref = {0};
+    double t0 = 0.6, t1 = 0.6 + 1.0 / 30;
+    ck_assert_int_eq(glcollide_particles_step(system, t0, t1, &options, &gpu), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_reference_step(particles, n, colliders, nc, &settings, t0, t1,
+                                                        &options, &ref),
+                     GLCOLLIDE_OK);
+    ck_assert_int_eq(gpu.map_width, ref.map_width);
+    ck_assert_int_eq(gpu.map_height, ref.map_height);
+    ck_assert_int_eq(gpu.map_columns, 3);
+    ck_assert_uint_eq(gpu.impact_count, 0); /* records not asked for */
+    /* One sync for the count, one for the map; 1 dispatch and 1 draw. */
+    ck_assert_uint_eq(gpu.stats.gpu_syncs, 2);
+    ck_assert_uint_eq(gpu.stats.draw_calls, 2);
+    ck_assert_uint_eq(gpu.stats.readback_bytes, 4 + (uint64_t)gpu.map_width * gpu.map_height * 16);
+    int tile = settings.map_tile, w = gpu.map_width;
+    double levels = 255;
+    size_t texels_differing = 0, unexplained = 0, single = 0, coincident = 0;
+    double total_gpu = 0, total_ref = 0;
+    for (size_t c = 0; c < nc; c++) {
+        int x0 = (int)(c % 3) * tile, y0 = (int)(c / 3) * tile;
+        double sum_gpu = 0, sum_ref = 0;
+        for (int y = y0; y < y0 + tile; y++) {
+            for (int x = x0; x < x0 + tile; x++) {
+                const float *g = &gpu.impact_map[4 * ((size_t)y * w + x)];
+                const float *r = &ref.impact_map[4 * ((size_t)y * w + x)];
+                sum_gpu += g[0];
+                sum_ref += r[0];
+                if (g[0] > 0)
+                    ck_assert_msg(g[1] == g[0] * (float)c, "texel (%d, %d): id sum %g for %g impacts in "
+                                  "tile %zu", x, y, g[1], g[0], c);
+                coincident += g[0] > 1;
+                if (g[0] == 1 && r[0] == 1) {
+                    single++;
+                    ck_assert_msg(fabs(g[2] - r[2]) <= 1.0 / levels + 1e-6, "texel (%d, %d): time %g "
+                                  "and %g", x, y, g[2], r[2]);
+                    ck_assert_msg(fabs(g[3] - r[3]) <= 1e-3 * r[3] + 1e-3, "texel (%d, %d): speed %g "
+                                  "and %g", x, y, g[3], r[3]);
+                }
+                if (g[0] == r[0])
+                    continue;
+                texels_differing++;
+                /* The difference must be made up next door. */
+                double near_gpu = 0, near_ref = 0;
+                for (int dy = -1; dy <= 1; dy++)
+                    for (int dx = -1; dx <= 1; dx++) {
+                        int xx = x + dx, yy = y + dy;
+                        if (xx < x0 || xx >= x0 + tile || yy < y0 || yy >= y0 + tile)
+                            continue;
+                        near_gpu += gpu.impact_map[4 * ((size_t)yy * w + xx)];
+                        near_ref += ref.impact_map[4 * ((size_t)yy * w + xx)];
+                    }
+                if (fabs(near_gpu - near_ref) >= fabs(g[0] - r[0]) && c < 3)
+                    unexplained++; /* planes: no seam, a neighbour must hold it */
+            }
+        }
+        ck_assert_msg(fabs(sum_gpu - sum_ref) <= 2, "tile %zu: %g impacts on the gpu, %g in the "
+                      "reference", c, sum_gpu, sum_ref);
+        total_gpu += sum_gpu;
+        total_ref += sum_ref;
+    }
+    printf("particles impact map: %.0f impacts (reference %.0f) in %zu tiles of %d^2, %zu texels "
+           "with coincident impacts, %zu single-impact texels compared, %zu texels differing "
+           "(an impact on a texel edge)\n",
+           total_gpu, total_ref, nc, tile, coincident, single, texels_differing);
+    ck_assert_msg(total_ref > 1000 && coincident > 0, "too few impacts for the test");
+    ck_assert_uint_eq(unexplained, 0);
+    ck_assert_msg(texels_differing <= 10, "%zu texels differ", texels_differing);
+    glcollide_particles_result_clear(&gpu);
+    glcollide_particles_result_clear(&ref);
+    glcollide_particles_destroy(&system);
+    free(particles);
+}
+END_TEST
+
+/* Look-ahead (thesis 3.5.1): a step (t0, t1] with look-ahead L reports the
+ * impacts of (t0 + L, t1 + L] (bit for bit those of a step there) and the
+ * positions of t1. */
+START_TEST(test_lookahead)
+{
+    context_setup();
+    const size_t n = 20000;
+    glcollide_collider colliders[16];
+    size_t nc = scene_colliders(colliders);
+    glcollide_particle *particles = scene_particles(0x100Cull, n);
+    glcollide_particles *system = NULL;
+    ck_assert_int_eq(glcollide_particles_create(context, NULL, &system), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_set_colliders(system, colliders, nc), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_set_particles(system, particles, n), GLCOLLIDE_OK);
+    glcollide_particles_step_options ahead = {GLCOLLIDE_FEEDBACK_RECORDS | GLCOLLIDE_FEEDBACK_POSITIONS, 0.1};
+    glcollide_particles_step_options now = {GLCOLLIDE_FEEDBACK_RECORDS | GLCOLLIDE_FEEDBACK_POSITIONS, 0};
+    glcollide_particles_result a = {0}, later = {0}, here = {0};
+    double t0 = 0.5, t1 = 0.5 + 1.0 / 60;
+    ck_assert_int_eq(glcollide_particles_step(system, t0, t1, &ahead, &a), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_step(system, t0 + 0.1, t1 + 0.1, &now, &later), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_step(system, t0, t1, &now, &here), GLCOLLIDE_OK);
+    ck_assert_uint_gt(a.impact_count, 100);
+    ck_assert_uint_eq(a.impact_count, later.impact_count);
+    for (size_t k = 0; k < a.impact_count; k++) {
+        const glcollide_impact *x = &a.impacts[k], *y = &later.impacts[k];
+        ck_assert_msg(x->particle == y->particle && x->collider == y->collider && x->bounce == y->bounce &&
+                          fabs(x->time - y->time) < 1e-9 && x->map[0] == y->map[0] &&
+                          x->map[1] == y->map[1],
+                      "impact %zu differs with look-ahead", k);
+    }
+    for (size_t i = 0; i < 4 * n; i++)
+        ck_assert_msg(a.positions[i] == here.positions[i], "look-ahead moved the positions");
+    glcollide_particles_result_clear(&a);
+    glcollide_particles_result_clear(&later);
+    glcollide_particles_result_clear(&here);
+    glcollide_particles_destroy(&system);
+    free(particles);
+}
+END_TEST
+
+/* No impact is lost: 60,000 impacts in one step overflow the record buffer
+ * (room for 16,384 at first): the step runs again once, with all of them;
+ * the next step has room. The CPU fallback (no context) equals the
+ * reference. */
+START_TEST(test_records_overflow_and_fallback)
+{
+    context_setup();
+    const size_t n = 60000;
+    const double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0}, o[3] = {0, 0, 0};
+    glcollide_collider ground = glcollide_collider_rectangle(o, ex, ey, 100, 100);
+    glcollide_particle *p = calloc(n, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    test_rng rng = {0x0F10ull};
+    for (size_t i = 0; i < n; i++) {
+        p[i].position[0] = test_rng_uniform(&rng, -90, 90);
+        p[i].position[1] = test_rng_uniform(&rng, -90, 90);
+        p[i].position[2] = test_rng_uniform(&rng, 0.1, 0.9);
+        p[i].velocity[2] = -1;
+    }
+    glcollide_particles *system = NULL, *cpu = NULL;
+    ck_assert_int_eq(glcollide_particles_create(context, NULL, &system), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_set_colliders(system, &ground, 1), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_set_particles(system, p, n), GLCOLLIDE_OK);
+    glcollide_particles_step_options options = {GLCOLLIDE_FEEDBACK_RECORDS | GLCOLLIDE_FEEDBACK_IMPACT_MAP, 0};
+    glcollide_particles_result gpu = {0}, fallback = {0}, ref = {0};
+    ck_assert_int_eq(glcollide_particles_step(system, 0, 1, &options, &gpu), GLCOLLIDE_OK);
+    ck_assert_uint_eq(gpu.stats.reruns, 1);
+    ck_assert_uint_eq(gpu.impact_count, n);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(gpu.impacts[i].particle == i &&
+                          fabs(gpu.impacts[i].time - p[i].position[2]) < 1e-6,
+                      "impact %zu", i);
+    double mapped = 0;
+    for (int k = 0; k < gpu.map_width * gpu.map_height; k++)
+        mapped += gpu.impact_map[4 * k];
+    ck_assert_double_eq(mapped, (double)n);
+    ck_assert_int_eq(glcollide_particles_step(system, 0, 1, &options, &gpu), GLCOLLIDE_OK);
+    ck_assert_uint_eq(gpu.stats.reruns, 0);
+    ck_assert_uint_eq(gpu.stats.gpu_syncs, 3); /* count, records, map */
+    ck_assert_uint_eq(gpu.stats.readback_bytes, 4 + 48 * (uint64_t)n + 128 * 128 * 16);
+    /* The fallback without a context. */
+    ck_assert_int_eq(glcollide_particles_create(NULL, NULL, &cpu), GLCOLLIDE_OK);
+    ck_assert_uint_eq(glcollide_particles_position_buffer(cpu), 0);
+    ck_assert_int_eq(glcollide_particles_set_colliders(cpu, &ground, 1), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_set_particles(cpu, p, n), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_step(cpu, 0, 1, &options, &fallback), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_reference_step(p, n, &ground, 1, NULL, 0, 1, &options, &ref),
+                     GLCOLLIDE_OK);
+    ck_assert_uint_eq(fallback.impact_count, ref.impact_count);
+    for (size_t k = 0; k < n; k++) {
+        const glcollide_impact *x = &fallback.impacts[k], *y = &ref.impacts[k];
+        ck_assert(x->particle == y->particle && x->collider == y->collider && x->time == y->time &&
+                  x->position[0] == y->position[0] && x->position[1] == y->position[1] &&
+                  x->position[2] == y->position[2] && x->map[0] == y->map[0] && x->map[1] == y->map[1] &&
+                  x->speed == y->speed && x->eliminated == y->eliminated);
+    }
+    ck_assert_int_eq(memcmp(fallback.impact_map, ref.impact_map,
+                            (size_t)ref.map_width * ref.map_height * 16), 0);
+    glcollide_particles_result_clear(&gpu);
+    glcollide_particles_result_clear(&fallback);
+    glcollide_particles_result_clear(&ref);
+    glcollide_particles_destroy(&system);
+    glcollide_particles_destroy(&cpu);
+    free(p);
+}
+END_TEST
+
 Suite *suite_particles(void)
 {
     Suite *suite = suite_create("particles");
@@ -671,6 +874,9 @@ Suite *suite_particles(void)
     tcase_add_test(tc, test_edge_cases);
     tcase_add_test(tc, test_regeneration);
     tcase_add_test(tc, test_gpu_matches_reference);
+    tcase_add_test(tc, test_impact_map);
+    tcase_add_test(tc, test_lookahead);
+    tcase_add_test(tc, test_records_overflow_and_fallback);
     suite_add_tcase(suite, tc);
     return suite;
 }
