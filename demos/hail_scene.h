@@ -54,11 +54,11 @@ static inline size_t hail_scene_colliders(glcollide_collider *c)
     c[HAIL_TABLE].response = GLCOLLIDE_RESPONSE_BOUNCE;
     c[HAIL_TABLE].restitution = 0.45;
     /* A bin: its wall (a cylinder) and its lid (a disc; hail stops there). */
-    const double bin_base[3] = {-1.0, 2.5, 0.0}, lid_c[3] = {-1.0, 2.5, 0.9};
-    c[HAIL_BIN_WALL] = glcollide_collider_cylinder(bin_base, ez, 0.35, 0.9);
+    const double bin_base[3] = {-1.0, 2.5, 0.0}, lid_c[3] = {-1.0, 2.5, 1.0};
+    c[HAIL_BIN_WALL] = glcollide_collider_cylinder(bin_base, ez, 0.45, 1.0);
     c[HAIL_BIN_WALL].response = GLCOLLIDE_RESPONSE_BOUNCE;
     c[HAIL_BIN_WALL].restitution = 0.3;
-    c[HAIL_BIN_LID] = glcollide_collider_disc(lid_c, ez, 0.35);
+    c[HAIL_BIN_LID] = glcollide_collider_disc(lid_c, ez, 0.45);
     return HAIL_COLLIDERS;
 }
 
@@ -75,7 +75,7 @@ static inline double hail_rng_uniform(uint64_t *state, double lo, double hi)
     return lo + (hi - lo) * (double)(hail_rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* n hailstones over the area, falling from 6..9 m with a little wind, born
+/* n hailstones over the area, falling from 6..9 m with a wind along x, born
  * over the first lifetime so that they arrive evenly; NULL if out of memory. */
 static inline glcollide_particle *hail_scene_particles(size_t n, uint64_t seed)
 {
@@ -86,7 +86,7 @@ static inline glcollide_particle *hail_scene_particles(size_t n, uint64_t seed)
         p[i].position[0] = hail_rng_uniform(&seed, -HAIL_AREA, HAIL_AREA);
         p[i].position[1] = hail_rng_uniform(&seed, -HAIL_AREA, HAIL_AREA);
         p[i].position[2] = hail_rng_uniform(&seed, 6.0, 9.0);
-        p[i].velocity[0] = hail_rng_uniform(&seed, 0.2, 1.0);
+        p[i].velocity[0] = hail_rng_uniform(&seed, 1.5, 3.0);
         p[i].velocity[1] = hail_rng_uniform(&seed, -0.3, 0.3);
         p[i].velocity[2] = hail_rng_uniform(&seed, -6.0, -3.0);
         p[i].acceleration[2] = -9.81;

@@ -806,6 +806,54 @@ static int reset_result(glcollide_particles_result *result)
     return GLCOLLIDE_OK;
 }
 
+int glcollide_collider_map_point(const glcollide_collider *c, const double uv[2], double point[3],
+                                 double normal[3])
+{
+    prepared p;
+    prepare_collider(c, &p);
+    double lo[2], hi[2], l[3];
+    map_range(c, lo, hi);
+    double a = lo[0] + uv[0] * (hi[0] - lo[0]), b = lo[1] + uv[1] * (hi[1] - lo[1]);
+    if (c->kind == GLCOLLIDE_COLLIDER_PLANE) {
+        l[0] = a;
+        l[1] = b;
+        l[2] = 0;
+    } else {
+        /* On the ray r (cos a, sin a, 0) + (0, 0, b), r >= 0: f is A r^2 + 2 B r + C. */
+        double d[3] = {cos(a), sin(a), 0}, z[3] = {0, 0, b}, md[3], mz[3];
+        mat_vec(p.m, d, md);
+        mat_vec(p.m, z, mz);
+        double qa = glcollide_vec3_dot(d, md);
+        double qb = glcollide_vec3_dot(d, mz) + glcollide_vec3_dot(p.g, d);
+        double qc = glcollide_vec3_dot(z, mz) + 2 * glcollide_vec3_dot(p.g, z) + p.j;
+        double r = -1;
+        if (qa != 0) {
+            double disc = qb * qb - qa * qc;
+            if (disc >= 0) {
+                double r1 = (-qb - sqrt(disc)) / qa, r2 = (-qb + sqrt(disc)) / qa;
+                r = fmin(r1, r2) >= 0 ? fmin(r1, r2) : fmax(r1, r2);
+            }
+        } else if (qb != 0) {
+            r = -qc / (2 * qb);
+        }
+        if (!(r >= 0))
+            return 0;
+        l[0] = r * d[0];
+        l[1] = r * d[1];
+        l[2] = b;
+    }
+    double grad[3];
+    mat_vec(p.m, l, grad);
+    for (int k = 0; k < 3; k++)
+        grad[k] += p.g[k];
+    for (int k = 0; k < 3; k++) {
+        point[k] = p.origin[k] + p.frame[0][k] * l[0] + p.frame[1][k] * l[1] + p.frame[2][k] * l[2];
+        normal[k] = p.frame[0][k] * grad[0] + p.frame[1][k] * grad[1] + p.frame[2][k] * grad[2];
+    }
+    normalise(normal);
+    return 1;
+}
+
 int glcollide_particles_reference_step(const glcollide_particle *particles, size_t particle_count,
                                        const glcollide_collider *colliders, size_t collider_count,
                                        const glcollide_particles_settings *settings, double t0,

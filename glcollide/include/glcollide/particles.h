@@ -260,6 +260,13 @@ GLCOLLIDE_API int glcollide_particles_reference_step(
 GLCOLLIDE_API void glcollide_collider_map_coordinates(const glcollide_collider *collider,
                                                       const double local[3], double uv[2]);
 
+/* The inverse: the surface point (world) and unit normal (the gradient's
+ * direction) of map coordinates (u, v), for splats and for drawing a
+ * collider. Returns 1, or 0 where the map's (angle, z) meets no point of a
+ * quadric (the nearest root along the angle's ray is used otherwise). */
+GLCOLLIDE_API int glcollide_collider_map_point(const glcollide_collider *collider, const double uv[2],
+                                               double point[3], double normal[3]);
+
 #ifdef __cplusplus
 }
 #endif
