@@ -987,7 +987,6 @@ void glcollide_particles_result_clear(glcollide_particles_result *result)
 /* The same algorithm as above, in float (times in double only for the
  * generation bookkeeping, so that late times keep their precision). */
 static const char *const solve_source =
-    "#version 430 core\n"
     "layout(local_size_x = 64) in;\n"
     "struct particle_t { vec4 x0; vec4 v0; vec4 acc; dvec2 birth_life; };\n"
     /* m0 = (Mxx Myy Mzz Mxy), m1 = (Mxz Myz gx gy), m2 = (gz J bounce k),
@@ -996,7 +995,7 @@ static const char *const solve_source =
     "struct collider_t { vec4 origin; vec4 u; vec4 v; vec4 w; vec4 m0; vec4 m1; vec4 m2;\n"
     "                    vec4 bmin; vec4 bmax; vec4 cmin; vec4 cmax; vec4 map; };\n"
     "layout(std430, binding = 0) readonly buffer particle_block { particle_t particles[]; };\n"
-    "layout(std430, binding = 1) readonly buffer collider_block { collider_t colliders[]; };\n"
+    "layout(std140, binding = 1) uniform collider_block { collider_t colliders[COLLIDER_CAPACITY]; };\n"
     "layout(std430, binding = 2) buffer record_block { uint record_count; uint instances; uint first;\n"
     "                                                   uint base; uvec4 records[]; };\n"
     "layout(std430, binding = 3) writeonly buffer position_block { vec4 positions[]; };\n"
@@ -1255,6 +1254,7 @@ struct glcollide_particles {
     GLuint vertex_array, particle_buffer, collider_buffer, record_buffer, position_buffer;
     size_t particle_capacity, collider_capacity, record_capacity, position_capacity;
     size_t max_records;
+    size_t max_colliders; /* what the uniform block holds */
     GLuint map_texture, framebuffer;
     int map_width, map_height;
 };
@@ -1306,7 +1306,22 @@ int glcollide_particles_create(glcollide_context *context,
     if (context) {
         status = glcollide_context_make_current(context);
         if (status == GLCOLLIDE_OK) {
-            s->programs[PROGRAM_SOLVE] = glcollide_gl_program("particles solve", NULL, NULL, solve_source);
+            /* Colliders live in a uniform block (every invocation reads the
+             * same ones; llvmpipe reads SSBOs lane by lane): as many as
+             * GL_MAX_UNIFORM_BLOCK_SIZE holds at 192 bytes each. */
+            GLint block = 0;
+            glGetIntegerv(GL_MAX_UNIFORM_BLOCK_SIZE, &block);
+            s->max_colliders = (size_t)block / 192 < MAX_COLLIDERS ? (size_t)block / 192 : MAX_COLLIDERS;
+            char header[96];
+            snprintf(header, sizeof header, "#version 430 core\n#define COLLIDER_CAPACITY %zu\n",
+                     s->max_colliders ? s->max_colliders : 1);
+            size_t length = strlen(header) + strlen(solve_source) + 1;
+            char *source = malloc(length);
+            if (source) {
+                snprintf(source, length, "%s%s", header, solve_source);
+                s->programs[PROGRAM_SOLVE] = glcollide_gl_program("particles solve", NULL, NULL, source);
+                free(source);
+            }
             s->programs[PROGRAM_MAP] =
                 glcollide_gl_program("particles impact map", map_vertex_source, map_fragment_source, NULL);
             glGenVertexArrays(1, &s->vertex_array);
@@ -1360,6 +1375,10 @@ int glcollide_particles_set_colliders(glcollide_particles *system, const glcolli
     int status = check_colliders(colliders, count);
     if (status != GLCOLLIDE_OK)
         return status;
+    if (system->context && count > system->max_colliders)
+        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
+                              "particles: %zu colliders, this GL's uniform blocks hold %zu", count,
+                              system->max_colliders);
     glcollide_collider *copy = glcollide_alloc_array(count ? count : 1, sizeof *copy);
     if (!copy)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "particles: out of memory");
@@ -1470,7 +1489,9 @@ static int upload(glcollide_particles *s)
         f[47] = (float)(1.0 / (hi[1] - lo[1]));
         memcpy(data + 192 * c, f, sizeof f);
     }
-    glcollide_gl_buffer_reserve(s->collider_buffer, &s->collider_capacity, collider_bytes + 192);
+    /* The whole declared uniform block is bound, whatever the count. */
+    glcollide_gl_buffer_reserve(s->collider_buffer, &s->collider_capacity,
+                                (s->max_colliders ? s->max_colliders : 1) * 192);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->collider_buffer);
     if (collider_bytes)
         glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)collider_bytes, data);
@@ -1523,6 +1544,8 @@ static int run_gpu(glcollide_particles *s, double A, double B, double T, int wan
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->record_buffer);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof header, header);
     if (n) {
+        GLint saved_ubo = 0, saved_ubo_generic = 0;
+        GLint64 saved_ubo_start = 0, saved_ubo_size = 0;
         GLuint program = s->programs[PROGRAM_SOLVE];
         glUseProgram(program);
         glUniform1d(glGetUniformLocation(program, "window_a"), A);
@@ -1540,13 +1563,25 @@ static int run_gpu(glcollide_particles *s, double A, double B, double T, int wan
         glUniform3fv(glGetUniformLocation(program, "position_jitter"), 1, pj);
         glUniform3fv(glGetUniformLocation(program, "velocity_jitter"), 1, vj);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->particle_buffer);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, s->collider_buffer);
+        glGetIntegeri_v(GL_UNIFORM_BUFFER_BINDING, 1, &saved_ubo);
+        glGetInteger64i_v(GL_UNIFORM_BUFFER_START, 1, &saved_ubo_start);
+        glGetInteger64i_v(GL_UNIFORM_BUFFER_SIZE, 1, &saved_ubo_size);
+        glGetIntegerv(GL_UNIFORM_BUFFER_BINDING, &saved_ubo_generic);
+        glBindBufferRange(GL_UNIFORM_BUFFER, 1, s->collider_buffer, 0,
+                          (GLsizeiptr)((s->max_colliders ? s->max_colliders : 1) * 192));
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, s->record_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, s->position_buffer);
         size_t groups = (n + GROUP_SIZE - 1) / GROUP_SIZE;
         size_t gx = groups < 65535 ? groups : 65535, gy = (groups + gx - 1) / gx;
         glDispatchCompute((GLuint)gx, (GLuint)gy, 1);
         result->stats.draw_calls++;
+        /* The uniform buffer bindings are not among the saved GL state. */
+        if (saved_ubo_size > 0)
+            glBindBufferRange(GL_UNIFORM_BUFFER, 1, (GLuint)saved_ubo, (GLintptr)saved_ubo_start,
+                              (GLsizeiptr)saved_ubo_size);
+        else
+            glBindBufferBase(GL_UNIFORM_BUFFER, 1, (GLuint)saved_ubo);
+        glBindBuffer(GL_UNIFORM_BUFFER, (GLuint)saved_ubo_generic);
     }
     if (want_map && s->map_width) {
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);

@@ -212,10 +212,13 @@ GLCOLLIDE_API int glcollide_particles_set_particles(glcollide_particles *system,
                                                     const glcollide_particle *particles,
                                                     size_t count);
 
-/* Copies colliders (count 0 allowed; at most 65535). Errors: INVALID_ARGUMENT
- * naming the collider (non-finite values, axes not orthonormal within 1e-6,
- * restitution outside [0, 1], empty bounds, a mapped range not finite, a
- * quadric with all coefficients zero). */
+/* Copies colliders (count 0 allowed). Errors: INVALID_ARGUMENT naming the
+ * collider (non-finite values, axes not orthonormal within 1e-6, restitution
+ * outside [0, 1], empty bounds, a mapped range not finite, a quadric with all
+ * coefficients zero); LIMIT above 65535 colliders, or with a context above
+ * what one GL uniform block holds (GL_MAX_UNIFORM_BLOCK_SIZE / 192: 341 on
+ * llvmpipe): every invocation reads the same colliders, which a uniform
+ * block serves better than a storage buffer. */
 GLCOLLIDE_API int glcollide_particles_set_colliders(glcollide_particles *system,
                                                     const glcollide_collider *colliders,
                                                     size_t count);
