@@ -203,10 +203,14 @@ glcollide_particles_settings glcollide_particles_default_settings(void)
     return s;
 }
 
+/* Finite, and within 1e15: the GPU's floats (and their squares in the
+ * quadric's terms) stay finite. */
+#define MAX_MAGNITUDE 1e15
+
 static int all_finite(const double *v, int n)
 {
     for (int i = 0; i < n; i++)
-        if (!isfinite(v[i]))
+        if (!(fabs(v[i]) <= MAX_MAGNITUDE))
             return 0;
     return 1;
 }
@@ -241,12 +245,12 @@ static int check_particles(const glcollide_particle *p, size_t count)
         const char *bad = !all_finite(q->position, 3)       ? "position"
                           : !all_finite(q->velocity, 3)     ? "velocity"
                           : !all_finite(q->acceleration, 3) ? "acceleration"
-                          : !isfinite(q->birth)             ? "birth"
-                          : !isfinite(q->lifetime)          ? "lifetime"
+                          : !all_finite(&q->birth, 1)       ? "birth"
+                          : !all_finite(&q->lifetime, 1)    ? "lifetime"
                                                             : NULL;
         if (bad)
             return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                                  "particles: particle %zu: %s is not finite", i, bad);
+                                  "particles: particle %zu: %s is not finite (or above 1e15)", i, bad);
         if (q->lifetime < 0)
             return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                                   "particles: particle %zu: lifetime %g is negative", i, q->lifetime);
@@ -286,7 +290,7 @@ static int check_colliders(const glcollide_collider *c, size_t count)
             bad = "unknown response";
         else if (!all_finite(d->origin, 3) || !all_finite(d->axis_u, 3) || !all_finite(d->axis_v, 3) ||
                  !all_finite(d->quadric, 10))
-            bad = "origin, axes or quadric not finite";
+            bad = "origin, axes or quadric not finite (or above 1e15)";
         else if (isnan(d->bound_radius) || d->bound_radius <= 0 || isnan(d->bound_min[0]) ||
                  isnan(d->bound_min[1]) || isnan(d->bound_min[2]) || isnan(d->bound_max[0]) ||
                  isnan(d->bound_max[1]) || isnan(d->bound_max[2]))

@@ -206,7 +206,8 @@ GLCOLLIDE_API int glcollide_particles_create(glcollide_context *context,
                                              glcollide_particles **out);
 
 /* Copies particles (count 0 allowed). Errors: INVALID_ARGUMENT for a NaN or
- * infinite value or a negative lifetime, naming the particle; LIMIT for 2^31
+ * infinite value (or one above 1e15 in magnitude, beyond what the GPU's
+ * floats square) or a negative lifetime, naming the particle; LIMIT for 2^31
  * particles or more; the system keeps its previous particles then. */
 GLCOLLIDE_API int glcollide_particles_set_particles(glcollide_particles *system,
                                                     const glcollide_particle *particles,
