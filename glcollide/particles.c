@@ -941,7 +941,8 @@ int glcollide_particles_reference_step(const glcollide_particle *particles, size
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.impacts = result->impact_count;
-    qsort(result->impacts, result->impact_count, sizeof *result->impacts, impact_compare);
+    if (result->impact_count)
+        qsort(result->impacts, result->impact_count, sizeof *result->impacts, impact_compare);
     if (options->feedback & GLCOLLIDE_FEEDBACK_IMPACT_MAP) {
         int tile = settings->map_tile, columns, width, height;
         map_layout(collider_count, tile, &columns, &width, &height);
@@ -1428,8 +1429,8 @@ static int upload(glcollide_particles *s)
 {
     size_t n = s->particle_count, nc = s->collider_count;
     size_t particle_bytes = n * 64, collider_bytes = nc * 12 * 16;
-    unsigned char *data = malloc(particle_bytes > collider_bytes ? (particle_bytes ? particle_bytes : 1)
-                                                                 : collider_bytes);
+    size_t most = particle_bytes > collider_bytes ? particle_bytes : collider_bytes;
+    unsigned char *data = malloc(most ? most : 1);
     if (!data)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "particles: out of memory");
     for (size_t i = 0; i < n; i++) {
