@@ -11,6 +11,8 @@
  */
 #include "tests.h"
 
+#include "../glcollide/gl_internal.h"
+
 #include <glcollide/particles.h>
 
 #include <math.h>
@@ -983,6 +985,79 @@ START_TEST(test_records_overflow_and_fallback)
 }
 END_TEST
 
+/* In a caller's context (wrapped), a step with every feedback leaves the GL
+ * state as it found it: what glcollide saves for every entry point, and the
+ * blend function, blend equation and uniform buffer bindings the step
+ * changes besides. */
+START_TEST(test_wrapped_context_state)
+{
+    context_setup();
+    ck_assert_int_eq(glcollide_context_make_current(context), GLCOLLIDE_OK);
+    GLuint framebuffer, renderbuffer, buffer;
+    glGenFramebuffers(1, &framebuffer);
+    glGenRenderbuffers(1, &renderbuffer);
+    glBindRenderbuffer(GL_RENDERBUFFER, renderbuffer);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 32, 32);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, renderbuffer);
+    glGenBuffers(1, &buffer);
+    glBindBuffer(GL_UNIFORM_BUFFER, buffer);
+    glBufferData(GL_UNIFORM_BUFFER, 256, NULL, GL_STATIC_DRAW);
+    glBindBufferRange(GL_UNIFORM_BUFFER, 1, buffer, 0, 64);
+    glViewport(1, 2, 30, 40);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ZERO);
+    glBlendEquation(GL_FUNC_REVERSE_SUBTRACT);
+    glcollide_context *wrapped = NULL;
+    ck_assert_int_eq(glcollide_context_wrap_current(&wrapped), GLCOLLIDE_OK);
+    glcollide_gl_state before, after;
+    glcollide_gl_state_save(&before);
+    glcollide_collider colliders[16];
+    size_t nc = scene_colliders(colliders);
+    glcollide_particle *particles = scene_particles(0x57A7Eull, 2000);
+    glcollide_particles *system = NULL;
+    ck_assert_int_eq(glcollide_particles_create(wrapped, NULL, &system), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_set_colliders(system, colliders, nc), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_particles_set_particles(system, particles, 2000), GLCOLLIDE_OK);
+    glcollide_particles_step_options all = {7, 0.01};
+    glcollide_particles_result result = {0};
+    ck_assert_int_eq(glcollide_particles_step(system, 0.5, 0.6, &all, &result), GLCOLLIDE_OK);
+    ck_assert_uint_gt(result.stats.impacts, 10);
+    glcollide_gl_state_save(&after);
+    ck_assert_int_eq(glGetError(), GL_NO_ERROR);
+    ck_assert_msg(memcmp(&before, &after, sizeof before) == 0, "the step changed the caller's GL state");
+    GLint value = 0;
+    GLint64 start = -1, size = -1;
+    glGetIntegeri_v(GL_UNIFORM_BUFFER_BINDING, 1, &value);
+    glGetInteger64i_v(GL_UNIFORM_BUFFER_START, 1, &start);
+    glGetInteger64i_v(GL_UNIFORM_BUFFER_SIZE, 1, &size);
+    ck_assert_msg(value == (GLint)buffer && start == 0 && size == 64, "uniform binding 1 changed");
+    glGetIntegerv(GL_UNIFORM_BUFFER_BINDING, &value);
+    ck_assert_int_eq(value, (GLint)buffer);
+    glGetIntegerv(GL_BLEND_SRC_RGB, &value);
+    ck_assert_int_eq(value, GL_SRC_ALPHA);
+    glGetIntegerv(GL_BLEND_DST_RGB, &value);
+    ck_assert_int_eq(value, GL_ONE_MINUS_SRC_ALPHA);
+    glGetIntegerv(GL_BLEND_EQUATION_RGB, &value);
+    ck_assert_int_eq(value, GL_FUNC_REVERSE_SUBTRACT);
+    ck_assert(glIsEnabled(GL_BLEND));
+    glcollide_particles_result_clear(&result);
+    glcollide_particles_destroy(&system);
+    glcollide_context_destroy(&wrapped);
+    /* Back to the owned context's defaults for the other tests. */
+    glDisable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ZERO);
+    glBlendEquation(GL_FUNC_ADD);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    glBindBufferBase(GL_UNIFORM_BUFFER, 1, 0);
+    glDeleteBuffers(1, &buffer);
+    glDeleteRenderbuffers(1, &renderbuffer);
+    glDeleteFramebuffers(1, &framebuffer);
+    free(particles);
+}
+END_TEST
+
 Suite *suite_particles(void)
 {
     Suite *suite = suite_create("particles");
@@ -998,6 +1073,7 @@ Suite *suite_particles(void)
     tcase_add_test(tc, test_impact_map);
     tcase_add_test(tc, test_lookahead);
     tcase_add_test(tc, test_records_overflow_and_fallback);
+    tcase_add_test(tc, test_wrapped_context_state);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -38,7 +38,12 @@
  *   buffer grows and the step runs again. Readback is 48 bytes per impact:
  *   use it when each impact drives an event (a sound per hailstone) or when
  *   impacts are fewer than the map's texels.
- * Both may be asked in one step.
+ * Both may be asked in one step. Look-ahead (thesis 3.5.1): feedback
+ * reaches the CPU a step (or the readback's time) late; a step with
+ * lookahead L reports the impacts L seconds ahead of the positions it
+ * leaves, so that a consumer that lags by L (a sound engine, a second
+ * thread reading the map) hears each impact when it is seen. Use 0 when
+ * the step's own impacts are wanted, e.g. to draw splats in the same frame.
  *
  * GPU precision: positions are float relative to the system's origin (the
  * centre of the colliders' bounds unless set), times are float relative to
