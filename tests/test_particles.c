@@ -760,8 +760,9 @@ START_TEST(test_gpu_matches_reference)
            total.unexplained, total.max_dt, time_tolerance, total.max_dt_bounce, total.max_dt_cosine,
            total.max_pixels, alive_mismatch, position_mismatch, (size_t)frames * n, gpu_ms, ref_ms);
     fflush(stdout);
-    for (size_t c = 0; c < nc; c++)
-        ck_assert_msg(per_collider[c] > 50, "collider %zu hit only %zu times", c, per_collider[c]);
+    for (size_t c = 0; c < nc; c++) /* > 50 in make check's run */
+        ck_assert_msg(per_collider[c] * 12000 > n * (size_t)frames, "collider %zu hit only %zu times",
+                      c, per_collider[c]);
     ck_assert_msg(total.unexplained == 0, "%zu unexplained disagreements; first: %s",
                   total.unexplained, total.first_unexplained);
     ck_assert_msg(total.max_pixels <= 1.0, "map %.3g pixels off", total.max_pixels);
