@@ -639,6 +639,37 @@ START_TEST(test_edge_cases)
 }
 END_TEST
 
+/* Short lives: a step meeting several generations reports each one's
+ * impact, the 4 latest at most (the documented cap). */
+START_TEST(test_generations_in_one_step)
+{
+    context_setup();
+    const double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0}, o[3] = {0, 0, 0};
+    glcollide_collider ground = glcollide_collider_rectangle(o, ex, ey, 1, 1);
+    /* Hits 0.01 s into each generation. */
+    glcollide_particle p[2] = {{{0, 0, 0.1}, {0, 0, -10}, {0, 0, 0}, 0, 0.1},
+                               {{0, 0, 0.1}, {0, 0, -10}, {0, 0, 0}, 0, 0.04}};
+    glcollide_particles_result ref = {0}, gpu = {0};
+    step_both(p, 2, &ground, 1, NULL, 0, 0.265, &ref, &gpu);
+    for (int side = 0; side < 2; side++) {
+        const glcollide_particles_result *r = side ? &gpu : &ref;
+        /* Lifetime 0.1: generations 0, 1, 2 (0.01, 0.11, 0.21); lifetime
+         * 0.04: generations 0..6 hit, the latest 4 (3..6) are reported. */
+        ck_assert_uint_eq(r->impact_count, 7);
+        for (uint32_t k = 0; k < 3; k++)
+            ck_assert_msg(r->impacts[k].particle == 0 && r->impacts[k].generation == k &&
+                              fabs(r->impacts[k].time - (0.01 + 0.1 * k)) < 1e-6,
+                          "%s: impact %u", side ? "gpu" : "ref", k);
+        for (uint32_t k = 0; k < 4; k++)
+            ck_assert_msg(r->impacts[3 + k].particle == 1 && r->impacts[3 + k].generation == 3 + k &&
+                              fabs(r->impacts[3 + k].time - (0.01 + 0.04 * (3 + k))) < 1e-6,
+                          "%s: short-lived impact %u", side ? "gpu" : "ref", k);
+    }
+    glcollide_particles_result_clear(&ref);
+    glcollide_particles_result_clear(&gpu);
+}
+END_TEST
+
 /* Regeneration: generation g starts from x0 + jitter * r(g); with jitter 0
  * every generation repeats the first; with jitter the starts differ, stay
  * within the jitter, and the GPU draws the same ones. */
@@ -1070,6 +1101,7 @@ Suite *suite_particles(void)
     tcase_add_test(tc, test_bounce_series);
     tcase_add_test(tc, test_edge_cases);
     tcase_add_test(tc, test_regeneration);
+    tcase_add_test(tc, test_generations_in_one_step);
     tcase_add_test(tc, test_gpu_matches_reference);
     tcase_add_test(tc, test_impact_map);
     tcase_add_test(tc, test_lookahead);

@@ -20,6 +20,8 @@
  * Nothing about a particle is stored between steps: each step replays the
  * current generation from its start (the thesis's closed form), so any time
  * may be asked in any order, and look-ahead costs nothing but the replay.
+ * A step reports the impacts of at most the 4 latest generations whose lives
+ * meet it: steps longer than 3 lifetimes lose the older generations' impacts.
  *
  * Feedback to the CPU, per step, for the impacts in (t0 + lookahead, t1 + lookahead]:
  * - the impact map (thesis 3.4): one square tile per collider holding a 2D
