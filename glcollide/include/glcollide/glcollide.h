@@ -500,4 +500,6 @@ GLCOLLIDE_API void glcollide_stencil_result_clear(glcollide_stencil_result *resu
 }
 #endif
 
+#include <glcollide/particles.h>
+
 #endif /* GLCOLLIDE_GLCOLLIDE_H */
