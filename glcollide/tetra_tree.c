@@ -146,8 +146,8 @@ struct glcollide_tetra_tree {
 glcollide_tetra_tree_options glcollide_tetra_tree_default_options(void)
 {
     glcollide_tetra_tree_options options = {
-        .max_depth = 6,
-        .min_tetrahedra = 32,
+        .max_depth = 8,
+        .min_tetrahedra = 16,
         .use_origin = 0,
         .origin = {0, 0, 0},
         .check_self_intersections = 1,
@@ -843,8 +843,10 @@ static int classify_in_leaf(const glcollide_tetra_tree *tree, const tetra_node *
             }
             continue;
         }
+        /* Inner faces first: most tetrahedra of a cone are narrower than it. */
         int sign[4], outside = 0, unsure = 0;
-        for (int i = 0; i < 4 && !outside; i++) {
+        for (int j = 0; j < 4 && !outside; j++) {
+            int i = (j + 1) & 3;
             double v = plane_value(&t->plane[i], u), bound = plane_bound(&t->plane[i], u_max);
             sign[i] = v > bound ? 1 : v < -bound ? -1 : 2;
             outside = sign[i] < 0;
@@ -1057,17 +1059,16 @@ static const char *const classify_source =
     "            }\n"
     "            continue;\n"
     "        }\n"
-    "        if (v0 < -e0)\n"
-    "            continue;\n"
-    "        bool unsure = v0 <= e0, outside = false;\n"
+    "        bool unsure = false, outside = false;\n" /* inner faces first: narrower than the cone */
     "        for (uint f = 1u; f <= 3u && !outside; f++) {\n"
     "            uvec4 s = tree[base + f];\n"
     "            float v = dot(xyz(s), p), e = tolerance * (dot(abs(xyz(s)), abs(p)) + w(s) * pm);\n"
     "            outside = v < -e;\n"
     "            unsure = unsure || v <= e;\n"
     "        }\n"
-    "        if (outside)\n"
+    "        if (outside || v0 < -e0)\n"
     "            continue;\n"
+    "        unsure = unsure || v0 <= e0;\n"
     "        if (unsure)\n"
     "            return 2u;\n"
     "        sum += 2 * sign;\n" /* Algorithm 1, case b */

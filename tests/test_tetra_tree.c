@@ -6,8 +6,9 @@
  * oracle's answer. Point sets mix mesh vertices, edge midpoints, points on
  * faces, points on the shared features of the covering (the origin, the
  * inner edges origin-vertex, the inner faces), points on the octant planes,
- * points 1e-12 off vertices, and random points in the box and in a box 20%
- * larger. Real meshes are quantised to a 2^-20 grid (after fitting to size
+ * the inner edges at vertices whose fan has both signs (where the paper's
+ * feature sets would be wrong), points 1e-12 off vertices, and random
+ * points in the box and in a box 20% larger. Real meshes are quantised to a 2^-20 grid (after fitting to size
  * 2) so that those feature points are exactly on their features.
  * GLCOLLIDE_TETRA_PARTICLES sets the particles per real mesh (default 20000;
  * the verification run uses 100000).
@@ -97,6 +98,24 @@ static void make_points(const glcollide_mesh *m, const double o[3], size_t targe
                   o[1] + 0.25 * ((a[1] - o[1]) + (b[1] - o[1])),
                   o[2] + 0.25 * ((a[2] - o[2]) + (b[2] - o[2])));
     }
+    /* Inner edges origin-vertex at vertices whose fan of tetrahedra has
+     * both signs (the surface folds over as seen from the origin): where
+     * the paper's +-feature sets would add 0 instead of the fan's winding. */
+    unsigned char *fan = calloc(m->vertex_count, 1);
+    ck_assert_ptr_nonnull(fan);
+    for (size_t t = 0; t < m->triangle_count; t++) {
+        const uint32_t *v = m->triangles + 3 * t;
+        int s = glcollide_orient3d(vertex(m, v[0]), vertex(m, v[1]), vertex(m, v[2]), o);
+        for (int k = 0; k < 3; k++)
+            fan[v[k]] |= s > 0 ? 1 : s < 0 ? 2 : 4;
+    }
+    for (size_t v = 0, added = 0; v < m->vertex_count && added < part; v++)
+        if (fan[v] & 2 && fan[v] & 1) {
+            const double *a = vertex(m, (uint32_t)v);
+            add_point(set, o[0] + 0.5 * (a[0] - o[0]), o[1] + 0.5 * (a[1] - o[1]), o[2] + 0.5 * (a[2] - o[2]));
+            added++;
+        }
+    free(fan);
     for (size_t i = 0; i < part; i++) { /* near vertices, and on the octant planes */
         const double *a = vertex(m, test_rng_below(&rng, (uint32_t)m->vertex_count));
         double span = hi[0] - lo[0];

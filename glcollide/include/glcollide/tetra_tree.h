@@ -40,7 +40,7 @@ typedef struct glcollide_tetra_tree_options {
     int check_self_intersections; /* 1: refuse a closed mesh that passes through itself */
 } glcollide_tetra_tree_options;
 
-/* Defaults: max_depth 6, min_tetrahedra 32, centroid origin, self-intersection check on. */
+/* Defaults: max_depth 8, min_tetrahedra 16, centroid origin, self-intersection check on. */
 GLCOLLIDE_API glcollide_tetra_tree_options glcollide_tetra_tree_default_options(void);
 
 /*
