@@ -111,21 +111,49 @@ typedef struct tetra_plane {
     double sigma, sigma_r;
 } tetra_plane;
 
+/* Read first to last when a particle is tested (the sign, the planes), so
+ * that a tetrahedron costs one cache miss. */
 typedef struct tetra {
-    tetra_plane plane[4]; /* l0..l3, sign folded in: > 0 strictly inside */
-    uint32_t vertex[3];   /* a, b, c */
     int sign;             /* s; 0: flat (plane[0] is then the triangle's plane) */
     unsigned paired;      /* bit i (1..3): inner face i is shared with a tetrahedron that is not flat */
+    tetra_plane plane[4]; /* l0..l3, sign folded in: > 0 strictly inside */
+    uint32_t vertex[3];   /* a, b, c */
     double box_min[3], box_max[3]; /* of the triangle relative to V0 (flat ones on the GPU) */
 } tetra;
 
+/* 48 bytes: the descent touches one node per level. */
 typedef struct tetra_node {
-    int32_t g[3][3];  /* generators, positively oriented */
+    float nb[3], db;  /* bounding plane: nb.u <= db on every tetrahedron of the node
+                         (nb: integers below 2^24, exact; db rounded up) */
     uint32_t child;   /* first of 4 children; NONE for a leaf */
     uint32_t first, count; /* a leaf's tetrahedra in leaf_tets */
-    double nb[3], db; /* bounding plane: nb.u <= db on every tetrahedron of the node */
-    int depth;
+    int16_t g[3][3];  /* generators, positively oriented (|component| <= 2^MAX_DEPTH) */
+    uint8_t depth;
 } tetra_node;
+
+/* x rounded to float, up (for bounds). */
+static float float_up(double x)
+{
+    float f = (float)x;
+    if ((double)f < x)
+        f = nextafterf(f, INFINITY);
+    return f;
+}
+
+static void node_generators(const tetra_node *nd, int32_t g[3][3])
+{
+    for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++)
+            g[j][k] = nd->g[j][k];
+}
+
+static void set_generators(tetra_node *nd, const int32_t *g0, const int32_t *g1, const int32_t *g2)
+{
+    const int32_t *g[3] = {g0, g1, g2};
+    for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++)
+            nd->g[j][k] = (int16_t)g[j][k];
+}
 
 struct glcollide_tetra_tree {
     double origin[3];
@@ -460,7 +488,9 @@ static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates, 
 {
     glcollide_tetra_tree *tree = b->tree;
     double normals[3][3];
-    cone_normals(tree->nodes[node].g, normals);
+    int32_t generators[3][3];
+    node_generators(&tree->nodes[node], generators);
+    cone_normals(generators, normals);
     uint32_t *mine = glcollide_alloc_array(candidate_count ? candidate_count : 1, sizeof *mine);
     if (!mine)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "tetra-tree: out of memory");
@@ -482,8 +512,9 @@ static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates, 
         for (int v = 0; v < 3; v++)
             db = fmax(db, glcollide_vec3_dot(nb, b->triangle[mine[i]][v]));
     db += 0x1p-40 * norm1(nb) * tree->extent; /* above the rounding of the dot products */
-    memcpy(nd->nb, nb, sizeof nb);
-    nd->db = db;
+    for (int k = 0; k < 3; k++)
+        nd->nb[k] = (float)nb[k];
+    nd->db = float_up(db);
     nd->child = NONE;
     nd->first = nd->count = 0;
     int depth = nd->depth;
@@ -517,7 +548,7 @@ static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates, 
     tree->node_count += 4;
     nd->child = first;
     int32_t g[3][3], m[3][3]; /* m[0] = m12, m[1] = m23, m[2] = m31 */
-    memcpy(g, nd->g, sizeof g);
+    node_generators(nd, g);
     for (int k = 0; k < 3; k++) {
         m[0][k] = g[0][k] + g[1][k];
         m[1][k] = g[1][k] + g[2][k];
@@ -528,9 +559,8 @@ static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates, 
     for (int c = 0; c < 4; c++) {
         tetra_node *child = &tree->nodes[first + c];
         memset(child, 0, sizeof *child);
-        for (int j = 0; j < 3; j++)
-            memcpy(child->g[j], children[c][j], sizeof child->g[j]);
-        child->depth = depth + 1;
+        set_generators(child, children[c][0], children[c][1], children[c][2]);
+        child->depth = (uint8_t)(depth + 1);
     }
     for (int c = 0; c < 4 && status == GLCOLLIDE_OK; c++)
         status = build_node(b, first + (uint32_t)c, mine, count);
@@ -566,18 +596,39 @@ static int build_tree(glcollide_tetra_tree *tree, const glcollide_tetra_tree_opt
         memset(nd, 0, sizeof *nd);
         int sx = (o & 1) ? -1 : 1, sy = (o & 2) ? -1 : 1, sz = (o & 4) ? -1 : 1;
         int32_t gx[3] = {sx, 0, 0}, gy[3] = {0, sy, 0}, gz[3] = {0, 0, sz};
-        memcpy(nd->g[0], gx, sizeof gx);
         /* det(gx, gy, gz) = sx sy sz: swap to keep the cone positively oriented. */
-        if (sx * sy * sz > 0) {
-            memcpy(nd->g[1], gy, sizeof gy);
-            memcpy(nd->g[2], gz, sizeof gz);
-        } else {
-            memcpy(nd->g[1], gz, sizeof gz);
-            memcpy(nd->g[2], gy, sizeof gy);
-        }
+        if (sx * sy * sz > 0)
+            set_generators(nd, gx, gy, gz);
+        else
+            set_generators(nd, gx, gz, gy);
     }
     for (uint32_t o = 0; o < 8 && status == GLCOLLIDE_OK; o++)
         status = build_node(&b, o, all, n);
+    /* Tetrahedra renumbered in the order the leaves list them: a leaf's
+     * tetrahedra are then mostly consecutive in memory (on the CPU and the
+     * GPU), instead of scattered over the mesh's triangle order. */
+    uint32_t *renumber = all;
+    tetra *sorted = status == GLCOLLIDE_OK ? glcollide_alloc_array(n, sizeof *sorted) : NULL;
+    if (status == GLCOLLIDE_OK && !sorted)
+        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "tetra-tree: out of memory");
+    if (status == GLCOLLIDE_OK) {
+        uint32_t next = 0;
+        for (size_t i = 0; i < n; i++)
+            renumber[i] = NONE;
+        for (size_t e = 0; e < tree->leaf_tet_count; e++) {
+            uint32_t t = tree->leaf_tets[e];
+            if (renumber[t] == NONE) {
+                renumber[t] = next;
+                sorted[next++] = tree->tets[t];
+            }
+            tree->leaf_tets[e] = renumber[t];
+        }
+        for (size_t t = 0; t < n; t++) /* in no leaf: possible only for degenerate input */
+            if (renumber[t] == NONE)
+                sorted[next++] = tree->tets[t];
+        free(tree->tets);
+        tree->tets = sorted;
+    }
 done:
     free(b.triangle);
     free(b.radius);
@@ -749,7 +800,9 @@ int glcollide_tetra_tree_get_info(const glcollide_tetra_tree *tree, glcollide_te
 static int in_cone(const tetra_node *nd, const double u[3])
 {
     double normals[3][3];
-    cone_normals(nd->g, normals);
+    int32_t g[3][3];
+    node_generators(nd, g);
+    cone_normals(g, normals);
     for (int i = 0; i < 3; i++)
         if (glcollide_vec3_dot(normals[i], u) < 0)
             return 0;
@@ -928,8 +981,9 @@ static int classify_point(const glcollide_tetra_tree *tree, const double p[3], u
     const tetra_node *leaf = &tree->nodes[node];
     if (leaf->count == 0)
         return 0;
-    double beyond = glcollide_vec3_dot(leaf->nb, u) - leaf->db;
-    if (beyond > 0x1p-40 * norm1(leaf->nb) * max_abs3(u)) {
+    const double nb[3] = {leaf->nb[0], leaf->nb[1], leaf->nb[2]};
+    double beyond = glcollide_vec3_dot(nb, u) - leaf->db;
+    if (beyond > 0x1p-40 * norm1(nb) * max_abs3(u)) {
         stats->bounding_rejects++;
         return 0;
     }
@@ -1104,15 +1158,6 @@ static uint32_t float_bits(float f)
     return u;
 }
 
-/* x rounded to float, up (for bounds). */
-static float float_up(double x)
-{
-    float f = (float)x;
-    if ((double)f < x)
-        f = nextafterf(f, INFINITY);
-    return f;
-}
-
 static void put_vec(uint32_t *slot, const double v[3], double factor, uint32_t w)
 {
     for (int k = 0; k < 3; k++)
@@ -1142,7 +1187,8 @@ static uint32_t *pack_tree(glcollide_tetra_gpu *gpu, size_t *slots)
             double g[3] = {nd->g[j][0], nd->g[j][1], nd->g[j][2]};
             put_vec(slot + 4 * j, g, 1.0, w[j]);
         }
-        put_vec(slot + 12, nd->nb, 1.0, float_bits(float_up(nd->db * s)));
+        const double nb[3] = {nd->nb[0], nd->nb[1], nd->nb[2]};
+        put_vec(slot + 12, nb, 1.0, float_bits(float_up(nd->db * s)));
     }
     for (size_t i = 0; i < tree->triangle_count; i++) {
         const tetra *t = &tree->tets[i];
