@@ -410,19 +410,29 @@ START_TEST(test_raw_meshes)
 }
 END_TEST
 
-/* Generated meshes on the GPU, origin at the centre (symmetric). */
+/* Generated meshes on the GPU, origin at the centre (symmetric), and a
+ * knot 1e-2 in size placed 3e5 from the world origin (float GPU data is
+ * relative to V0 and scaled by a power of two). Frames: the same points
+ * twice with frame coherence, then in reverse order (every particle
+ * somewhere else: coherence must not change an answer). */
 START_TEST(test_gpu_generated)
 {
     if (gl_skipped())
         return;
     context_setup();
-    glcollide_mesh *meshes[3] = {NULL};
+    glcollide_mesh *meshes[4] = {NULL};
     ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.25, 0.125, &meshes[0]), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_torus(0.5, 0.125, 24, 8, &meshes[1]), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 0.5, 0.125, 96, 8, &meshes[2]), GLCOLLIDE_OK);
-    for (int i = 0; i < 3; i++) {
+    ck_assert_int_eq(glcollide_mesh_generate_knot(3, 2, 0.005, 0.00125, 96, 8, &meshes[3]), GLCOLLIDE_OK);
+    for (size_t v = 0; v < meshes[3]->vertex_count; v++) {
+        meshes[3]->positions[3 * v] += 1e5;
+        meshes[3]->positions[3 * v + 1] -= 2e5;
+        meshes[3]->positions[3 * v + 2] += 3e5;
+    }
+    for (int i = 0; i < 4; i++) {
         glcollide_tetra_tree_options options = glcollide_tetra_tree_default_options();
-        options.use_origin = i != 2; /* the knot: its centroid */
+        options.use_origin = i < 2; /* the knots: their centroids */
         glcollide_tetra_tree *tree = build(meshes[i], &options);
         glcollide_tetra_tree_info info;
         glcollide_tetra_tree_get_info(tree, &info);
@@ -441,6 +451,28 @@ START_TEST(test_gpu_generated)
             ck_assert_uint_eq(disagreements(meshes[i]->name, &set, expected, got), 0);
         }
         ck_assert_uint_gt(stats.coherent, set.count / 2); /* the second frame reused the cones */
+        for (size_t a = 0, b = set.count - 1; a < b; a++, b--) {
+            double swap[3];
+            memcpy(swap, set.p + 3 * a, sizeof swap);
+            memcpy(set.p + 3 * a, set.p + 3 * b, sizeof swap);
+            memcpy(set.p + 3 * b, swap, sizeof swap);
+            uint8_t e = expected[a];
+            expected[a] = expected[b];
+            expected[b] = e;
+        }
+        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count, GLCOLLIDE_TETRA_FRAME_COHERENCE,
+                                                      got, &stats),
+                         GLCOLLIDE_OK);
+        ck_assert_uint_eq(disagreements(meshes[i]->name, &set, expected, got), 0);
+        uint8_t *cpu = malloc(set.count);
+        uint32_t *cones = malloc(set.count * sizeof *cones);
+        ck_assert(cpu && cones);
+        for (size_t k = 0; k < set.count; k++)
+            cones[k] = (uint32_t)k; /* arbitrary, some not even leaves: only a hint */
+        ck_assert_int_eq(glcollide_tetra_tree_classify(tree, set.p, set.count, cpu, cones, NULL), GLCOLLIDE_OK);
+        ck_assert_uint_eq(disagreements(meshes[i]->name, &set, expected, cpu), 0);
+        free(cpu);
+        free(cones);
         glcollide_tetra_gpu_destroy(&gpu);
         glcollide_tetra_tree_destroy(&tree);
         free(set.p);
