@@ -83,7 +83,8 @@ int main(int argc, char **argv)
             particles = atoi(argv[++i]);
         else if (strcmp(argv[i], "--frames") == 0 && value)
             frames = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--method") == 0 && value && (!strcmp(value, "gpu") || !strcmp(value, "cpu")))
+        else if (strcmp(argv[i], "--method") == 0 && value &&
+                 (!strcmp(value, "gpu") || !strcmp(value, "cpu")))
             use_gpu = strcmp(argv[++i], "gpu") == 0;
         else if (strcmp(argv[i], "--no-coherence") == 0)
             coherence = 0;
@@ -106,7 +107,8 @@ int main(int argc, char **argv)
     const char *file = mesh_name;
     if (glcollide_mesh_find_data(mesh_name, path, sizeof path) == GLCOLLIDE_OK)
         file = path;
-    if (glcollide_mesh_load(file, 1.0, &mesh) != GLCOLLIDE_OK || glcollide_mesh_fit(mesh, 2.0) != GLCOLLIDE_OK)
+    if (glcollide_mesh_load(file, 1.0, &mesh) != GLCOLLIDE_OK ||
+        glcollide_mesh_fit(mesh, 2.0) != GLCOLLIDE_OK)
         return 1; /* the library said why */
     glcollide_tetra_tree *tree = NULL;
     if (glcollide_tetra_tree_build(mesh, NULL, &tree) != GLCOLLIDE_OK)
@@ -160,9 +162,9 @@ int main(int argc, char **argv)
             }
         }
         glcollide_tetra_stats stats;
-        int status = use_gpu ? glcollide_tetra_gpu_classify(gpu, position, n,
-                                                             coherence ? GLCOLLIDE_TETRA_FRAME_COHERENCE : 0,
-                                                             inside, &stats)
+        int status = use_gpu ? glcollide_tetra_gpu_classify(
+                                   gpu, position, n,
+                                   coherence ? GLCOLLIDE_TETRA_FRAME_COHERENCE : 0, inside, &stats)
                              : glcollide_tetra_tree_classify(tree, position, n, inside,
                                                              coherence ? cones : NULL, &stats);
         if (status != GLCOLLIDE_OK)
@@ -177,11 +179,11 @@ int main(int argc, char **argv)
     /* The last frame against the exact point-in-mesh. */
     glcollide_bvh *bvh = NULL;
     size_t mismatches = 0, inside_last = 0;
-    if (glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles, mesh->triangle_count,
-                            &bvh) == GLCOLLIDE_OK)
+    if (glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
+                            mesh->triangle_count, &bvh) == GLCOLLIDE_OK)
         for (size_t i = 0; i < n; i++) {
-            int expected = glcollide_point_in_mesh(mesh->positions, mesh->triangles, mesh->triangle_count,
-                                                   bvh, position + 3 * i);
+            int expected = glcollide_point_in_mesh(mesh->positions, mesh->triangles,
+                                                   mesh->triangle_count, bvh, position + 3 * i);
             mismatches += expected != inside[i];
         }
     for (size_t i = 0; i < n; i++)

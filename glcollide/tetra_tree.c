@@ -75,11 +75,12 @@
  * 2^-18 (|n|.|p| + |d|) for the float rounding of n, d, p and the dot
  * product, plus 2^-46 sigma (|p| + r) for the double rounding of n and d
  * (sigma bounds the cancellation in the face normal, r the face's distance
- * from V0): the float value has the exact sign whenever it is larger. A tetrahedron excluded by one certain sign is
- * skipped; one certainly containing the point adds 2s; anything else (the
- * point within the bound of a plane, i.e. cases a, c, d and their float
- * neighbourhood) flags the particle, and the CPU classifies it exactly.
- * Results: an inside bit and an uncertain bit per particle, read back once.
+ * from V0): the float value has the exact sign whenever it is larger. A
+ * tetrahedron excluded by one certain sign is skipped; one certainly
+ * containing the point adds 2s; anything else (the point within the bound
+ * of a plane, i.e. cases a, c, d and their float neighbourhood) flags the
+ * particle, and the CPU classifies it exactly. Results: an inside bit and
+ * an uncertain bit per particle, read back once.
  */
 #include "gl_internal.h"
 #include "predicates.h"
@@ -114,20 +115,20 @@ typedef struct tetra_plane {
 /* Read first to last when a particle is tested (the sign, the planes), so
  * that a tetrahedron costs one cache miss. */
 typedef struct tetra {
-    int sign;             /* s; 0: flat (plane[0] is then the triangle's plane) */
-    unsigned paired;      /* bit i (1..3): inner face i is shared with a tetrahedron that is not flat */
-    tetra_plane plane[4]; /* l0..l3, sign folded in: > 0 strictly inside */
-    uint32_t vertex[3];   /* a, b, c */
+    int sign;        /* s; 0: flat (plane[0] is then the triangle's plane) */
+    unsigned paired; /* bit i (1..3): inner face i is shared with a tetrahedron that is not flat */
+    tetra_plane plane[4];          /* l0..l3, sign folded in: > 0 strictly inside */
+    uint32_t vertex[3];            /* a, b, c */
     double box_min[3], box_max[3]; /* of the triangle relative to V0 (flat ones on the GPU) */
 } tetra;
 
 /* 48 bytes: the descent touches one node per level. */
 typedef struct tetra_node {
-    float nb[3], db;  /* bounding plane: nb.u <= db on every tetrahedron of the node
-                         (nb: integers below 2^24, exact; db rounded up) */
-    uint32_t child;   /* first of 4 children; NONE for a leaf */
+    float nb[3], db;       /* bounding plane: nb.u <= db on every tetrahedron of the node
+                              (nb: integers below 2^24, exact; db rounded up) */
+    uint32_t child;        /* first of 4 children; NONE for a leaf */
     uint32_t first, count; /* a leaf's tetrahedra in leaf_tets */
-    int16_t g[3][3];  /* generators, positively oriented (|component| <= 2^MAX_DEPTH) */
+    int16_t g[3][3];       /* generators, positively oriented (|component| <= 2^MAX_DEPTH) */
     uint8_t depth;
 } tetra_node;
 
@@ -484,7 +485,8 @@ typedef struct tree_build {
 } tree_build;
 
 /* Fills node (already holding its generators) from the candidates. */
-static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates, size_t candidate_count)
+static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates,
+                      size_t candidate_count)
 {
     glcollide_tetra_tree *tree = b->tree;
     double normals[3][3];
@@ -524,7 +526,8 @@ static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates, 
     int status = GLCOLLIDE_OK;
     if (depth >= b->options->max_depth || count < b->options->min_tetrahedra) {
         if (tree->leaf_tet_count + count > INT32_MAX) {
-            status = glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "tetra-tree: more than 2^31 leaf entries");
+            status =
+                glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "tetra-tree: more than 2^31 leaf entries");
         } else if (!grow((void **)&tree->leaf_tets, &tree->leaf_tet_capacity,
                          tree->leaf_tet_count + count, sizeof *tree->leaf_tets)) {
             status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "tetra-tree: out of memory");
@@ -538,8 +541,8 @@ static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates, 
         return status;
     }
     /* Four children, contiguous. */
-    if (tree->node_count + 4 > INT32_MAX ||
-        !grow((void **)&tree->nodes, &tree->node_capacity, tree->node_count + 4, sizeof *tree->nodes)) {
+    if (tree->node_count + 4 > INT32_MAX || !grow((void **)&tree->nodes, &tree->node_capacity,
+                                                  tree->node_count + 4, sizeof *tree->nodes)) {
         free(mine);
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "tetra-tree: out of memory");
     }
@@ -554,8 +557,8 @@ static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates, 
         m[1][k] = g[1][k] + g[2][k];
         m[2][k] = g[2][k] + g[0][k];
     }
-    const int32_t *children[4][3] = {{g[0], m[0], m[2]}, {m[0], g[1], m[1]},
-                                     {m[2], m[1], g[2]}, {m[0], m[1], m[2]}};
+    const int32_t *children[4][3] = {
+        {g[0], m[0], m[2]}, {m[0], g[1], m[1]}, {m[2], m[1], g[2]}, {m[0], m[1], m[2]}};
     for (int c = 0; c < 4; c++) {
         tetra_node *child = &tree->nodes[first + c];
         memset(child, 0, sizeof *child);
@@ -584,7 +587,8 @@ static int build_tree(glcollide_tetra_tree *tree, const glcollide_tetra_tree_opt
     for (size_t i = 0; i < n; i++) {
         b.radius[i] = 0;
         for (int v = 0; v < 3; v++) {
-            glcollide_vec3_sub(b.triangle[i][v], vertex_of(tree, tree->tets[i].vertex[v]), tree->origin);
+            glcollide_vec3_sub(b.triangle[i][v], vertex_of(tree, tree->tets[i].vertex[v]),
+                               tree->origin);
             b.radius[i] = fmax(b.radius[i], max_abs3(b.triangle[i][v]));
         }
         all[i] = (uint32_t)i;
@@ -666,7 +670,8 @@ static void solid_centroid(const glcollide_mesh *mesh, const glcollide_mesh_repo
     for (size_t i = 0; i < mesh->triangle_count; i++) {
         double p[3][3], cross[3];
         for (int v = 0; v < 3; v++)
-            glcollide_vec3_sub(p[v], mesh->positions + 3 * (size_t)mesh->triangles[3 * i + v], base);
+            glcollide_vec3_sub(p[v], mesh->positions + 3 * (size_t)mesh->triangles[3 * i + v],
+                               base);
         glcollide_vec3_cross(cross, p[1], p[2]);
         double w = glcollide_vec3_dot(p[0], cross); /* 6 x signed volume of (base, a, b, c) */
         volume += w;
@@ -682,7 +687,8 @@ static void solid_centroid(const glcollide_mesh *mesh, const glcollide_mesh_repo
     }
 }
 
-int glcollide_tetra_tree_build(const glcollide_mesh *mesh, const glcollide_tetra_tree_options *options,
+int glcollide_tetra_tree_build(const glcollide_mesh *mesh,
+                               const glcollide_tetra_tree_options *options,
                                glcollide_tetra_tree **out)
 {
     if (!out)
@@ -694,17 +700,20 @@ int glcollide_tetra_tree_build(const glcollide_mesh *mesh, const glcollide_tetra
     if (!options)
         options = &defaults;
     if (options->max_depth < 0 || options->max_depth > MAX_DEPTH)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "tetra-tree: max_depth %d outside 0..%d",
-                              options->max_depth, MAX_DEPTH);
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "tetra-tree: max_depth %d outside 0..%d", options->max_depth,
+                              MAX_DEPTH);
     if (options->min_tetrahedra < 1)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "tetra-tree: min_tetrahedra must be >= 1");
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "tetra-tree: min_tetrahedra must be >= 1");
     if (options->use_origin && !(isfinite(options->origin[0]) && isfinite(options->origin[1]) &&
                                  isfinite(options->origin[2])))
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "tetra-tree: origin is not finite");
     const char *name = mesh->name ? mesh->name : "mesh";
     if (mesh->triangle_count > INT32_MAX)
-        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "tetra-tree: %s: %zu triangles, at most 2^31 - 1",
-                              name, mesh->triangle_count);
+        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
+                              "tetra-tree: %s: %zu triangles, at most 2^31 - 1", name,
+                              mesh->triangle_count);
     double start = glcollide_now_ms();
     glcollide_mesh_report report;
     int status = glcollide_mesh_require_solid(mesh, &report);
@@ -843,7 +852,8 @@ static uint32_t descend(const glcollide_tetra_tree *tree, const double u[3])
 
 /* Fallback of Algorithm 1 when it meets more distinct features than it
  * keeps: every tetrahedron counted at the perturbed point. Same answer. */
-static int classify_perturbed(const glcollide_tetra_tree *tree, const tetra_node *leaf, const double p[3])
+static int classify_perturbed(const glcollide_tetra_tree *tree, const tetra_node *leaf,
+                              const double p[3])
 {
     int sum = 0;
     for (uint32_t k = 0; k < leaf->count; k++) {
@@ -872,8 +882,8 @@ static int classify_perturbed(const glcollide_tetra_tree *tree, const tetra_node
 #define MAX_FEATURES 32
 
 /* Algorithm 1 on the tetrahedra of leaf; 1 inside or on the surface. */
-static int classify_in_leaf(const glcollide_tetra_tree *tree, const tetra_node *leaf, const double p[3],
-                            const double u[3], glcollide_tetra_stats *stats)
+static int classify_in_leaf(const glcollide_tetra_tree *tree, const tetra_node *leaf,
+                            const double p[3], const double u[3], glcollide_tetra_stats *stats)
 {
     double u_max = max_abs3(u);
     uint32_t features[MAX_FEATURES];
@@ -921,7 +931,8 @@ static int classify_in_leaf(const glcollide_tetra_tree *tree, const tetra_node *
             stats->special_cases++;
             return 1;
         }
-        unsigned zeros = (sign[1] == 0 ? 1u : 0u) | (sign[2] == 0 ? 2u : 0u) | (sign[3] == 0 ? 4u : 0u);
+        unsigned zeros =
+            (sign[1] == 0 ? 1u : 0u) | (sign[2] == 0 ? 2u : 0u) | (sign[3] == 0 ? 4u : 0u);
         if (zeros == 0) { /* b */
             sum += 2 * t->sign;
             continue;
@@ -973,7 +984,8 @@ static int classify_point(const glcollide_tetra_tree *tree, const double p[3], u
         return tree->info.origin_inside;
     }
     uint32_t node = *cone;
-    if (node < tree->node_count && tree->nodes[node].child == NONE && in_cone(&tree->nodes[node], u))
+    if (node < tree->node_count && tree->nodes[node].child == NONE &&
+        in_cone(&tree->nodes[node], u))
         stats->coherent++;
     else
         node = descend(tree, u);
@@ -990,8 +1002,9 @@ static int classify_point(const glcollide_tetra_tree *tree, const double p[3], u
     return classify_in_leaf(tree, leaf, p, u, stats);
 }
 
-int glcollide_tetra_tree_classify(const glcollide_tetra_tree *tree, const double *points, size_t count,
-                                  uint8_t *inside, uint32_t *cones, glcollide_tetra_stats *stats)
+int glcollide_tetra_tree_classify(const glcollide_tetra_tree *tree, const double *points,
+                                  size_t count, uint8_t *inside, uint32_t *cones,
+                                  glcollide_tetra_stats *stats)
 {
     glcollide_tetra_stats local;
     if (!stats)
@@ -1039,19 +1052,20 @@ static const char *const classify_source =
     "layout(std430, binding = 2) buffer cone_block { uint cones[]; };\n"
     "layout(std430, binding = 3) buffer result_block { uint counters[4]; uint bits[]; };\n"
     "uniform uint count;\n"
-    "uniform uint words;\n"      /* 32-bit words per bit array */
+    "uniform uint words;\n" /* 32-bit words per bit array */
     "uniform uint node_count;\n"
-    "uniform uint tet_base;\n"   /* in uvec4 */
+    "uniform uint tet_base;\n" /* in uvec4 */
     "uniform uint leaf_base;\n"
     "uniform int coherence;\n"
-    "uniform float tolerance;\n" /* error bound factor of the plane values */
+    "uniform float tolerance;\n"     /* error bound factor of the plane values */
     "shared uint group_counts[4];\n" /* coherent, bounding rejects, uncertain, inside */
     "vec3 xyz(uvec4 s) { return uintBitsToFloat(s.xyz); }\n"
     "float w(uvec4 s) { return uintBitsToFloat(s.w); }\n"
     /* Generators are small integers: the crosses are exact, the dots
      * within float rounding, far inside the build's cone margin. */
     "bool in_cone(uint node, vec3 p) {\n"
-    "    vec3 g1 = xyz(tree[4u * node]), g2 = xyz(tree[4u * node + 1u]), g3 = xyz(tree[4u * node + 2u]);\n"
+    "    vec3 g1 = xyz(tree[4u * node]), g2 = xyz(tree[4u * node + 1u]), g3 = xyz(tree[4u * node + "
+    "2u]);\n"
     "    return dot(cross(g2, g3), p) >= 0.0 && dot(cross(g3, g1), p) >= 0.0 &&\n"
     "           dot(cross(g1, g2), p) >= 0.0;\n"
     "}\n"
@@ -1063,7 +1077,8 @@ static const char *const classify_source =
     "            break;\n"
     "        vec3 g1 = xyz(s0), g2 = xyz(tree[4u * node + 1u]), g3 = xyz(tree[4u * node + 2u]);\n"
     "        vec3 m12 = g1 + g2, m23 = g2 + g3, m31 = g3 + g1;\n"
-    "        uint child = dot(cross(m31, m12), p) < 0.0 ? 0u : dot(cross(m12, m23), p) < 0.0 ? 1u :\n"
+    "        uint child = dot(cross(m31, m12), p) < 0.0 ? 0u : dot(cross(m12, m23), p) < 0.0 ? 1u "
+    ":\n"
     "                     dot(cross(m23, m31), p) < 0.0 ? 2u : 3u;\n"
     "        node = s0.w + child;\n"
     "    }\n"
@@ -1102,7 +1117,8 @@ static const char *const classify_source =
     "        int sign = int(s4.z);\n"
     "        uvec4 s0 = tree[base];\n"
     "        float v0 = dot(xyz(s0), p) + w(s0);\n"
-    "        float e0 = tolerance * (dot(abs(xyz(s0)), abs(p)) + abs(w(s0)) + uintBitsToFloat(s4.x) * pm +\n"
+    "        float e0 = tolerance * (dot(abs(xyz(s0)), abs(p)) + abs(w(s0)) + "
+    "uintBitsToFloat(s4.x) * pm +\n"
     "                                uintBitsToFloat(s4.y));\n"
     "        if (sign == 0) {\n" /* flat: uncertain on its triangle's plane within its box */
     "            if (abs(v0) <= e0) {\n"
@@ -1113,10 +1129,12 @@ static const char *const classify_source =
     "            }\n"
     "            continue;\n"
     "        }\n"
-    "        bool unsure = false, outside = false;\n" /* inner faces first: narrower than the cone */
+    "        bool unsure = false, outside = false;\n" /* inner faces first: narrower than the cone
+                                                       */
     "        for (uint f = 1u; f <= 3u && !outside; f++) {\n"
     "            uvec4 s = tree[base + f];\n"
-    "            float v = dot(xyz(s), p), e = tolerance * (dot(abs(xyz(s)), abs(p)) + w(s) * pm);\n"
+    "            float v = dot(xyz(s), p), e = tolerance * (dot(abs(xyz(s)), abs(p)) + w(s) * "
+    "pm);\n"
     "            outside = v < -e;\n"
     "            unsure = unsure || v <= e;\n"
     "        }\n"
@@ -1233,7 +1251,8 @@ int glcollide_tetra_gpu_create(glcollide_context *context, const glcollide_tetra
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "tetra-tree GPU: out is NULL");
     *out = NULL;
     if (!context || !tree)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "tetra-tree GPU: context or tree is NULL");
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "tetra-tree GPU: context or tree is NULL");
     glcollide_tetra_gpu *gpu = calloc(1, sizeof *gpu);
     if (!gpu)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "tetra-tree GPU: out of memory");
@@ -1259,9 +1278,10 @@ int glcollide_tetra_gpu_create(glcollide_context *context, const glcollide_tetra
     if (max_ssbo > 0 && (double)slots * 16 > (double)max_ssbo) {
         free(data);
         glcollide_tetra_gpu_destroy(&gpu);
-        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
-                              "tetra-tree GPU: tree of %zu bytes, the GL's storage blocks hold %lld",
-                              slots * 16, (long long)max_ssbo);
+        return glcollide_fail(
+            GLCOLLIDE_ERROR_LIMIT,
+            "tetra-tree GPU: tree of %zu bytes, the GL's storage blocks hold %lld", slots * 16,
+            (long long)max_ssbo);
     }
     glcollide_gl_state saved;
     glcollide_gl_state_save(&saved);
@@ -1296,8 +1316,8 @@ int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points,
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "tetra-tree GPU classify: gpu, points or inside is NULL");
     if (count > INT32_MAX)
-        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "tetra-tree GPU classify: %zu particles, at most 2^31 - 1",
-                              count);
+        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
+                              "tetra-tree GPU classify: %zu particles, at most 2^31 - 1", count);
     if (count == 0)
         return GLCOLLIDE_OK;
     double start = glcollide_now_ms();
@@ -1306,7 +1326,8 @@ int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points,
     size_t result_words = HEADER_WORDS + 2 * words;
     if (!grow((void **)&gpu->staging, &gpu->staging_capacity, 3 * count, sizeof *gpu->staging) ||
         !grow((void **)&gpu->results, &gpu->results_capacity, result_words, sizeof *gpu->results))
-        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "tetra-tree GPU classify: out of memory");
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
+                              "tetra-tree GPU classify: out of memory");
     /* Points relative to V0, scaled by a power of two (exact) so that the
      * mesh fits in [-1, 1]; non-finite ones go to V0, which the GPU flags. */
     const double *o = tree->origin;
@@ -1326,12 +1347,15 @@ int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points,
     glcollide_gl_state saved;
     glcollide_gl_state_save(&saved);
     glcollide_gl_state_reset();
-    int coherence = (flags & GLCOLLIDE_TETRA_FRAME_COHERENCE) && gpu->has_cones && gpu->last_count == count;
+    int coherence =
+        (flags & GLCOLLIDE_TETRA_FRAME_COHERENCE) && gpu->has_cones && gpu->last_count == count;
     glcollide_gl_buffer_reserve(gpu->point_buffer, &gpu->point_capacity, 3 * count * sizeof(float));
     glcollide_gl_buffer_reserve(gpu->cone_buffer, &gpu->cone_capacity, count * sizeof(uint32_t));
-    glcollide_gl_buffer_reserve(gpu->result_buffer, &gpu->result_capacity, result_words * sizeof(uint32_t));
+    glcollide_gl_buffer_reserve(gpu->result_buffer, &gpu->result_capacity,
+                                result_words * sizeof(uint32_t));
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, gpu->point_buffer);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(3 * count * sizeof(float)), gpu->staging);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(3 * count * sizeof(float)),
+                    gpu->staging);
     stats->upload_bytes = 3 * count * sizeof(float);
     GLuint zero = 0;
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, gpu->result_buffer);
@@ -1380,7 +1404,8 @@ int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points,
             int b = __builtin_ctz(unsure);
             unsure &= unsure - 1;
             uint32_t cone = NONE;
-            inside[base + (size_t)b] = (uint8_t)classify_point(tree, points + 3 * (base + (size_t)b), &cone, stats);
+            inside[base + (size_t)b] =
+                (uint8_t)classify_point(tree, points + 3 * (base + (size_t)b), &cone, stats);
             stats->uncertain++;
         }
     }

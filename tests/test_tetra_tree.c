@@ -8,8 +8,8 @@
  * inner edges origin-vertex, the inner faces), points on the octant planes,
  * the inner edges at vertices whose fan has both signs (where the paper's
  * feature sets would be wrong), points 1e-12 off vertices, and random
- * points in the box and in a box 20% larger. Real meshes are quantised to a 2^-20 grid (after fitting to size
- * 2) so that those feature points are exactly on their features.
+ * points in the box and in a box 20% larger. Real meshes are quantised to a 2^-20 grid (after
+ * fitting to size 2) so that those feature points are exactly on their features.
  * GLCOLLIDE_TETRA_PARTICLES sets the particles per real mesh (default 50000;
  * the verification run uses 100000).
  */
@@ -88,20 +88,25 @@ static void make_points(const glcollide_mesh *m, const double o[3], size_t targe
         add_point(set, a[0], a[1], a[2]);
     }
     for (size_t i = 0; i < 2 * part; i++) { /* edge midpoints, face points, centroids */
-        const uint32_t *t = m->triangles + 3 * (size_t)test_rng_below(&rng, (uint32_t)m->triangle_count);
+        const uint32_t *t =
+            m->triangles + 3 * (size_t)test_rng_below(&rng, (uint32_t)m->triangle_count);
         int r = (int)test_rng_below(&rng, 3);
-        const double *a = vertex(m, t[r]), *b = vertex(m, t[(r + 1) % 3]), *c = vertex(m, t[(r + 2) % 3]);
+        const double *a = vertex(m, t[r]), *b = vertex(m, t[(r + 1) % 3]),
+                     *c = vertex(m, t[(r + 2) % 3]);
         add_point(set, 0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]), 0.5 * (a[2] + b[2]));
         add_point(set, 0.25 * (a[0] + b[0] + 2 * c[0]), 0.25 * (a[1] + b[1] + 2 * c[1]),
                   0.25 * (a[2] + b[2] + 2 * c[2]));
         if (i % 2 == 0)
-            add_point(set, (a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3);
+            add_point(set, (a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3,
+                      (a[2] + b[2] + c[2]) / 3);
     }
     for (size_t i = 0; i < part; i++) { /* inner edges origin-vertex and inner faces origin-a-b */
-        const uint32_t *t = m->triangles + 3 * (size_t)test_rng_below(&rng, (uint32_t)m->triangle_count);
+        const uint32_t *t =
+            m->triangles + 3 * (size_t)test_rng_below(&rng, (uint32_t)m->triangle_count);
         const double *a = vertex(m, t[0]), *b = vertex(m, t[1]);
         double f = (i & 1) ? 0.5 : 0.25;
-        add_point(set, o[0] + f * (a[0] - o[0]), o[1] + f * (a[1] - o[1]), o[2] + f * (a[2] - o[2]));
+        add_point(set, o[0] + f * (a[0] - o[0]), o[1] + f * (a[1] - o[1]),
+                  o[2] + f * (a[2] - o[2]));
         add_point(set, o[0] + 0.25 * ((a[0] - o[0]) + (b[0] - o[0])),
                   o[1] + 0.25 * ((a[1] - o[1]) + (b[1] - o[1])),
                   o[2] + 0.25 * ((a[2] - o[2]) + (b[2] - o[2])));
@@ -120,7 +125,8 @@ static void make_points(const glcollide_mesh *m, const double o[3], size_t targe
     for (size_t v = 0, added = 0; v < m->vertex_count && added < part; v++)
         if (fan[v] & 2 && fan[v] & 1) {
             const double *a = vertex(m, (uint32_t)v);
-            add_point(set, o[0] + 0.5 * (a[0] - o[0]), o[1] + 0.5 * (a[1] - o[1]), o[2] + 0.5 * (a[2] - o[2]));
+            add_point(set, o[0] + 0.5 * (a[0] - o[0]), o[1] + 0.5 * (a[1] - o[1]),
+                      o[2] + 0.5 * (a[2] - o[2]));
             added++;
         }
     free(fan);
@@ -149,15 +155,15 @@ static void make_points(const glcollide_mesh *m, const double o[3], size_t targe
 static uint8_t *oracle(const glcollide_mesh *m, const point_set *set, double *ms)
 {
     glcollide_bvh *bvh = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(m->positions, m->vertex_count, m->triangles, m->triangle_count,
-                                         &bvh),
-                     GLCOLLIDE_OK);
+    ck_assert_int_eq(
+        glcollide_bvh_build(m->positions, m->vertex_count, m->triangles, m->triangle_count, &bvh),
+        GLCOLLIDE_OK);
     uint8_t *answer = malloc(set->count ? set->count : 1);
     ck_assert_ptr_nonnull(answer);
     double start = test_now_ms();
     for (size_t i = 0; i < set->count; i++)
-        answer[i] = (uint8_t)glcollide_point_in_mesh(m->positions, m->triangles, m->triangle_count, bvh,
-                                                     set->p + 3 * i);
+        answer[i] = (uint8_t)glcollide_point_in_mesh(m->positions, m->triangles, m->triangle_count,
+                                                     bvh, set->p + 3 * i);
     *ms = test_now_ms() - start;
     glcollide_bvh_destroy(&bvh);
     return answer;
@@ -171,18 +177,21 @@ static size_t disagreements(const char *what, const point_set *set, const uint8_
     for (size_t i = 0; i < set->count; i++)
         if (expected[i] != got[i]) {
             if (!bad)
-                fprintf(stderr, "tetra-tree: %s: point %zu (%.17g, %.17g, %.17g): %d, oracle %d\n", what,
-                        i, set->p[3 * i], set->p[3 * i + 1], set->p[3 * i + 2], got[i], expected[i]);
+                fprintf(stderr, "tetra-tree: %s: point %zu (%.17g, %.17g, %.17g): %d, oracle %d\n",
+                        what, i, set->p[3 * i], set->p[3 * i + 1], set->p[3 * i + 2], got[i],
+                        expected[i]);
             bad++;
         }
     return bad;
 }
 
-static glcollide_tetra_tree *build(const glcollide_mesh *m, const glcollide_tetra_tree_options *options)
+static glcollide_tetra_tree *build(const glcollide_mesh *m,
+                                   const glcollide_tetra_tree_options *options)
 {
     glcollide_tetra_tree *tree = NULL;
     int status = glcollide_tetra_tree_build(m, options, &tree);
-    ck_assert_msg(status == GLCOLLIDE_OK, "tetra-tree of %s: %s", m->name, glcollide_status_string(status));
+    ck_assert_msg(status == GLCOLLIDE_OK, "tetra-tree of %s: %s", m->name,
+                  glcollide_status_string(status));
     return tree;
 }
 
@@ -203,16 +212,19 @@ static void check_cpu(const glcollide_mesh *m, const glcollide_tetra_tree_option
     for (size_t i = 0; i < set.count; i++)
         cones[i] = GLCOLLIDE_TETRA_CONE_NONE;
     glcollide_tetra_stats stats;
-    ck_assert_int_eq(glcollide_tetra_tree_classify(tree, set.p, set.count, got, cones, &stats), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_tetra_tree_classify(tree, set.p, set.count, got, cones, &stats),
+                     GLCOLLIDE_OK);
     size_t bad = disagreements(m->name, &set, expected, got);
-    ck_assert_msg(bad == 0, "%s (depth %d, min %u, seed 0x%llx): %zu of %zu points disagree with the oracle",
+    ck_assert_msg(bad == 0,
+                  "%s (depth %d, min %u, seed 0x%llx): %zu of %zu points disagree with the oracle",
                   m->name, options ? options->max_depth : -1, options ? options->min_tetrahedra : 0,
                   (unsigned long long)seed, bad, set.count);
     ck_assert_uint_eq(stats.particles, set.count);
     ck_assert_uint_gt(stats.special_cases, 0); /* the feature points reached Algorithm 1's cases */
     /* Frame coherence: the same points again start from their cones. */
     glcollide_tetra_stats again;
-    ck_assert_int_eq(glcollide_tetra_tree_classify(tree, set.p, set.count, got, cones, &again), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_tetra_tree_classify(tree, set.p, set.count, got, cones, &again),
+                     GLCOLLIDE_OK);
     ck_assert_uint_eq(disagreements(m->name, &set, expected, got), 0);
     ck_assert_uint_ge(again.coherent, set.count - again.special_cases - 1);
     free(expected);
@@ -231,8 +243,10 @@ START_TEST(test_generated_meshes)
     ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 16, 8, &meshes[1]), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_torus(0.5, 0.125, 24, 8, &meshes[2]), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_capsule(0.25, 0.5, 12, 3, &meshes[3]), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 0.5, 0.125, 96, 8, &meshes[4]), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_mesh_generate_knot(3, 2, 0.5, 0.0625, 72, 6, &meshes[5]), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 0.5, 0.125, 96, 8, &meshes[4]),
+                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_knot(3, 2, 0.5, 0.0625, 72, 6, &meshes[5]),
+                     GLCOLLIDE_OK);
     for (int i = 0; i < 6; i++) {
         const glcollide_mesh *m = meshes[i];
         glcollide_tetra_tree_options options = glcollide_tetra_tree_default_options();
@@ -243,7 +257,8 @@ START_TEST(test_generated_meshes)
         const double *a = vertex(m, t[0]), *b = vertex(m, t[1]), *c = vertex(m, t[2]);
         const double origins[4][3] = {{0, 0, 0},
                                       {v[0], v[1], v[2]},
-                                      {0.25 * (a[0] + b[0] + 2 * c[0]), 0.25 * (a[1] + b[1] + 2 * c[1]),
+                                      {0.25 * (a[0] + b[0] + 2 * c[0]),
+                                       0.25 * (a[1] + b[1] + 2 * c[1]),
                                        0.25 * (a[2] + b[2] + 2 * c[2])},
                                       {3, -2, 1}};
         static const int depths[4] = {6, 3, 0, 10};
@@ -274,8 +289,8 @@ static glcollide_mesh *real_mesh(const char *file)
     return m;
 }
 
-static const char *const real_files[] = {"armadillo.off", "elephant.off", "bunny00.off", "knot1.off",
-                                         "knot2.off"};
+static const char *const real_files[] = {"armadillo.off", "elephant.off", "bunny00.off",
+                                         "knot1.off", "knot2.off"};
 enum { REAL_COUNT = sizeof real_files / sizeof real_files[0] };
 
 static size_t particles_per_mesh(void)
@@ -308,16 +323,18 @@ START_TEST(test_real_meshes)
         uint8_t *cpu = malloc(set.count), *gpu_answer = malloc(set.count);
         ck_assert(cpu && gpu_answer);
         glcollide_tetra_stats cpu_stats, gpu_stats, coherent_stats;
-        ck_assert_int_eq(glcollide_tetra_tree_classify(tree, set.p, set.count, cpu, NULL, &cpu_stats),
-                         GLCOLLIDE_OK);
+        ck_assert_int_eq(
+            glcollide_tetra_tree_classify(tree, set.p, set.count, cpu, NULL, &cpu_stats),
+            GLCOLLIDE_OK);
         size_t cpu_bad = disagreements("cpu", &set, expected, cpu);
         glcollide_tetra_gpu *gpu = NULL;
         memset(&gpu_stats, 0, sizeof gpu_stats);
         memset(&coherent_stats, 0, sizeof coherent_stats);
         if (gl) {
             ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
-            ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count, 0, gpu_answer, &gpu_stats),
-                             GLCOLLIDE_OK);
+            ck_assert_int_eq(
+                glcollide_tetra_gpu_classify(gpu, set.p, set.count, 0, gpu_answer, &gpu_stats),
+                GLCOLLIDE_OK);
         } else {
             memcpy(gpu_answer, expected, set.count);
         }
@@ -330,8 +347,8 @@ START_TEST(test_real_meshes)
         uint8_t *moved = oracle(m, &set, &moved_ms);
         if (gl)
             ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count,
-                                                          GLCOLLIDE_TETRA_FRAME_COHERENCE, gpu_answer,
-                                                          &coherent_stats),
+                                                          GLCOLLIDE_TETRA_FRAME_COHERENCE,
+                                                          gpu_answer, &coherent_stats),
                              GLCOLLIDE_OK);
         else
             memcpy(gpu_answer, moved, set.count);
@@ -339,18 +356,23 @@ START_TEST(test_real_meshes)
         size_t inside = 0;
         for (size_t i = 0; i < set.count; i++)
             inside += expected[i];
-        printf("tetra-tree %s: %zu triangles, origin %s, %zu leaves (max %zu, mean %.1f), build %.0f ms; "
-               "%zu particles, %zu inside; disagreements cpu %zu gpu %zu gpu-coherent %zu; special cases "
-               "%llu; gpu uncertain %llu and %llu (coherent %llu); oracle %.0f ms, cpu %.0f ms, gpu %.0f ms\n",
+        printf("tetra-tree %s: %zu triangles, origin %s, %zu leaves (max %zu, mean %.1f), build "
+               "%.0f ms; "
+               "%zu particles, %zu inside; disagreements cpu %zu gpu %zu gpu-coherent %zu; special "
+               "cases "
+               "%llu; gpu uncertain %llu and %llu (coherent %llu); oracle %.0f ms, cpu %.0f ms, "
+               "gpu %.0f ms\n",
                m->name, m->triangle_count, info.origin_inside ? "inside" : "outside", info.leaves,
-               info.max_leaf_tetrahedra, info.mean_leaf_tetrahedra, build_ms, set.count, inside, cpu_bad,
-               gpu_bad, coherent_bad, (unsigned long long)cpu_stats.special_cases,
-               (unsigned long long)gpu_stats.uncertain, (unsigned long long)coherent_stats.uncertain,
-               (unsigned long long)coherent_stats.coherent, oracle_ms, cpu_stats.time_ms, gpu_stats.time_ms);
+               info.max_leaf_tetrahedra, info.mean_leaf_tetrahedra, build_ms, set.count, inside,
+               cpu_bad, gpu_bad, coherent_bad, (unsigned long long)cpu_stats.special_cases,
+               (unsigned long long)gpu_stats.uncertain,
+               (unsigned long long)coherent_stats.uncertain,
+               (unsigned long long)coherent_stats.coherent, oracle_ms, cpu_stats.time_ms,
+               gpu_stats.time_ms);
         fflush(stdout);
         ck_assert_msg(cpu_bad == 0 && gpu_bad == 0 && coherent_bad == 0,
-                      "%s (seed 0x%llx): disagreements cpu %zu, gpu %zu, gpu coherent %zu of %zu", m->name,
-                      (unsigned long long)seed, cpu_bad, gpu_bad, coherent_bad, set.count);
+                      "%s (seed 0x%llx): disagreements cpu %zu, gpu %zu, gpu coherent %zu of %zu",
+                      m->name, (unsigned long long)seed, cpu_bad, gpu_bad, coherent_bad, set.count);
         /* The GPU leaves the points on features (about a third of the
          * first set, by construction) and a thin band around the planes of
          * the tetrahedra to the CPU: under 2% of the moved set. */
@@ -394,11 +416,13 @@ START_TEST(test_raw_meshes)
         double oracle_ms;
         uint8_t *expected = oracle(m, &set, &oracle_ms), *got = malloc(set.count);
         ck_assert_ptr_nonnull(got);
-        ck_assert_int_eq(glcollide_tetra_tree_classify(tree, set.p, set.count, got, NULL, NULL), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_tetra_tree_classify(tree, set.p, set.count, got, NULL, NULL),
+                         GLCOLLIDE_OK);
         ck_assert_uint_eq(disagreements(real_files[r], &set, expected, got), 0);
         glcollide_tetra_gpu *gpu = NULL;
         ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
-        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count, 0, got, NULL), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count, 0, got, NULL),
+                         GLCOLLIDE_OK);
         ck_assert_uint_eq(disagreements(real_files[r], &set, expected, got), 0);
         glcollide_tetra_gpu_destroy(&gpu);
         glcollide_tetra_tree_destroy(&tree);
@@ -423,8 +447,10 @@ START_TEST(test_gpu_generated)
     glcollide_mesh *meshes[4] = {NULL};
     ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.25, 0.125, &meshes[0]), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_torus(0.5, 0.125, 24, 8, &meshes[1]), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 0.5, 0.125, 96, 8, &meshes[2]), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_mesh_generate_knot(3, 2, 0.005, 0.00125, 96, 8, &meshes[3]), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 0.5, 0.125, 96, 8, &meshes[2]),
+                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_knot(3, 2, 0.005, 0.00125, 96, 8, &meshes[3]),
+                     GLCOLLIDE_OK);
     for (size_t v = 0; v < meshes[3]->vertex_count; v++) {
         meshes[3]->positions[3 * v] += 1e5;
         meshes[3]->positions[3 * v + 1] -= 2e5;
@@ -446,7 +472,8 @@ START_TEST(test_gpu_generated)
         ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
         for (int frame = 0; frame < 2; frame++) {
             ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count,
-                                                          GLCOLLIDE_TETRA_FRAME_COHERENCE, got, &stats),
+                                                          GLCOLLIDE_TETRA_FRAME_COHERENCE, got,
+                                                          &stats),
                              GLCOLLIDE_OK);
             ck_assert_uint_eq(disagreements(meshes[i]->name, &set, expected, got), 0);
         }
@@ -460,8 +487,8 @@ START_TEST(test_gpu_generated)
             expected[a] = expected[b];
             expected[b] = e;
         }
-        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count, GLCOLLIDE_TETRA_FRAME_COHERENCE,
-                                                      got, &stats),
+        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count,
+                                                      GLCOLLIDE_TETRA_FRAME_COHERENCE, got, &stats),
                          GLCOLLIDE_OK);
         ck_assert_uint_eq(disagreements(meshes[i]->name, &set, expected, got), 0);
         uint8_t *cpu = malloc(set.count);
@@ -469,7 +496,8 @@ START_TEST(test_gpu_generated)
         ck_assert(cpu && cones);
         for (size_t k = 0; k < set.count; k++)
             cones[k] = (uint32_t)k; /* arbitrary, some not even leaves: only a hint */
-        ck_assert_int_eq(glcollide_tetra_tree_classify(tree, set.p, set.count, cpu, cones, NULL), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_tetra_tree_classify(tree, set.p, set.count, cpu, cones, NULL),
+                         GLCOLLIDE_OK);
         ck_assert_uint_eq(disagreements(meshes[i]->name, &set, expected, cpu), 0);
         free(cpu);
         free(cones);
@@ -492,8 +520,8 @@ static void expect_refused(const glcollide_mesh *m, const char *words)
     ck_assert_int_eq(status, GLCOLLIDE_ERROR_INVALID_MESH);
     ck_assert_ptr_null(tree);
     ck_assert_int_eq(test_log_count(), 1);
-    ck_assert_msg(strstr(test_log_last(), words) != NULL, "message \"%s\" lacks \"%s\"", test_log_last(),
-                  words);
+    ck_assert_msg(strstr(test_log_last(), words) != NULL, "message \"%s\" lacks \"%s\"",
+                  test_log_last(), words);
 }
 
 /* Open, non-manifold, empty, NaN, inside-out and self-intersecting meshes. */
@@ -567,24 +595,29 @@ START_TEST(test_bad_arguments)
     glcollide_tetra_tree_options options = glcollide_tetra_tree_default_options();
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     options.max_depth = 11;
-    ck_assert_int_eq(glcollide_tetra_tree_build(box, &options, &tree), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_tetra_tree_build(box, &options, &tree),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_str_eq(test_log_last(), "tetra-tree: max_depth 11 outside 0..10");
     options.max_depth = 4;
     options.use_origin = 1;
     options.origin[1] = INFINITY;
-    ck_assert_int_eq(glcollide_tetra_tree_build(box, &options, &tree), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_tetra_tree_build(box, &options, &tree),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_str_eq(test_log_last(), "tetra-tree: origin is not finite");
-    ck_assert_int_eq(glcollide_tetra_tree_build(NULL, NULL, &tree), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_tetra_tree_build(NULL, NULL, &tree),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_ptr_null(tree);
     ck_assert_int_eq(glcollide_tetra_tree_build(box, NULL, &tree), GLCOLLIDE_OK);
     uint8_t inside[3];
     ck_assert_int_eq(glcollide_tetra_tree_classify(tree, NULL, 3, inside, NULL, NULL),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(glcollide_tetra_gpu_create(NULL, tree, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_tetra_gpu_create(NULL, tree, NULL),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     test_log_capture_stop();
     /* Non-finite points are outside, as for the oracle. */
     const double points[9] = {NAN, 0, 0, 0, INFINITY, 0, 0.25, 0.5, -0.75};
-    ck_assert_int_eq(glcollide_tetra_tree_classify(tree, points, 3, inside, NULL, NULL), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_tetra_tree_classify(tree, points, 3, inside, NULL, NULL),
+                     GLCOLLIDE_OK);
     ck_assert_int_eq(inside[0], 0);
     ck_assert_int_eq(inside[1], 0);
     ck_assert_int_eq(inside[2], 1);

@@ -117,8 +117,8 @@ int main(int argc, char **argv)
     glcollide_tetra_tree_info info;
     glcollide_tetra_tree_get_info(tree, &info);
     glcollide_bvh *bvh = NULL;
-    if (glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles, mesh->triangle_count,
-                            &bvh) != GLCOLLIDE_OK)
+    if (glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
+                            mesh->triangle_count, &bvh) != GLCOLLIDE_OK)
         return 1;
     glcollide_context *context = NULL;
     glcollide_tetra_gpu *gpu = NULL;
@@ -127,14 +127,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench-tetra-tree: no GL context or GPU tree\n");
         return 1;
     }
-    printf("# armadillo.off: %zu triangles; tetra-tree depth <= %d, min %u: %zu nodes, %zu leaves (%zu "
+    printf("# armadillo.off: %zu triangles; tetra-tree depth <= %d, min %u: %zu nodes, %zu leaves "
+           "(%zu "
            "empty), %zu entries, mean %.1f, max %zu per leaf, %zu mixed fans; build %.0f ms "
            "(incl. closed-solid and self-intersection checks)\n",
            mesh->triangle_count, options.max_depth, options.min_tetrahedra, info.nodes, info.leaves,
-           info.empty_leaves, info.leaf_entries, info.mean_leaf_tetrahedra, info.max_leaf_tetrahedra,
-           info.mixed_fans, build_ms);
+           info.empty_leaves, info.leaf_entries, info.mean_leaf_tetrahedra,
+           info.max_leaf_tetrahedra, info.mixed_fans, build_ms);
     printf("# GL: %s\n", glcollide_context_caps(context)->renderer);
-    printf("method,particles,ms_median,particles_per_s,dispatches,syncs,readback_bytes,uncertain,coherent\n");
+    printf("method,particles,ms_median,particles_per_s,dispatches,syncs,readback_bytes,uncertain,"
+           "coherent\n");
 
     double lo[3], hi[3];
     for (int k = 0; k < 3; k++) {
@@ -160,14 +162,17 @@ int main(int argc, char **argv)
                 points[3 * i + k] = rng_uniform(&state, lo[k] - pad, hi[k] + pad);
                 velocity[3 * i + k] = rng_uniform(&state, -1e-3, 1e-3) * (hi[k] - lo[k]);
             }
-        row rows[5] = {{.method = "gpu"}, {.method = "gpu-coherent"}, {.method = "cpu"},
-                       {.method = "cpu-coherent"}, {.method = "pim"}};
+        row rows[5] = {{.method = "gpu"},
+                       {.method = "gpu-coherent"},
+                       {.method = "cpu"},
+                       {.method = "cpu-coherent"},
+                       {.method = "pim"}};
         /* Static cloud: pim (also the reference), cpu, gpu. */
         for (int r = 0; r < runs; r++) {
             start = bench_now_ms();
             for (size_t i = 0; i < n; i++)
-                expected[i] = (uint8_t)glcollide_point_in_mesh(mesh->positions, mesh->triangles,
-                                                               mesh->triangle_count, bvh, points + 3 * i);
+                expected[i] = (uint8_t)glcollide_point_in_mesh(
+                    mesh->positions, mesh->triangles, mesh->triangle_count, bvh, points + 3 * i);
             rows[4].ms[rows[4].runs++] = bench_now_ms() - start;
             start = bench_now_ms();
             glcollide_tetra_tree_classify(tree, points, n, got, NULL, &rows[2].last);
@@ -188,8 +193,8 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < 3 * n; i++)
                 points[i] += velocity[i];
             for (size_t i = 0; i < n; i++)
-                expected[i] = (uint8_t)glcollide_point_in_mesh(mesh->positions, mesh->triangles,
-                                                               mesh->triangle_count, bvh, points + 3 * i);
+                expected[i] = (uint8_t)glcollide_point_in_mesh(
+                    mesh->positions, mesh->triangles, mesh->triangle_count, bvh, points + 3 * i);
             start = bench_now_ms();
             if (glcollide_tetra_gpu_classify(gpu, points, n, GLCOLLIDE_TETRA_FRAME_COHERENCE, got,
                                              &rows[1].last) != GLCOLLIDE_OK)
@@ -201,16 +206,18 @@ int main(int argc, char **argv)
             rows[3].ms[rows[3].runs++] = bench_now_ms() - start;
             rows[3].mismatches += mismatches(expected, got, n);
         }
-        printf("# %zu particles: cpu tested %.1f tetrahedra per particle, %.2f%% beyond the bounding "
-               "tetrahedron, %.3f%% exact signs per particle\n",
-               n, (double)rows[2].last.tetrahedra_tests / (double)n,
-               100.0 * (double)rows[2].last.bounding_rejects / (double)n,
-               100.0 * (double)rows[2].last.exact_signs / (double)n);
+        printf(
+            "# %zu particles: cpu tested %.1f tetrahedra per particle, %.2f%% beyond the bounding "
+            "tetrahedron, %.3f%% exact signs per particle\n",
+            n, (double)rows[2].last.tetrahedra_tests / (double)n,
+            100.0 * (double)rows[2].last.bounding_rejects / (double)n,
+            100.0 * (double)rows[2].last.exact_signs / (double)n);
         for (int m = 0; m < 5; m++) {
             print_row(&rows[m], n);
             total_mismatches += rows[m].mismatches;
             if (rows[m].mismatches)
-                fprintf(stderr, "bench-tetra-tree: %s at %zu particles: %zu answers differ from pim\n",
+                fprintf(stderr,
+                        "bench-tetra-tree: %s at %zu particles: %zu answers differ from pim\n",
                         rows[m].method, n, rows[m].mismatches);
         }
         free(points);

@@ -33,9 +33,9 @@ extern "C" {
 typedef struct glcollide_tetra_tree glcollide_tetra_tree;
 
 typedef struct glcollide_tetra_tree_options {
-    int max_depth;              /* levels of splitting below the 8 initial tetra-cones, 0..10 */
-    uint32_t min_tetrahedra;    /* a tetra-cone holding fewer tetrahedra is not split (>= 1) */
-    int use_origin;             /* 1: origin below is V0; 0: the solid's centroid (rounded) */
+    int max_depth;           /* levels of splitting below the 8 initial tetra-cones, 0..10 */
+    uint32_t min_tetrahedra; /* a tetra-cone holding fewer tetrahedra is not split (>= 1) */
+    int use_origin;          /* 1: origin below is V0; 0: the solid's centroid (rounded) */
     double origin[3];
     int check_self_intersections; /* 1: refuse a closed mesh that passes through itself */
 } glcollide_tetra_tree_options;
@@ -60,13 +60,13 @@ GLCOLLIDE_API int glcollide_tetra_tree_build(const glcollide_mesh *mesh,
 GLCOLLIDE_API void glcollide_tetra_tree_destroy(glcollide_tetra_tree **tree);
 
 typedef struct glcollide_tetra_tree_info {
-    double origin[3];            /* V0 */
-    int origin_inside;           /* V0 is inside (or on) the solid */
-    size_t tetrahedra;           /* = triangles */
-    size_t positive, negative;   /* signs of the tetrahedra */
-    size_t degenerate;           /* flat: V0 in the plane of their triangle */
+    double origin[3];          /* V0 */
+    int origin_inside;         /* V0 is inside (or on) the solid */
+    size_t tetrahedra;         /* = triangles */
+    size_t positive, negative; /* signs of the tetrahedra */
+    size_t degenerate;         /* flat: V0 in the plane of their triangle */
     size_t nodes, leaves, empty_leaves;
-    size_t leaf_entries;         /* tetrahedra listed in leaves (one may be in several) */
+    size_t leaf_entries; /* tetrahedra listed in leaves (one may be in several) */
     size_t max_leaf_tetrahedra;
     double mean_leaf_tetrahedra; /* per non-empty leaf */
     int depth;                   /* deepest leaf */
@@ -84,15 +84,15 @@ GLCOLLIDE_API int glcollide_tetra_tree_get_info(const glcollide_tetra_tree *tree
 typedef struct glcollide_tetra_stats {
     double time_ms;
     uint64_t particles;
-    uint64_t inside;            /* particles inside or on the solid */
-    uint64_t coherent;          /* found in last frame's tetra-cone (no descent) */
-    uint64_t bounding_rejects;  /* beyond the bounding tetrahedron of their tetra-cone */
-    uint64_t tetrahedra_tests;  /* CPU: tetrahedra tested */
-    uint64_t exact_signs;       /* CPU: signs the double filter left to exact predicates */
-    uint64_t special_cases;     /* CPU: particles on a face, edge or vertex of a tetrahedron */
-    uint64_t uncertain;         /* GPU: particles flagged for the CPU to finish */
-    uint64_t draw_calls;        /* GPU: dispatches */
-    uint64_t gpu_syncs;         /* GPU->CPU synchronisations */
+    uint64_t inside;           /* particles inside or on the solid */
+    uint64_t coherent;         /* found in last frame's tetra-cone (no descent) */
+    uint64_t bounding_rejects; /* beyond the bounding tetrahedron of their tetra-cone */
+    uint64_t tetrahedra_tests; /* CPU: tetrahedra tested */
+    uint64_t exact_signs;      /* CPU: signs the double filter left to exact predicates */
+    uint64_t special_cases;    /* CPU: particles on a face, edge or vertex of a tetrahedron */
+    uint64_t uncertain;        /* GPU: particles flagged for the CPU to finish */
+    uint64_t draw_calls;       /* GPU: dispatches */
+    uint64_t gpu_syncs;        /* GPU->CPU synchronisations */
     uint64_t readback_bytes;
     uint64_t upload_bytes;
 } glcollide_tetra_stats;
@@ -107,9 +107,8 @@ typedef struct glcollide_tetra_stats {
  * tree (read only). Errors: INVALID_ARGUMENT.
  */
 GLCOLLIDE_API int glcollide_tetra_tree_classify(const glcollide_tetra_tree *tree,
-                                                const double *points, size_t count,
-                                                uint8_t *inside, uint32_t *cones,
-                                                glcollide_tetra_stats *stats);
+                                                const double *points, size_t count, uint8_t *inside,
+                                                uint32_t *cones, glcollide_tetra_stats *stats);
 
 /* ---------------------------------------------------------------- GPU */
 
