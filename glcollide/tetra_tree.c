@@ -1058,7 +1058,7 @@ static const char *const classify_source =
     "uniform uint leaf_base;\n"
     "uniform int coherence;\n"
     "uniform float tolerance;\n"     /* error bound factor of the plane values */
-    "shared uint group_counts[4];\n" /* coherent, bounding rejects, uncertain, inside */
+    "shared uint group_counts[2];\n" /* coherent, bounding rejects (the CPU counts the rest) */
     "vec3 xyz(uvec4 s) { return uintBitsToFloat(s.xyz); }\n"
     "float w(uvec4 s) { return uintBitsToFloat(s.w); }\n"
     /* Generators are small integers: the crosses are exact, the dots
@@ -1149,23 +1149,20 @@ static const char *const classify_source =
     "}\n"
     "void main() {\n"
     "    uint local = gl_LocalInvocationIndex;\n"
-    "    if (local < 4u)\n"
+    "    if (local < 2u)\n"
     "        group_counts[local] = 0u;\n"
     "    barrier();\n"
     "    uint i = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 64u + local;\n"
     "    if (i < count) {\n"
     "        uint result = classify(i);\n"
     "        uint bit = 1u << (i & 31u);\n"
-    "        if (result == 1u) {\n"
+    "        if (result == 1u)\n"
     "            atomicOr(bits[i >> 5], bit);\n"
-    "            atomicAdd(group_counts[3], 1u);\n"
-    "        } else if (result == 2u) {\n"
+    "        else if (result == 2u)\n"
     "            atomicOr(bits[words + (i >> 5)], bit);\n"
-    "            atomicAdd(group_counts[2], 1u);\n"
-    "        }\n"
     "    }\n"
     "    barrier();\n"
-    "    if (local < 4u && group_counts[local] != 0u)\n"
+    "    if (local < 2u && group_counts[local] != 0u)\n"
     "        atomicAdd(counters[local], group_counts[local]);\n"
     "}\n";
 
@@ -1357,6 +1354,7 @@ int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points,
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(3 * count * sizeof(float)),
                     gpu->staging);
     stats->upload_bytes = 3 * count * sizeof(float);
+    double uploaded = glcollide_now_ms();
     GLuint zero = 0;
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, gpu->result_buffer);
     glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, (GLsizeiptr)(result_words * 4),
@@ -1383,6 +1381,9 @@ int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points,
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(result_words * 4), gpu->results);
     stats->gpu_syncs++;
     stats->readback_bytes += result_words * 4;
+    double read = glcollide_now_ms();
+    stats->upload_ms = uploaded - start;
+    stats->gpu_ms = read - uploaded;
     status = glcollide_gl_check("tetra-tree classify");
     glcollide_gl_state_restore(&saved);
     if (status != GLCOLLIDE_OK) {
@@ -1400,18 +1401,19 @@ int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points,
         size_t base = 32 * word, n = count - base < 32 ? count - base : 32;
         for (size_t b = 0; b < n; b++)
             inside[base + b] = (uint8_t)((in >> b) & 1u);
-        while (unsure) { /* finished exactly on the CPU */
-            int b = __builtin_ctz(unsure);
-            unsure &= unsure - 1;
+        for (size_t b = 0; unsure && b < n; b++) { /* finished exactly on the CPU */
+            if (!((unsure >> b) & 1u))
+                continue;
             uint32_t cone = NONE;
-            inside[base + (size_t)b] =
-                (uint8_t)classify_point(tree, points + 3 * (base + (size_t)b), &cone, stats);
+            inside[base + b] = (uint8_t)classify_point(tree, points + 3 * (base + b), &cone, stats);
             stats->uncertain++;
         }
     }
     for (size_t i = 0; i < count; i++)
         stats->inside += inside[i];
     stats->particles = count;
-    stats->time_ms = glcollide_now_ms() - start;
+    double end = glcollide_now_ms();
+    stats->finish_ms = end - read;
+    stats->time_ms = end - start;
     return GLCOLLIDE_OK;
 }

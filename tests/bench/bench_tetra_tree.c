@@ -212,6 +212,11 @@ int main(int argc, char **argv)
             n, (double)rows[2].last.tetrahedra_tests / (double)n,
             100.0 * (double)rows[2].last.bounding_rejects / (double)n,
             100.0 * (double)rows[2].last.exact_signs / (double)n);
+        for (int m = 0; m < 2; m++)
+            printf("# %zu particles, %s, last run: upload %.1f ms, dispatch to readback %.1f ms, "
+                   "unpack and CPU finish %.1f ms\n",
+                   n, rows[m].method, rows[m].last.upload_ms, rows[m].last.gpu_ms,
+                   rows[m].last.finish_ms);
         for (int m = 0; m < 5; m++) {
             print_row(&rows[m], n);
             total_mismatches += rows[m].mismatches;

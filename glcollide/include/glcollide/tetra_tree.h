@@ -95,6 +95,9 @@ typedef struct glcollide_tetra_stats {
     uint64_t gpu_syncs;        /* GPU->CPU synchronisations */
     uint64_t readback_bytes;
     uint64_t upload_bytes;
+    double upload_ms; /* GPU: points to floats, uploaded */
+    double gpu_ms;    /* GPU: dispatch until the results are read back */
+    double finish_ms; /* GPU: results unpacked, uncertain particles classified */
 } glcollide_tetra_stats;
 
 /*
