@@ -983,6 +983,12 @@ static int classify_point(const glcollide_tetra_tree *tree, const double p[3], u
         stats->special_cases++;
         return tree->info.origin_inside;
     }
+    /* Beyond twice the farthest vertex: outside the mesh's box (and no
+     * overflow in the plane values below). */
+    if (!(max_abs3(u) <= 2 * tree->extent)) {
+        *cone = NONE;
+        return 0;
+    }
     uint32_t node = *cone;
     if (node < tree->node_count && tree->nodes[node].child == NONE &&
         in_cone(&tree->nodes[node], u))
@@ -1326,15 +1332,19 @@ int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points,
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
                               "tetra-tree GPU classify: out of memory");
     /* Points relative to V0, scaled by a power of two (exact) so that the
-     * mesh fits in [-1, 1]; non-finite ones go to V0, which the GPU flags. */
+     * mesh fits in [-1, 1]; far ones are replaced by another point outside
+     * the mesh's box, non-finite ones by V0, which the GPU flags. */
     const double *o = tree->origin;
     double s = gpu->scale;
     for (size_t i = 0; i < count; i++) {
         const double *p = points + 3 * i;
         float *q = gpu->staging + 3 * i;
-        if (isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]))
+        double u[3] = {(p[0] - o[0]) * s, (p[1] - o[1]) * s, (p[2] - o[2]) * s};
+        if (max_abs3(u) <= 4.0) /* the mesh is within [-1, 1] */
             for (int k = 0; k < 3; k++)
-                q[k] = (float)((p[k] - o[k]) * s);
+                q[k] = (float)u[k];
+        else if (isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]))
+            q[0] = q[1] = q[2] = 8.0f; /* outside too: no float overflow */
         else
             q[0] = q[1] = q[2] = 0.0f;
     }

@@ -20,6 +20,7 @@
 #include <glcollide/glcollide.h>
 #include <glcollide/tetra_tree.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -614,13 +615,26 @@ START_TEST(test_bad_arguments)
     ck_assert_int_eq(glcollide_tetra_gpu_create(NULL, tree, NULL),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     test_log_capture_stop();
-    /* Non-finite points are outside, as for the oracle. */
-    const double points[9] = {NAN, 0, 0, 0, INFINITY, 0, 0.25, 0.5, -0.75};
-    ck_assert_int_eq(glcollide_tetra_tree_classify(tree, points, 3, inside, NULL, NULL),
+    /* Non-finite and huge points are outside, as for the oracle. */
+    const double points[18] = {NAN,   0,      0,     0,        INFINITY, 0, 0.25, 0.5,  -0.75,
+                               1e300, -1e300, 1e300, -DBL_MAX, DBL_MAX,  0, 0.5,  1e30, 0};
+    uint8_t answers[6];
+    ck_assert_int_eq(glcollide_tetra_tree_classify(tree, points, 6, answers, NULL, NULL),
                      GLCOLLIDE_OK);
-    ck_assert_int_eq(inside[0], 0);
-    ck_assert_int_eq(inside[1], 0);
-    ck_assert_int_eq(inside[2], 1);
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(answers[i], i == 2);
+    if (!gl_skipped()) {
+        context_setup();
+        glcollide_tetra_gpu *gpu = NULL;
+        ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, points, 6, 0, answers, NULL),
+                         GLCOLLIDE_OK);
+        for (int i = 0; i < 6; i++)
+            ck_assert_int_eq(answers[i], i == 2);
+        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, NULL, 0, 0, NULL, NULL), GLCOLLIDE_OK);
+        glcollide_tetra_gpu_destroy(&gpu);
+        glcollide_tetra_gpu_destroy(&gpu); /* NULL is fine */
+    }
     glcollide_tetra_tree_destroy(&tree);
     glcollide_tetra_tree_destroy(&tree); /* NULL is fine */
     glcollide_mesh_destroy(&box);
@@ -630,8 +644,9 @@ END_TEST
 Suite *suite_tetra_tree(void)
 {
     Suite *suite = suite_create("tetra_tree");
-    TCase *cpu = tcase_create("cpu");
+    TCase *cpu = tcase_create("cpu"); /* and bad arguments on the GPU */
     tcase_set_timeout(cpu, 300);
+    tcase_add_unchecked_fixture(cpu, NULL, context_teardown);
     tcase_add_test(cpu, test_bad_arguments);
     tcase_add_test(cpu, test_bad_meshes);
     tcase_add_test(cpu, test_generated_meshes);
