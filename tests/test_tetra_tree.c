@@ -7,9 +7,9 @@
  * faces, points on the shared features of the covering (the origin, the
  * inner edges origin-vertex, the inner faces), points on the octant planes,
  * the inner edges at vertices whose fan has both signs (where the paper's
- * feature sets would be wrong), points 1e-12 off vertices, and random
- * points in the box and in a box 20% larger. Real meshes are quantised to a 2^-20 grid (after
- * fitting to size 2) so that those feature points are exactly on their features.
+ * feature sets would be wrong), points on the planes of the tetra-cones, points 1e-12 off vertices,
+ * and random points in the box and in a box 20% larger. Real meshes are quantised to a 2^-20 grid
+ * (after fitting to size 2) so that those feature points are exactly on their features.
  * GLCOLLIDE_TETRA_PARTICLES sets the particles per real mesh (default 50000;
  * the verification run uses 100000).
  */
@@ -142,6 +142,25 @@ static void make_points(const glcollide_mesh *m, const double o[3], size_t targe
             p[k] = test_rng_uniform(&rng, lo[k], hi[k]);
         p[i % 3] = o[i % 3];
         add_point(set, p[0], p[1], p[2]);
+    }
+    /* On planes through the origin spanned by small integer vectors: the
+     * tetra-tree's cone planes are such planes (generators are sums of
+     * +-x, +-y, +-z), so many of these lie exactly on cone boundaries. */
+    double span = 0;
+    for (int k = 0; k < 3; k++)
+        span = fmax(span, hi[k] - lo[k]);
+    int e;
+    frexp(span, &e);
+    for (size_t i = 0; i < part; i++) {
+        int d[2][3];
+        for (int j = 0; j < 2; j++)
+            for (int k = 0; k < 3; k++)
+                d[j][k] = (int)test_rng_below(&rng, 5) - 2;
+        double a = (double)test_rng_below(&rng, 9) / 8, b = (double)test_rng_below(&rng, 9) / 8;
+        double scale = ldexp(1.0, e - 3 - (int)test_rng_below(&rng, 3));
+        add_point(set, o[0] + scale * (a * d[0][0] + b * d[1][0]),
+                  o[1] + scale * (a * d[0][1] + b * d[1][1]),
+                  o[2] + scale * (a * d[0][2] + b * d[1][2]));
     }
     while (set->count < target) { /* the box, and 20% larger */
         double grow = set->count % 2 ? 0.1 : 0.0, p[3];
