@@ -501,5 +501,6 @@ GLCOLLIDE_API void glcollide_stencil_result_clear(glcollide_stencil_result *resu
 #endif
 
 #include <glcollide/particles.h>
+#include <glcollide/tetra_tree.h>
 
 #endif /* GLCOLLIDE_GLCOLLIDE_H */
