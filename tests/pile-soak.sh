@@ -8,6 +8,7 @@
 # PILE_SOAK_OBJECTS (1000) and PILE_SOAK_STEPS (10000) size it.
 set -u
 pile=${GLCOLLIDE_PILE:-demos/pile}
+case $pile in /*) ;; *) pile=$PWD/$pile ;; esac # the runs happen in a temporary directory
 objects=${PILE_SOAK_OBJECTS:-1000}
 steps=${PILE_SOAK_STEPS:-10000}
 report=$((steps / 20))

@@ -339,7 +339,8 @@ static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_obje
             continue;
         near++;
         glcollide_index_pair key = want->pairs[i];
-        found += bsearch(&key, c.pairs.pairs, c.pairs.count, sizeof key, compare_index_pairs) != NULL;
+        found += c.pairs.count > 0 &&
+                 bsearch(&key, c.pairs.pairs, c.pairs.count, sizeof key, compare_index_pairs) != NULL;
         TEST_REQUIRE(found == near, "%s: triangles (%u, %u) at distance %g <= margin %g not reported",
                      what, key.a, key.b, distance, margin);
     }

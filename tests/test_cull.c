@@ -47,7 +47,8 @@ static size_t missed_triangle_pairs(const glcollide_query_result *exact,
 {
     size_t missed = 0;
     for (size_t i = 0; i < exact->triangle_pair_count; i++)
-        missed += !bsearch(&exact->triangle_pairs[i], candidates->triangle_pairs,
+        missed += candidates->triangle_pair_count == 0 || /* bsearch wants a real array */
+                  !bsearch(&exact->triangle_pairs[i], candidates->triangle_pairs,
                            candidates->triangle_pair_count, sizeof *candidates->triangle_pairs,
                            glcollide_triangle_pair_compare);
     return missed;
@@ -71,7 +72,8 @@ static size_t missed_object_pairs(const glcollide_query_result *exact,
                             exact->triangle_pairs[k].object_b == p->b;
         if (level == GLCOLLIDE_LEVEL_TRIANGLES && !has_triangles)
             continue;
-        missed += !bsearch(p, candidates->pairs, candidates->pair_count, sizeof *candidates->pairs,
+        missed += candidates->pair_count == 0 ||
+                  !bsearch(p, candidates->pairs, candidates->pair_count, sizeof *candidates->pairs,
                            glcollide_object_pair_compare);
     }
     return missed;

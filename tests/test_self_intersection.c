@@ -366,6 +366,7 @@ START_TEST(test_brute_force_agreement)
         TEST_REQUIRE(count == expected, "mesh %d: %zu self-intersections, brute force %zu", i,
                      count, expected);
         total += count;
+        glcollide_mesh_destroy(&mesh);
     }
     ck_assert_uint_gt(total, 100);
 }

@@ -54,7 +54,8 @@ static glcollide_stencil_result stencil(const glcollide_scene *scene, int resolu
 static int has_pair(const glcollide_object_pair *pairs, size_t count, uint32_t a, uint32_t b)
 {
     glcollide_object_pair key = {a, b};
-    return bsearch(&key, pairs, count, sizeof key, glcollide_object_pair_compare) != NULL;
+    return count > 0 && /* bsearch wants a real array */
+           bsearch(&key, pairs, count, sizeof key, glcollide_object_pair_compare) != NULL;
 }
 
 static uint32_t add_mesh(glcollide_scene *scene, glcollide_mesh *mesh)

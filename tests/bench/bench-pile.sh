@@ -14,6 +14,7 @@
 #   PILE_BENCH_SPACES  spaces to compare     (default "glcollide ode-sap ode-simple")
 set -u
 pile=${GLCOLLIDE_PILE:-demos/pile}
+case $pile in /*) ;; *) pile=$PWD/$pile ;; esac # the runs happen in a temporary directory
 rigid=${PILE_BENCH_RIGID:-"100:200 1000:60 5000:12"}
 deform=${PILE_BENCH_DEFORM:-"100:100"}
 spaces=${PILE_BENCH_SPACES:-"glcollide ode-sap ode-simple"}
