@@ -22,6 +22,7 @@ Suite *suite_cull(void);
 Suite *suite_stencil(void);
 Suite *suite_self_intersection(void);
 Suite *suite_contacts(void);
+Suite *suite_myszkowski(void);
 
 /* Check's ck_assert writes to a pipe on success too (its "last passed
  * point"); in loops over thousands of cases that dominates the run time, so
