@@ -69,8 +69,8 @@ enum {
     C_COLLIDE_CONCAVE, C_UNRESOLVED, C_NODES
 };
 
-enum { PROGRAM_SURFACE = 0, PROGRAM_LIST, PROGRAM_MINMAX, PROGRAM_CLASSIFY, PROGRAM_RESOLVE,
-       PROGRAM_COUNT };
+enum { PROGRAM_SURFACE = 0, PROGRAM_LIST, PROGRAM_MINMAX, PROGRAM_ITEM, PROGRAM_CLASSIFY,
+       PROGRAM_RESOLVE, PROGRAM_COUNT };
 
 struct glcollide_myszkowski {
     glcollide_context *context;
@@ -152,18 +152,64 @@ static const char *const minmax_source =
     "    atomicAdd(pixels[(7u + object) * pixel_count + p], 1u);\n"
     "}\n";
 
+/* The item buffer (section 7): after the depth ranges, each fragment at its
+ * object's nearest or farthest depth writes its triangle index there. */
+static const char *const item_source =
+    "uniform uint object;\n"
+    "void main() {\n"
+    "    uint p = uint(gl_FragCoord.y) * uint(width) + uint(gl_FragCoord.x);\n"
+    "    uint z = gl_FragCoord.z > 0.0 ? floatBitsToUint(gl_FragCoord.z) : 0u;\n"
+    "    if (z == pixels[(3u + object) * pixel_count + p])\n"
+    "        pixels[(11u + 2u * object) * pixel_count + p] = uint(gl_PrimitiveID);\n"
+    "    if (z == pixels[(5u + object) * pixel_count + p])\n"
+    "        pixels[(12u + 2u * object) * pixel_count + p] = uint(gl_PrimitiveID);\n"
+    "}\n";
+
 /* stage 1, 2: the paper's pixel-mask examinations after passes 1 and 2;
- * stage 3: the distance map where both objects are pi-convex. */
+ * stage 3: the distance map where both objects are pi-convex;
+ * stage 4: the polygons of the contact zone, from the item buffer: where
+ * both are pi-convex and the gap is below zone, the two surfaces that face
+ * each other (or bound the overlap) are flagged in a bitset. */
 static const char *const classify_source =
     "layout(local_size_x = 8, local_size_y = 8) in;\n"
     "layout(binding = 0) uniform usampler2D stencil_texture;\n"
     "uniform int height;\n"
     "uniform int stage;\n"
+    "uniform float zone;\n"
+    "uniform uint triangles_a;\n"
+    "void flag(uint triangle) {\n"
+    "    atomicOr(work[COUNTER_WORDS + triangle / 32u], 1u << (triangle % 32u));\n"
+    "}\n"
     "void main() {\n"
     "    ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
     "    if (t.x >= width || t.y >= height)\n"
     "        return;\n"
     "    uint p = uint(t.y * width + t.x);\n"
+    "    if (stage == 4) {\n"
+    "        if (pixels[7u * pixel_count + p] != 2u || pixels[8u * pixel_count + p] != 2u)\n"
+    "            return;\n"
+    "        float min_a = uintBitsToFloat(pixels[3u * pixel_count + p]);\n"
+    "        float min_b = uintBitsToFloat(pixels[4u * pixel_count + p]);\n"
+    "        float max_a = uintBitsToFloat(pixels[5u * pixel_count + p]);\n"
+    "        float max_b = uintBitsToFloat(pixels[6u * pixel_count + p]);\n"
+    "        if (max(min_a, min_b) - min(max_a, max_b) > zone)\n"
+    "            return;\n"
+    "        uint a_min = pixels[11u * pixel_count + p], a_max = pixels[12u * pixel_count + p];\n"
+    "        uint b_min = triangles_a + pixels[13u * pixel_count + p];\n"
+    "        uint b_max = triangles_a + pixels[14u * pixel_count + p];\n"
+    "        if (max_a <= min_b) {\n"
+    "            flag(a_max);\n"
+    "            flag(b_min);\n"
+    "        } else if (max_b <= min_a) {\n"
+    "            flag(b_max);\n"
+    "            flag(a_min);\n"
+    "        } else {\n"
+    "            flag(min_a >= min_b ? a_min : b_min);\n"
+    "            flag(max_a <= max_b ? a_max : b_max);\n"
+    "        }\n"
+    "        atomicAdd(work[C_COVERED], 1u);\n"
+    "        return;\n"
+    "    }\n"
     "    if (stage == 3) {\n"
     "        uint count_a = pixels[7u * pixel_count + p], count_b = pixels[8u * pixel_count + p];\n"
     "        uint coverage = (count_a > 0u ? 1u : 0u) | (count_b > 0u ? 2u : 0u);\n"
@@ -304,11 +350,13 @@ static GLuint build_program(int which)
 {
     static const char *const names[PROGRAM_COUNT] = {"myszkowski surfaces", "myszkowski lists",
                                                      "myszkowski depth ranges",
+                                                     "myszkowski item buffer",
                                                      "myszkowski classify", "myszkowski resolve"};
     static const char *const header = "#version 430 core\n" GLSL_COMMON;
     const char *body = which == PROGRAM_SURFACE  ? surface_source
                        : which == PROGRAM_LIST   ? list_source
                        : which == PROGRAM_MINMAX ? minmax_source
+                       : which == PROGRAM_ITEM   ? item_source
                        : which == PROGRAM_CLASSIFY ? classify_source
                                                    : resolve_source;
     int compute = which >= PROGRAM_CLASSIFY;
@@ -338,6 +386,7 @@ glcollide_myszkowski_options glcollide_myszkowski_default_options(void)
         .full_map = 0,
         .check_solids = 1,
         .margin = 0,
+        .refine = 0,
     };
     return options;
 }
@@ -847,6 +896,99 @@ static int lists(pair_gpu *g, int map)
     }
 }
 
+/* Section 7's refinement: depth ranges and the item buffer of A and B,
+ * the contact zone's polygons flagged on the GPU, their normals averaged
+ * on the CPU (area-weighted, as lines: each turned to face along the
+ * current direction). 4 draws, 1 dispatch, 1 sync (the bitset). 0 and
+ * refined untouched when no polygon is in the zone. */
+static int refine_direction(pair_gpu *g, const solid *a, const solid *b, double zone,
+                            double refined[3], int *changed)
+{
+    glcollide_myszkowski *t = g->t;
+    const pair_view *view = g->view;
+    size_t pixels = (size_t)view->width * (size_t)view->height;
+    size_t words = (g->triangles[0] + g->triangles[1] + 31) / 32;
+    glcollide_gl_buffer_reserve(t->work_buffer, &t->work_capacity, (COUNTER_WORDS + words) * 4);
+    clear_words(t->work_buffer, 0, COUNTER_WORDS + words, 0);
+    clear_words(t->pixel_buffer, 3 * pixels, 2 * pixels, 0xffffffffu);
+    clear_words(t->pixel_buffer, 5 * pixels, 4 * pixels, 0);
+    bind_buffers(t);
+    glBindFramebuffer(GL_FRAMEBUFFER, t->framebuffer);
+    glViewport(0, 0, view->width, view->height);
+    glBindVertexArray(t->vertex_array);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_STENCIL_TEST);
+    glDepthMask(GL_FALSE);
+    for (int pass = 0; pass < 2; pass++) {
+        int which = pass ? PROGRAM_ITEM : PROGRAM_MINMAX;
+        use_program(g, which);
+        for (int object = 0; object < 2; object++) {
+            set_uint(g, which, "object", (GLuint)object);
+            draw(g, which, object);
+        }
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    }
+    use_program(g, PROGRAM_CLASSIFY);
+    set_int(g, PROGRAM_CLASSIFY, "stage", 4);
+    glUniform1f(glGetUniformLocation(t->programs[PROGRAM_CLASSIFY], "zone"), (float)(zone / view->depth));
+    set_uint(g, PROGRAM_CLASSIFY, "triangles_a", (GLuint)g->triangles[0]);
+    dispatch(g);
+    uint32_t *bits = glcollide_alloc_array(COUNTER_WORDS + words, sizeof(uint32_t));
+    if (!bits)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, t->work_buffer);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)((COUNTER_WORDS + words) * 4), bits);
+    g->stats->gpu_syncs++;
+    g->stats->readback_bytes += (COUNTER_WORDS + words) * 4;
+    int status = glcollide_gl_check("myszkowski item buffer");
+    double tensor[9] = {0}; /* sum of area * n n^T over flagged polygons (n unit) */
+    size_t flagged = 0;
+    for (size_t k = 0; status == GLCOLLIDE_OK && k < g->triangles[0] + g->triangles[1]; k++) {
+        if (!(bits[COUNTER_WORDS + k / 32] >> (k % 32) & 1u))
+            continue;
+        const solid *s = k < g->triangles[0] ? a : b;
+        size_t tri = k < g->triangles[0] ? k : k - g->triangles[0];
+        const uint32_t *v = s->mesh->triangles + 3 * tri;
+        double e1[3], e2[3], n[3];
+        glcollide_vec3_sub(e1, s->positions + 3 * (size_t)v[1], s->positions + 3 * (size_t)v[0]);
+        glcollide_vec3_sub(e2, s->positions + 3 * (size_t)v[2], s->positions + 3 * (size_t)v[0]);
+        glcollide_vec3_cross(n, e1, e2);
+        double area = normalize(n); /* twice the area: the weight */
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                tensor[3 * r + c] += area * n[r] * n[c];
+        flagged++;
+    }
+    free(bits);
+    glcollide_log_debug("myszkowski: %zu polygons in the contact zone", flagged);
+    /* Normals averaged as lines (a normal and its opposite give the same
+     * projection): the dominant eigenvector of the tensor, by power
+     * iteration from its largest column. Summing normals turned toward the
+     * current view instead cancels where they cross the view plane. */
+    double x[3] = {0, 0, 0}, best = 0;
+    for (int c = 0; c < 3; c++) {
+        double column[3] = {tensor[c], tensor[3 + c], tensor[6 + c]};
+        double norm = sqrt(glcollide_vec3_dot(column, column));
+        if (norm > best) {
+            best = norm;
+            memcpy(x, column, sizeof x);
+        }
+    }
+    for (int iteration = 0; iteration < 64 && best > 0; iteration++) {
+        double y[3];
+        for (int r = 0; r < 3; r++)
+            y[r] = tensor[3 * r] * x[0] + tensor[3 * r + 1] * x[1] + tensor[3 * r + 2] * x[2];
+        if (normalize(y) == 0)
+            break;
+        memcpy(x, y, sizeof x);
+    }
+    if (status == GLCOLLIDE_OK && flagged && normalize(x) > 0 && isfinite(x[0] + x[1] + x[2])) {
+        memcpy(refined, x, sizeof x);
+        *changed = 1;
+    }
+    return status;
+}
+
 /* The test on one view: passes 1, 2 and 3 as needed. */
 static int run_test(pair_gpu *g, int full_map, glcollide_myszkowski_result *result)
 {
@@ -1085,9 +1227,29 @@ static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
     glcollide_gl_state saved;
     glcollide_gl_state_save(&saved);
     glcollide_gl_state_reset();
-    status = upload(t, a, b, &view, (map ? 11 : 3) * pixels);
+    int refine = options->refine && !(options->direction[0] || options->direction[1] ||
+                                      options->direction[2]);
+    status = upload(t, a, b, &view, (refine ? 15 : map ? 11 : 3) * pixels);
     pair_gpu g = {.t = t, .view = &view, .triangles = {a->mesh->triangle_count, b->mesh->triangle_count},
                   .stats = stats};
+    if (status == GLCOLLIDE_OK && refine) {
+        /* The zone: where the gap is below the margin (or 4 pixels). */
+        double refined[3] = {0, 0, 0}, zone = fmax(options->margin, 4 * view.pixel);
+        int changed = 0;
+        status = refine_direction(&g, a, b, zone, refined, &changed);
+        pair_view again;
+        if (status == GLCOLLIDE_OK && changed &&
+            choose_view(s_i, s_j, refined, margin, options->resolution, &again)) {
+            view = again;
+            pixels = (size_t)view.width * (size_t)view.height;
+            /* Same objects, new view: positions again relative to its origin. */
+            status = upload(t, a, b, &view, (map ? 11 : 3) * pixels);
+            if (result)
+                result->refined = 1;
+            else
+                map->refined = 1;
+        }
+    }
     if (status == GLCOLLIDE_OK)
         status = map ? run_map(&g, map) : run_test(&g, options->full_map, result);
     glcollide_gl_state_restore(&saved);
