@@ -29,7 +29,7 @@
  *           layers of A and B by alpha blending over depth-sorted polygons;
  *           here every fragment of A and B at a marked pixel is appended to a
  *           per-pixel list in a buffer (atomic counter + head exchange) and
- *           a compute pass sorts each list (up to 64 surfaces) and walks it
+ *           a compute pass sorts each list (up to 256 surfaces) and walks it
  *           with the count of front minus back faces of each solid: the ray
  *           is inside both somewhere = interference. Chosen over depth
  *           peeling because it takes 2 draws and 1 dispatch whatever the
@@ -54,7 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LAYERS 64
+#define MAX_LAYERS 256
 #define NODE_WORDS 3
 #define COUNTER_WORDS 16
 #define NO_NODE 0xffffffffu
@@ -94,7 +94,7 @@ struct glcollide_myszkowski {
     "#define C_COVERED 0\n#define C_COLLIDE1 1\n#define C_SECOND 2\n#define C_COLLIDE2 3\n"        \
     "#define C_NOT_PI_CONVEX 4\n#define C_CONCAVE 5\n#define C_COLLIDE_CONCAVE 6\n"                \
     "#define C_UNRESOLVED 7\n#define C_NODES 8\n#define COUNTER_WORDS 16u\n"                        \
-    "#define MAX_LAYERS 64\n"                                                                       \
+    "#define MAX_LAYERS 256\n"                                                                       \
     "layout(std430, binding = 2) buffer pixel_block { uint pixels[]; };\n"                         \
     "layout(std430, binding = 3) buffer work_block { uint work[]; };\n"                            \
     "uniform int width;\n"                                                                         \

@@ -68,16 +68,23 @@ static int exact_touch(const glcollide_scene *scene, double distance)
     return touch;
 }
 
-static glcollide_myszkowski_result run(const glcollide_scene *scene, int resolution, int full_map)
+static glcollide_myszkowski_result run_with(const glcollide_scene *scene, int resolution,
+                                            int full_map, int refine)
 {
     glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
     options.resolution = resolution;
     options.full_map = full_map;
+    options.refine = refine;
     options.check_solids = 0; /* the meshes are checked once where they are made */
     glcollide_myszkowski_result result;
     int status = glcollide_myszkowski_test(tester, scene, 0, 1, &options, &result);
     ck_assert_msg(status == GLCOLLIDE_OK, "myszkowski failed: %s", glcollide_status_string(status));
     return result;
+}
+
+static glcollide_myszkowski_result run(const glcollide_scene *scene, int resolution, int full_map)
+{
+    return run_with(scene, resolution, full_map, 0);
 }
 
 /* ------------------------------------------------------------ shapes */
@@ -173,8 +180,9 @@ static int concave(int kind)
  * 1,200 random pairs (seeds 0x3A5C0000 + i; GLCOLLIDE_MYSZKOWSKI_PAIRS and
  * GLCOLLIDE_MYSZKOWSKI_SEED change both), resolution 64, 128, 256, 512 in
  * turn: every reported pair is within the result's tolerance of touching;
- * misses counted per resolution and class and printed; the full map gives
- * the same answer as the early exit.
+ * misses counted per resolution and class and printed; every 4th pair
+ * again with every pixel classified (the same answer as the early exit),
+ * every 4th with the refined direction (scored like the others).
  */
 START_TEST(test_random_pairs)
 {
@@ -182,7 +190,8 @@ START_TEST(test_random_pairs)
     static const int resolutions[] = {64, 128, 256, 512};
     enum { R = 4 };
     size_t touching[R][2] = {{0}}, missed[R][2] = {{0}}, alarms[R][2] = {{0}}, pairs[R][2] = {{0}};
-    size_t decided[4] = {0};
+    size_t decided[4] = {0}, full_runs = 0, full_second = 0, full_concave = 0;
+    size_t refined_runs = 0, refined_missed = 0, refined_alarms = 0;
     double worst_alarm = 0, ms = 0;
     const char *env_pairs = getenv("GLCOLLIDE_MYSZKOWSKI_PAIRS");
     const char *env_seed = getenv("GLCOLLIDE_MYSZKOWSKI_SEED");
@@ -214,11 +223,25 @@ START_TEST(test_random_pairs)
                          resolutions[r], found.tolerance);
             worst_alarm = fmax(worst_alarm, found.tolerance);
         }
-        if (i % 8 == 0) { /* every pixel classified: the same answer */
+        if (i % 4 == 0) { /* every pixel classified: the same answer */
             glcollide_myszkowski_result full = run(scene, resolutions[r], 1);
             TEST_REQUIRE(full.interference == found.interference,
                          "seed 0x%llx: full map says %d, early exit %d", (unsigned long long)seed,
                          full.interference, found.interference);
+            full_runs++;
+            full_second += full.passes >= 2;
+            full_concave += full.passes == 3;
+        }
+        if (i % 4 == 2) { /* the refined direction: scored the same way */
+            glcollide_myszkowski_result refined = run_with(scene, resolutions[r], 0, 1);
+            refined_runs++;
+            refined_missed += exact && !refined.interference;
+            if (!exact && refined.interference) {
+                refined_alarms++;
+                TEST_REQUIRE(exact_touch(scene, refined.tolerance),
+                             "seed 0x%llx (refined): interference beyond the tolerance %g",
+                             (unsigned long long)seed, refined.tolerance);
+            }
         }
         glcollide_scene_destroy(&scene);
     }
@@ -228,8 +251,11 @@ START_TEST(test_random_pairs)
                    "false alarms (all within the tolerance)\n",
                    resolutions[r], c ? "with a concave solid" : "convex", pairs[r][c],
                    touching[r][c], missed[r][c], alarms[r][c]);
-    printf("myszkowski: decided after 0/1/2/3 passes: %zu/%zu/%zu/%zu; %.2f ms per pair\n",
-           decided[0], decided[1], decided[2], decided[3], ms / count);
+    printf("myszkowski: decided after 0/1/2/3 passes: %zu/%zu/%zu/%zu; %.2f ms per pair; with "
+           "every pixel classified (%zu pairs) %zu needed pass 2, %zu pass 3; refined direction "
+           "(%zu pairs): %zu missed, %zu false alarms (within the tolerance)\n",
+           decided[0], decided[1], decided[2], decided[3], ms / count, full_runs, full_second,
+           full_concave, refined_runs, refined_missed, refined_alarms);
     (void)worst_alarm;
     for (int k = 0; k < 5; k++)
         glcollide_mesh_destroy(&real_meshes[k]);
@@ -243,13 +269,14 @@ END_TEST
  * polyhedra of at least 2 pixels + 2 depth steps, and spheres crossing a
  * torus's tube (concave: two layers of the torus on most rays), at 64^2 and
  * 128^2. The overlap of two convex solids whose inscribed balls overlap by
- * depth delta holds a ball of radius delta / 2.
+ * depth delta holds a ball of radius delta / 2. And no false alarm: the
+ * same pairs 2 to 50 tolerances apart are never reported.
  */
 START_TEST(test_guarantee)
 {
     setup();
     test_rng rng = {0x6A4A0000u};
-    int tested = 0, found_count = 0;
+    int tested = 0, found_count = 0, near_misses = 0;
     for (int i = 0; i < 240; i++) {
         glcollide_scene *scene = NULL;
         ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
@@ -307,11 +334,29 @@ START_TEST(test_guarantee)
                          "pair %d (%s, %g^2): overlap depth %g (pixel %g) not found", i,
                          torus ? "torus" : "sphere", resolution, depth, found.pixel_size);
         }
+        /* The other side of the tolerance: B moved out to a gap of 2 to 50
+         * tolerances (far below a pixel) is never reported once the oracle
+         * says the solids are farther apart than the tolerance. */
+        double out_a = torus ? minor : ra;
+        double gap = found.tolerance * test_rng_uniform(&rng, 2, 50);
+        double moved[3];
+        for (int k = 0; k < 3; k++)
+            moved[k] = centre_a[k] + dir[k] / n * (out_a + rb + gap);
+        memcpy(scene->objects[1].translation, moved, sizeof moved);
+        glcollide_myszkowski_result apart = run(scene, (int)resolution, 1);
+        if (!exact_touch(scene, apart.tolerance)) {
+            near_misses++;
+            TEST_REQUIRE(!apart.interference,
+                         "pair %d (%s, %g^2): reported at a gap of %g (tolerance %g)", i,
+                         torus ? "torus" : "sphere", resolution, gap, apart.tolerance);
+        }
         glcollide_scene_destroy(&scene);
     }
-    printf("myszkowski guarantee: %d pairs overlapping by a ball of >= 1 pixel, %d found\n", tested,
-           found_count);
+    printf("myszkowski guarantee: %d pairs overlapping by a ball of >= 1 pixel, %d found; %d pairs "
+           "apart by 2..50 tolerances, none reported\n",
+           tested, found_count, near_misses);
     ck_assert_int_ge(tested, 100);
+    ck_assert_int_ge(near_misses, 100);
 }
 END_TEST
 
@@ -714,6 +759,79 @@ START_TEST(test_torus_hole)
 }
 END_TEST
 
+/* One closed mesh of n boxes of half sizes (half_xy, half_xy, half_z)
+ * stacked along z, pitch apart from z = 0 (disjoint). */
+static glcollide_mesh *plate_stack(int n, double pitch, double half_xy, double half_z)
+{
+    glcollide_mesh *plate = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(half_xy, half_xy, half_z, &plate), GLCOLLIDE_OK);
+    size_t nv = plate->vertex_count, nt = plate->triangle_count;
+    double *positions = malloc((size_t)n * nv * 3 * sizeof(double));
+    uint32_t *triangles = malloc((size_t)n * nt * 3 * sizeof(uint32_t));
+    ck_assert(positions && triangles);
+    for (int k = 0; k < n; k++) {
+        for (size_t i = 0; i < nv; i++) {
+            positions[3 * (k * nv + i)] = plate->positions[3 * i];
+            positions[3 * (k * nv + i) + 1] = plate->positions[3 * i + 1];
+            positions[3 * (k * nv + i) + 2] = plate->positions[3 * i + 2] + pitch * k;
+        }
+        for (size_t i = 0; i < 3 * nt; i++)
+            triangles[3 * k * nt + i] = (uint32_t)(k * nv + plate->triangles[i]);
+    }
+    glcollide_mesh *stack = NULL;
+    ck_assert_int_eq(glcollide_mesh_create(positions, (size_t)n * nv, triangles, (size_t)n * nt,
+                                           "plate stack", &stack),
+                     GLCOLLIDE_OK);
+    free(positions);
+    free(triangles);
+    glcollide_mesh_destroy(&plate);
+    return stack;
+}
+
+/* More surfaces than the 7-bit stencil counter holds: 80 plates (160
+ * surfaces per ray) between the two boxes of one solid A (one far in front,
+ * so that A is the nearer object and is drawn first; one just behind the
+ * last plate), seen along z. B's count in front of A's Zmax saturates at
+ * 127, those pixels go to the lists (up to 256 surfaces), which decide
+ * exactly: 0.002 apart, and 0.002 into the last plate. */
+START_TEST(test_deep_stack)
+{
+    setup();
+    const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0};
+    for (int c = 0; c < 2; c++) {
+        glcollide_scene *scene = NULL;
+        ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+        enum { PLATES = 80 };
+        double pitch = 0.02, last = pitch * (PLATES - 1) + 0.005; /* far face of the last plate */
+        double back = last + 0.003 + (c ? -0.002 : 0.002);        /* centre of A's back box */
+        add_object(scene, add_mesh(scene, plate_stack(PLATES, pitch, 0.5, 0.005)), t0, q);
+        const double t[3] = {0.1, 0.1, -1.0};
+        add_object(scene, add_mesh(scene, plate_stack(2, back + 1.0, 0.2, 0.003)), t, q);
+        ck_assert_int_eq(glcollide_mesh_require_solid(scene->meshes[0], NULL), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_mesh_require_solid(scene->meshes[1], NULL), GLCOLLIDE_OK);
+        glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
+        options.resolution = 64;
+        options.full_map = 1;
+        options.direction[2] = 1;
+        glcollide_myszkowski_result found;
+        ck_assert_int_eq(glcollide_myszkowski_test(tester, scene, 0, 1, &options, &found),
+                         GLCOLLIDE_OK);
+        int exact = exact_touch(scene, 0);
+        printf("deep stack %d: exact %d, found %d, passes %d, A is the %s, concave pixels %llu, "
+               "unresolved %llu\n",
+               c, exact, found.interference, found.passes, found.swapped ? "two boxes" : "stack",
+               (unsigned long long)found.concave_pixels, (unsigned long long)found.unresolved_pixels);
+        ck_assert_int_eq(exact, c);
+        ck_assert_int_eq(found.interference, exact);
+        ck_assert_int_eq(found.swapped, 1);
+        ck_assert_int_eq(found.passes, 3);
+        ck_assert_uint_eq(found.unresolved_pixels, 0);
+        ck_assert_uint_gt(found.concave_pixels, 0);
+        glcollide_scene_destroy(&scene);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ errors, cost, query */
 
 START_TEST(test_errors)
@@ -864,6 +982,7 @@ Suite *suite_myszkowski(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_boxes);
     tcase_add_test(tc, test_torus_hole);
+    tcase_add_test(tc, test_deep_stack);
     tcase_add_test(tc, test_query);
     tcase_add_test(tc, test_guarantee);
     tcase_add_test(tc, test_distance_map);

@@ -91,7 +91,7 @@ typedef struct glcollide_myszkowski_result {
     uint64_t not_pi_convex;    /* second-pass pixels where A has other than 2 surfaces */
     uint64_t concave_pixels;   /* sent to the fragment lists */
     uint64_t collision_concave; /* interference found by the sorted lists */
-    uint64_t unresolved_pixels; /* more than 64 surfaces at a pixel: counted as interference */
+    uint64_t unresolved_pixels; /* more than 256 surfaces at a pixel: counted as interference */
     glcollide_query_stats stats; /* draw_calls (dispatches counted), gpu_syncs, readback_bytes ... */
 } glcollide_myszkowski_result;
 
@@ -114,7 +114,7 @@ enum {
     GLCOLLIDE_MYSZKOWSKI_COVER_A = 1,    /* the ray crosses A */
     GLCOLLIDE_MYSZKOWSKI_COVER_B = 2,    /* the ray crosses B */
     GLCOLLIDE_MYSZKOWSKI_LISTED = 4,     /* resolved by sorted lists (not pi-convex) */
-    GLCOLLIDE_MYSZKOWSKI_UNRESOLVED = 8  /* more than 64 surfaces: distance is NaN */
+    GLCOLLIDE_MYSZKOWSKI_UNRESOLVED = 8  /* more than 256 surfaces: distance is NaN */
 };
 
 /*
