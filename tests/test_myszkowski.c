@@ -13,6 +13,7 @@
  * - bad input, cost structure, and method convex as a query.
  */
 #include "tests.h"
+#include "../glcollide/gl_internal.h" /* white box: the GL state saved and restored */
 
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
@@ -973,6 +974,77 @@ START_TEST(test_query)
 }
 END_TEST
 
+/* Every entry point leaves the GL state as it found it: defaults in the
+ * owned context, and a caller's odd state in a wrapped one (all passes,
+ * lists, refinement and the map run). */
+START_TEST(test_gl_state)
+{
+    setup();
+    glcollide_scene *scene = NULL;
+    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    glcollide_mesh *torus = NULL, *sphere = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_torus(1, 0.3, 32, 12, &torus), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 16, 8, &sphere), GLCOLLIDE_OK);
+    const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0}, t1[3] = {0.9, 0, 0.5};
+    add_object(scene, add_mesh(scene, torus), t0, q);
+    add_object(scene, add_mesh(scene, sphere), t1, q);
+    glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
+    options.resolution = 64;
+    options.full_map = 1;
+    options.refine = 1;
+    options.margin = 0.05;
+    for (int wrapped = 0; wrapped < 2; wrapped++) {
+        glcollide_context *caller = NULL;
+        glcollide_myszkowski *own = tester;
+        GLuint buffer = 0;
+        if (wrapped) {
+            ck_assert_int_eq(glcollide_context_make_current(context), GLCOLLIDE_OK);
+            glGenBuffers(1, &buffer);
+            glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+            glBufferData(GL_SHADER_STORAGE_BUFFER, 64, NULL, GL_STATIC_DRAW);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, buffer);
+            glViewport(1, 2, 30, 40);
+            glEnable(GL_DEPTH_TEST);
+            glEnable(GL_STENCIL_TEST);
+            glDepthFunc(GL_GEQUAL);
+            glFrontFace(GL_CW);
+            glStencilMask(0x0f);
+            glStencilOpSeparate(GL_FRONT, GL_INCR, GL_DECR, GL_INVERT);
+            ck_assert_int_eq(glcollide_context_wrap_current(&caller), GLCOLLIDE_OK);
+            own = NULL;
+            ck_assert_int_eq(glcollide_myszkowski_create(caller, &own), GLCOLLIDE_OK);
+        }
+        glcollide_gl_state before, after;
+        glcollide_gl_state_save(&before);
+        glcollide_myszkowski_result result;
+        glcollide_myszkowski_map map;
+        ck_assert_int_eq(glcollide_myszkowski_test(own, scene, 0, 1, &options, &result), GLCOLLIDE_OK);
+        ck_assert_int_eq(result.interference, 1);
+        ck_assert_int_eq(glcollide_myszkowski_distance_map(own, scene, 0, 1, &options, &map),
+                         GLCOLLIDE_OK);
+        glcollide_myszkowski_map_clear(&map);
+        glcollide_gl_state_save(&after);
+        ck_assert_int_eq(glGetError(), GL_NO_ERROR);
+        ck_assert_msg(memcmp(&before, &after, sizeof before) == 0,
+                      "the GL state changed (%s context)", wrapped ? "wrapped" : "owned");
+        if (wrapped) {
+            ck_assert_int_eq(after.viewport[2], 30);
+            ck_assert_int_eq(after.front_face, GL_CW);
+            ck_assert_int_eq(after.ssbo_binding[2], (GLint)buffer);
+            glcollide_myszkowski_destroy(&own);
+            glcollide_context_destroy(&caller);
+            glDeleteBuffers(1, &buffer);
+            glcollide_gl_state_reset();
+            glViewport(0, 0, 1, 1);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, 0);
+            glDepthFunc(GL_LESS);
+            glStencilOpSeparate(GL_FRONT, GL_KEEP, GL_KEEP, GL_KEEP);
+        }
+    }
+    glcollide_scene_destroy(&scene);
+}
+END_TEST
+
 Suite *suite_myszkowski(void)
 {
     Suite *suite = suite_create("myszkowski");
@@ -980,6 +1052,7 @@ Suite *suite_myszkowski(void)
     tcase_set_timeout(tc, 900);
     tcase_add_unchecked_fixture(tc, NULL, teardown);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_gl_state);
     tcase_add_test(tc, test_boxes);
     tcase_add_test(tc, test_torus_hole);
     tcase_add_test(tc, test_deep_stack);

@@ -17,8 +17,10 @@
  *
  * Tolerance (glcollide_myszkowski_result.tolerance, checked by the tests):
  * - a pair reported as interfering is never farther apart than tolerance
- *   (1e-5 of the view box's largest side: float positions and 32-bit float
- *   depths; ties in depth count as touching);
+ *   (1e-5 of the pair's extent: the largest coordinate of either object
+ *   relative to the view's origin, or the depth range if larger; it covers
+ *   float positions and 32-bit float depths; ties in depth count as
+ *   touching);
  * - an interference is always found when A and B overlap in a region that
  *   contains a ball of radius pixel_size (the ball's shadow then holds a
  *   pixel centre whose ray crosses both solids' interiors); thinner overlaps
@@ -83,7 +85,7 @@ typedef struct glcollide_myszkowski_result {
     double direction[3];     /* unit projection direction used */
     double pixel_size;       /* world side of a pixel */
     double depth_range;      /* world length the [0, 1] depth range spans */
-    double tolerance;        /* see the header comment */
+    double tolerance;        /* world units; see the header comment */
     uint64_t covered_pixels;   /* pixels of A (mask SA) */
     uint64_t collision_pass1;  /* odd count of B's surfaces behind-or-at A's Zmax */
     uint64_t second_pass;      /* even, non-zero counts: sent to the second rendering */
@@ -126,6 +128,12 @@ enum {
  * Pixel (x, y), row y = 0 first, has its ray through
  *   corner + (x + 0.5) * pixel_size * axis_u + (y + 0.5) * pixel_size * axis_v
  * along direction, depth t in [0, depth_range] from there.
+ * Precision (tested against CPU ray casting through the same centres): at a
+ * pixel whose centre is more than 2 position_step from every projected edge,
+ * coverage is exact and the distance is within n * 4 * (depth_step + s *
+ * position_step) of the exact one, n the surfaces on the ray and s the
+ * largest |grad depth| among them (steep surfaces lose depth to vertex
+ * snapping). Measured on llvmpipe: about 2 depth_steps RMS.
  */
 typedef struct glcollide_myszkowski_map {
     int width, height;
