@@ -1262,7 +1262,9 @@ static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
         memcpy(result->direction, view.w, sizeof view.w);
         result->pixel_size = view.pixel;
         result->depth_range = view.depth;
-        result->tolerance = 1e-5 * view.extent;
+        /* Float positions and depths, and the rasterizer's vertex snapping:
+         * a sample may sit a snap step off its surface on each side. */
+        result->tolerance = 1e-5 * view.extent + 2 * sqrt(2.0) * view.pixel * ldexp(1.0, -t->subpixel_bits);
     } else {
         map->width = view.width;
         map->height = view.height;

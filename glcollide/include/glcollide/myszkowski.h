@@ -16,11 +16,14 @@
  * the parity of each solid along the ray.
  *
  * Tolerance (glcollide_myszkowski_result.tolerance, checked by the tests):
- * - a pair reported as interfering is never farther apart than tolerance
- *   (1e-5 of the pair's extent: the largest coordinate of either object
- *   relative to the view's origin, or the depth range if larger; it covers
- *   float positions and 32-bit float depths; ties in depth count as
- *   touching);
+ * - a pair reported as interfering is never farther apart than tolerance:
+ *   1e-5 of the pair's extent (the largest coordinate of either object
+ *   relative to the view's origin, or the depth range if larger: float
+ *   positions and 32-bit float depths) plus 2 sqrt(2) pixel_size /
+ *   2^GL_SUBPIXEL_BITS (the rasterizer may snap vertices to its subpixel
+ *   grid; 1/90 of a pixel on llvmpipe's 8 bits); ties in depth count as
+ *   touching. Decisions are made along exact rays, so nothing closer than a
+ *   pixel is reported merely for being within a pixel;
  * - an interference is always found when A and B overlap in a region that
  *   contains a ball of radius pixel_size (the ball's shadow then holds a
  *   pixel centre whose ray crosses both solids' interiors); thinner overlaps
