@@ -27,8 +27,9 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: contact-map [--mesh-a FILE] [--mesh-b FILE] [--offset D] [--angle DEG]\n"
-                    "                   [--resolution N] [--margin M] [--output FILE]\n");
+    fprintf(stderr,
+            "usage: contact-map [--mesh-a FILE] [--mesh-b FILE] [--offset D] [--angle DEG]\n"
+            "                   [--resolution N] [--margin M] [--output FILE]\n");
     return 2;
 }
 

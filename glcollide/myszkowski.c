@@ -74,12 +74,26 @@
 #define STATE_COLLIDE 0x400u
 
 enum {
-    C_COVERED = 0, C_COLLIDE1, C_SECOND, C_COLLIDE2, C_NOT_PI_CONVEX, C_CONCAVE,
-    C_COLLIDE_CONCAVE, C_UNRESOLVED, C_NODES
+    C_COVERED = 0,
+    C_COLLIDE1,
+    C_SECOND,
+    C_COLLIDE2,
+    C_NOT_PI_CONVEX,
+    C_CONCAVE,
+    C_COLLIDE_CONCAVE,
+    C_UNRESOLVED,
+    C_NODES
 };
 
-enum { PROGRAM_SURFACE = 0, PROGRAM_LIST, PROGRAM_MINMAX, PROGRAM_ITEM, PROGRAM_CLASSIFY,
-       PROGRAM_RESOLVE, PROGRAM_COUNT };
+enum {
+    PROGRAM_SURFACE = 0,
+    PROGRAM_LIST,
+    PROGRAM_MINMAX,
+    PROGRAM_ITEM,
+    PROGRAM_CLASSIFY,
+    PROGRAM_RESOLVE,
+    PROGRAM_COUNT
+};
 
 struct glcollide_myszkowski {
     glcollide_context *context;
@@ -102,8 +116,8 @@ struct glcollide_myszkowski {
     "#define STATE_COLLIDE 0x400u\n"                                                               \
     "#define C_COVERED 0\n#define C_COLLIDE1 1\n#define C_SECOND 2\n#define C_COLLIDE2 3\n"        \
     "#define C_NOT_PI_CONVEX 4\n#define C_CONCAVE 5\n#define C_COLLIDE_CONCAVE 6\n"                \
-    "#define C_UNRESOLVED 7\n#define C_NODES 8\n#define COUNTER_WORDS 16u\n"                        \
-    "#define MAX_LAYERS 256\n"                                                                       \
+    "#define C_UNRESOLVED 7\n#define C_NODES 8\n#define COUNTER_WORDS 16u\n"                       \
+    "#define MAX_LAYERS 256\n"                                                                     \
     "layout(std430, binding = 2) buffer pixel_block { uint pixels[]; };\n"                         \
     "layout(std430, binding = 3) buffer work_block { uint work[]; };\n"                            \
     "uniform int width;\n"                                                                         \
@@ -115,7 +129,8 @@ static const char *const vertex_source =
     "uniform mat4 to_clip;\n"
     "uniform uint first_index;\n"
     "void main() {\n"
-    "    gl_Position = to_clip * vec4(vertices[indices[first_index + uint(gl_VertexID)]].xyz, 1.0);\n"
+    "    uint v = indices[first_index + uint(gl_VertexID)];\n"
+    "    gl_Position = to_clip * vec4(vertices[v].xyz, 1.0);\n"
     "}\n";
 
 /* Depth and stencil do the work; the shader only restricts pass 2's A to
@@ -296,7 +311,8 @@ static const char *const resolve_source =
     "    uint info[MAX_LAYERS];\n"
     "    int n = 0;\n"
     "    bool overflow = false;\n"
-    "    for (uint i = pixels[2u * pixel_count + p]; i != 0xffffffffu; i = work[COUNTER_WORDS + 3u * i + 1u]) {\n"
+    "    uint i = pixels[2u * pixel_count + p];\n"
+    "    for (; i != 0xffffffffu; i = work[COUNTER_WORDS + 3u * i + 1u]) {\n"
     "        if (n == MAX_LAYERS) {\n"
     "            overflow = true;\n"
     "            break;\n"
@@ -304,8 +320,8 @@ static const char *const resolve_source =
     "        float z = uintBitsToFloat(work[COUNTER_WORDS + 3u * i]);\n"
     "        uint f = work[COUNTER_WORDS + 3u * i + 2u];\n"
     "        int k = n;\n"
-    "        while (k > 0 && (depth[k - 1] > z ||\n"
-    "                         (depth[k - 1] == z && (info[k - 1] & 2u) == 0u && (f & 2u) != 0u))) {\n"
+    "        while (k > 0 && (depth[k - 1] > z || (depth[k - 1] == z &&\n"
+    "                         (info[k - 1] & 2u) == 0u && (f & 2u) != 0u))) {\n"
     "            depth[k] = depth[k - 1];\n"
     "            info[k] = info[k - 1];\n"
     "            k--;\n"
@@ -352,20 +368,21 @@ static const char *const resolve_source =
     "        return;\n"
     "    }\n"
     "    float d = both ? -overlap : gap;\n"
-    "    pixels[9u * pixel_count + p] = floatBitsToUint(isinf(d) ? uintBitsToFloat(0x7fc00000u) : d);\n"
+    "    if (isinf(d))\n"
+    "        d = uintBitsToFloat(0x7fc00000u);\n"
+    "    pixels[9u * pixel_count + p] = floatBitsToUint(d);\n"
     "}\n";
 
 static GLuint build_program(int which)
 {
-    static const char *const names[PROGRAM_COUNT] = {"myszkowski surfaces", "myszkowski lists",
-                                                     "myszkowski depth ranges",
-                                                     "myszkowski item buffer",
-                                                     "myszkowski classify", "myszkowski resolve"};
+    static const char *const names[PROGRAM_COUNT] = {
+        "myszkowski surfaces",    "myszkowski lists",    "myszkowski depth ranges",
+        "myszkowski item buffer", "myszkowski classify", "myszkowski resolve"};
     static const char *const header = "#version 430 core\n" GLSL_COMMON;
-    const char *body = which == PROGRAM_SURFACE  ? surface_source
-                       : which == PROGRAM_LIST   ? list_source
-                       : which == PROGRAM_MINMAX ? minmax_source
-                       : which == PROGRAM_ITEM   ? item_source
+    const char *body = which == PROGRAM_SURFACE    ? surface_source
+                       : which == PROGRAM_LIST     ? list_source
+                       : which == PROGRAM_MINMAX   ? minmax_source
+                       : which == PROGRAM_ITEM     ? item_source
                        : which == PROGRAM_CLASSIFY ? classify_source
                                                    : resolve_source;
     int compute = which >= PROGRAM_CLASSIFY;
@@ -513,8 +530,8 @@ static void solid_init(solid *s, const glcollide_mesh *mesh, const glcollide_obj
 static void to_world(const solid *s, const double local[3], double out[3])
 {
     for (int k = 0; k < 3; k++)
-        out[k] = s->translation[k] + s->rotation[3 * k] * local[0] + s->rotation[3 * k + 1] * local[1] +
-                 s->rotation[3 * k + 2] * local[2];
+        out[k] = s->translation[k] + s->rotation[3 * k] * local[0] +
+                 s->rotation[3 * k + 1] * local[1] + s->rotation[3 * k + 2] * local[2];
 }
 
 static void to_local(const solid *s, const double world[3], double out[3])
@@ -567,11 +584,11 @@ static int intersection_box(const solid *frame, const solid *other, double margi
 }
 
 typedef struct pair_view {
-    double origin[3];  /* positions go to the GPU relative to it */
+    double origin[3]; /* positions go to the GPU relative to it */
     double u[3], v[3], w[3];
     double u0, v0, w0; /* window corner, relative to origin along u, v, w */
     double pixel, depth;
-    double extent;     /* largest |coordinate| relative to origin, for the tolerance */
+    double extent; /* largest |coordinate| relative to origin, for the tolerance */
     int width, height;
     float to_clip[16]; /* column-major */
 } pair_view;
@@ -591,7 +608,8 @@ static int choose_view(const solid *a, const solid *b, const double direction[3]
                        int resolution, pair_view *view)
 {
     double lo[2][3], hi[2][3];
-    if (!intersection_box(a, b, margin, lo[0], hi[0]) || !intersection_box(b, a, margin, lo[1], hi[1]))
+    if (!intersection_box(a, b, margin, lo[0], hi[0]) ||
+        !intersection_box(b, a, margin, lo[1], hi[1]))
         return 0;
     const solid *frames[2] = {a, b};
     double w[3] = {direction[0], direction[1], direction[2]};
@@ -734,10 +752,12 @@ static int upload(glcollide_myszkowski *t, const solid *a, const solid *b, const
         for (size_t k = 0; k < 3 * both[f]->mesh->triangle_count; k++)
             indices[i++] = (uint32_t)(base + both[f]->mesh->triangles[k]);
     }
-    glcollide_gl_buffer_reserve(t->vertex_buffer, &t->vertex_capacity, (va + vb) * 4 * sizeof(float));
+    glcollide_gl_buffer_reserve(t->vertex_buffer, &t->vertex_capacity,
+                                (va + vb) * 4 * sizeof(float));
     glcollide_gl_buffer_reserve(t->index_buffer, &t->index_capacity, (3 * (ta + tb) + 1) * 4);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, t->vertex_buffer);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)((va + vb) * 4 * sizeof(float)), vertices);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)((va + vb) * 4 * sizeof(float)),
+                    vertices);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, t->index_buffer);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(3 * (ta + tb) * 4), indices);
     free(vertices);
@@ -897,10 +917,10 @@ static int lists(pair_gpu *g, int map)
             return status;
         size_t used = g->counters[C_NODES];
         if (used <= t->max_nodes || attempt > 0)
-            return used <= t->max_nodes ? GLCOLLIDE_OK
-                                        : glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
-                                                         "myszkowski: %zu list nodes overflowed",
-                                                         used);
+            return used <= t->max_nodes
+                       ? GLCOLLIDE_OK
+                       : glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
+                                        "myszkowski: %zu list nodes overflowed", used);
         grow_nodes(g, used);
     }
 }
@@ -939,14 +959,16 @@ static int refine_direction(pair_gpu *g, const solid *a, const solid *b, double 
     }
     use_program(g, PROGRAM_CLASSIFY);
     set_int(g, PROGRAM_CLASSIFY, "stage", 4);
-    glUniform1f(glGetUniformLocation(t->programs[PROGRAM_CLASSIFY], "zone"), (float)(zone / view->depth));
+    glUniform1f(glGetUniformLocation(t->programs[PROGRAM_CLASSIFY], "zone"),
+                (float)(zone / view->depth));
     set_uint(g, PROGRAM_CLASSIFY, "triangles_a", (GLuint)g->triangles[0]);
     dispatch(g);
     uint32_t *bits = glcollide_alloc_array(COUNTER_WORDS + words, sizeof(uint32_t));
     if (!bits)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, t->work_buffer);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)((COUNTER_WORDS + words) * 4), bits);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)((COUNTER_WORDS + words) * 4),
+                       bits);
     g->stats->gpu_syncs++;
     g->stats->readback_bytes += (COUNTER_WORDS + words) * 4;
     int status = glcollide_gl_check("myszkowski item buffer");
@@ -1088,7 +1110,8 @@ static int run_test(pair_gpu *g, int full_map, glcollide_myszkowski_result *resu
     result->concave_pixels = c[C_CONCAVE];
     result->collision_concave = c[C_COLLIDE_CONCAVE];
     result->unresolved_pixels = c[C_UNRESOLVED];
-    result->interference = c[C_COLLIDE1] + c[C_COLLIDE2] + c[C_COLLIDE_CONCAVE] + c[C_UNRESOLVED] > 0;
+    result->interference =
+        c[C_COLLIDE1] + c[C_COLLIDE2] + c[C_COLLIDE_CONCAVE] + c[C_UNRESOLVED] > 0;
     return GLCOLLIDE_OK;
 }
 
@@ -1174,13 +1197,13 @@ static int check_solid(const glcollide_mesh *mesh, uint32_t object)
     if (status != GLCOLLIDE_OK)
         return status;
     if (!report.closed)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
-                              "myszkowski: object %u (%s) is not a closed solid: %zu boundary, %zu "
-                              "non-manifold, %zu misoriented edges, %zu degenerate triangles, signed "
-                              "volume %g",
-                              object, name, report.boundary_edges, report.nonmanifold_edges,
-                              report.misoriented_edges, report.degenerate_triangles,
-                              report.signed_volume);
+        return glcollide_fail(
+            GLCOLLIDE_ERROR_INVALID_MESH,
+            "myszkowski: object %u (%s) is not a closed solid: %zu boundary, %zu "
+            "non-manifold, %zu misoriented edges, %zu degenerate triangles, signed "
+            "volume %g",
+            object, name, report.boundary_edges, report.nonmanifold_edges, report.misoriented_edges,
+            report.degenerate_triangles, report.signed_volume);
     size_t crossings = 0;
     uint32_t first[2] = {0, 0};
     status = glcollide_mesh_self_intersections(mesh, &crossings, first);
@@ -1203,14 +1226,15 @@ static int check_options(const glcollide_myszkowski_options *options)
                                   "myszkowski: direction must be finite");
     if (!(options->margin >= 0) || !isfinite(options->margin))
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "myszkowski: margin must be finite and >= 0, got %g", options->margin);
+                              "myszkowski: margin must be finite and >= 0, got %g",
+                              options->margin);
     return GLCOLLIDE_OK;
 }
 
 /* One pair in world space: the view, then the test or the map. */
 static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
-                    const glcollide_myszkowski_options *options, glcollide_myszkowski_result *result,
-                    glcollide_myszkowski_map *map)
+                    const glcollide_myszkowski_options *options,
+                    glcollide_myszkowski_result *result, glcollide_myszkowski_map *map)
 {
     glcollide_query_stats *stats = result ? &result->stats : &map->stats;
     if (!s_i->mesh->triangle_count || !s_j->mesh->triangle_count)
@@ -1236,10 +1260,12 @@ static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
     glcollide_gl_state saved;
     glcollide_gl_state_save(&saved);
     glcollide_gl_state_reset();
-    int refine = options->refine && !(options->direction[0] || options->direction[1] ||
-                                      options->direction[2]);
+    int refine = options->refine &&
+                 !(options->direction[0] || options->direction[1] || options->direction[2]);
     status = upload(t, a, b, &view, (refine ? 15 : map ? 11 : 3) * pixels);
-    pair_gpu g = {.t = t, .view = &view, .triangles = {a->mesh->triangle_count, b->mesh->triangle_count},
+    pair_gpu g = {.t = t,
+                  .view = &view,
+                  .triangles = {a->mesh->triangle_count, b->mesh->triangle_count},
                   .stats = stats};
     if (status == GLCOLLIDE_OK && refine) {
         /* The zone: where the gap is below the margin (or 4 pixels). */
@@ -1273,7 +1299,8 @@ static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
         result->depth_range = view.depth;
         /* Float positions and depths, and the rasterizer's vertex snapping:
          * a sample may sit a snap step off its surface on each side. */
-        result->tolerance = 1e-5 * view.extent + 2 * sqrt(2.0) * view.pixel * ldexp(1.0, -t->subpixel_bits);
+        result->tolerance =
+            1e-5 * view.extent + 2 * sqrt(2.0) * view.pixel * ldexp(1.0, -t->subpixel_bits);
     } else {
         map->width = view.width;
         map->height = view.height;
@@ -1281,12 +1308,13 @@ static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
         memcpy(map->axis_u, view.u, sizeof view.u);
         memcpy(map->axis_v, view.v, sizeof view.v);
         for (int k = 0; k < 3; k++)
-            map->corner[k] = view.origin[k] + view.u0 * view.u[k] + view.v0 * view.v[k] +
-                             view.w0 * view.w[k];
+            map->corner[k] =
+                view.origin[k] + view.u0 * view.u[k] + view.v0 * view.v[k] + view.w0 * view.w[k];
         map->pixel_size = view.pixel;
         map->depth_range = view.depth;
         map->depth_step = view.depth * 0x1p-24;
-        map->position_step = fmax(view.pixel * ldexp(1.0, -t->subpixel_bits), 4 * view.extent * 0x1p-24);
+        map->position_step =
+            fmax(view.pixel * ldexp(1.0, -t->subpixel_bits), 4 * view.extent * 0x1p-24);
     }
     return status;
 }
@@ -1317,8 +1345,8 @@ static int pair_entry(glcollide_myszkowski *tester, const glcollide_scene *scene
             status = check_solid(mesh, index[f]);
         if (status != GLCOLLIDE_OK)
             break;
-        positions[f] = glcollide_alloc_array(mesh->vertex_count ? 3 * mesh->vertex_count : 1,
-                                             sizeof(double));
+        positions[f] =
+            glcollide_alloc_array(mesh->vertex_count ? 3 * mesh->vertex_count : 1, sizeof(double));
         if (!positions[f]) {
             status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
             break;
@@ -1343,8 +1371,8 @@ static int pair_entry(glcollide_myszkowski *tester, const glcollide_scene *scene
     return status;
 }
 
-int glcollide_myszkowski_test(glcollide_myszkowski *tester, const glcollide_scene *scene, uint32_t i,
-                              uint32_t j, const glcollide_myszkowski_options *options,
+int glcollide_myszkowski_test(glcollide_myszkowski *tester, const glcollide_scene *scene,
+                              uint32_t i, uint32_t j, const glcollide_myszkowski_options *options,
                               glcollide_myszkowski_result *result)
 {
     if (!result)

@@ -12,8 +12,8 @@
  * - distance maps within a per-pixel bound derived from float precision;
  * - bad input, cost structure, and method convex as a query.
  */
-#include "tests.h"
 #include "../glcollide/gl_internal.h" /* white box: the GL state saved and restored */
+#include "tests.h"
 
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
@@ -91,8 +91,8 @@ static glcollide_myszkowski_result run(const glcollide_scene *scene, int resolut
 /* ------------------------------------------------------------ shapes */
 
 enum { SHAPE_BOX, SHAPE_SPHERE, SHAPE_CAPSULE, SHAPE_TORUS, SHAPE_KNOT, SHAPE_REAL, SHAPE_KINDS };
-static const char *const shape_names[SHAPE_KINDS] = {"box", "sphere", "capsule", "torus", "knot",
-                                                     "real"};
+static const char *const shape_names[SHAPE_KINDS] = {"box",   "sphere", "capsule",
+                                                     "torus", "knot",   "real"};
 
 static glcollide_mesh *real_meshes[5];
 static const char *const real_names[5] = {"elephant.off", "knot1.off", "knot2.off", "dino.off",
@@ -122,8 +122,9 @@ static glcollide_mesh *make_shape(test_rng *rng, int kind, double s, int allow_l
     int status = GLCOLLIDE_OK;
     switch (kind) {
     case SHAPE_BOX:
-        status = glcollide_mesh_generate_box(0.5 * s * test_rng_uniform(rng, 0.2, 1),
-                                             0.5 * s * test_rng_uniform(rng, 0.2, 1), 0.5 * s, &mesh);
+        status =
+            glcollide_mesh_generate_box(0.5 * s * test_rng_uniform(rng, 0.2, 1),
+                                        0.5 * s * test_rng_uniform(rng, 0.2, 1), 0.5 * s, &mesh);
         break;
     case SHAPE_SPHERE: status = glcollide_mesh_generate_sphere(0.5 * s, 16, 10, &mesh); break;
     case SHAPE_CAPSULE:
@@ -135,9 +136,7 @@ static glcollide_mesh *make_shape(test_rng *rng, int kind, double s, int allow_l
     case SHAPE_KNOT:
         status = glcollide_mesh_generate_knot(2, 3, 0.3 * s, 0.07 * s, 96, 8, &mesh);
         break;
-    default:
-        mesh = real_mesh(allow_large ? 4 : test_rng_below(rng, 4), s);
-        break;
+    default: mesh = real_mesh(allow_large ? 4 : test_rng_below(rng, 4), s); break;
     }
     ck_assert_int_eq(status, GLCOLLIDE_OK);
     return mesh;
@@ -153,8 +152,8 @@ static glcollide_scene *random_pair(uint64_t seed, int kinds[2])
     double origin = (seed % 11 == 0) ? 1e4 : 0; /* far from the world origin now and then */
     for (int f = 0; f < 2; f++) {
         kinds[f] = (int)test_rng_below(&rng, SHAPE_KINDS);
-        uint32_t m = add_mesh(scene, make_shape(&rng, kinds[f], test_rng_uniform(&rng, 0.5, 1.0),
-                                                seed % 97 == 5));
+        uint32_t m = add_mesh(
+            scene, make_shape(&rng, kinds[f], test_rng_uniform(&rng, 0.5, 1.0), seed % 97 == 5));
         double q[4], t[3] = {origin, origin, origin};
         test_rng_quaternion(&rng, q);
         if (f == 1) {
@@ -258,10 +257,11 @@ START_TEST(test_random_pairs)
     }
     for (int r = 0; r < R; r++)
         for (int c = 0; c < 2; c++)
-            printf("myszkowski vs exact at %d^2, %s pairs: %zu pairs, %zu touching, %zu missed, %zu "
-                   "false alarms (all within the tolerance)\n",
-                   resolutions[r], c ? "with a concave solid" : "convex", pairs[r][c],
-                   touching[r][c], missed[r][c], alarms[r][c]);
+            printf(
+                "myszkowski vs exact at %d^2, %s pairs: %zu pairs, %zu touching, %zu missed, %zu "
+                "false alarms (all within the tolerance)\n",
+                resolutions[r], c ? "with a concave solid" : "convex", pairs[r][c], touching[r][c],
+                missed[r][c], alarms[r][c]);
     printf("myszkowski: decided after 0/1/2/3 passes: %zu/%zu/%zu/%zu; %.2f ms per pair; with "
            "every pixel classified (%zu pairs) %zu needed pass 2, %zu pass 3; refined direction "
            "(%zu pairs): %zu missed, %zu false alarms (within the tolerance)\n",
@@ -488,8 +488,10 @@ static void check_map(const glcollide_scene *scene, const glcollide_myszkowski_m
             double d[3];
             for (int k = 0; k < 3; k++)
                 d[k] = world[3 * i + k] - map->corner[k];
-            view[f][3 * i] = (d[0] * map->axis_u[0] + d[1] * map->axis_u[1] + d[2] * map->axis_u[2]);
-            view[f][3 * i + 1] = (d[0] * map->axis_v[0] + d[1] * map->axis_v[1] + d[2] * map->axis_v[2]);
+            view[f][3 * i] =
+                (d[0] * map->axis_u[0] + d[1] * map->axis_u[1] + d[2] * map->axis_u[2]);
+            view[f][3 * i + 1] =
+                (d[0] * map->axis_v[0] + d[1] * map->axis_v[1] + d[2] * map->axis_v[2]);
             view[f][3 * i + 2] =
                 (d[0] * map->direction[0] + d[1] * map->direction[1] + d[2] * map->direction[2]);
             for (int k = 0; k < 3; k++)
@@ -548,12 +550,14 @@ static void check_map(const glcollide_scene *scene, const glcollide_myszkowski_m
             out->worst_ratio = fmax(out->worst_ratio, error / bound);
             if (!(error <= bound)) {
                 if (out->beyond++ < 3)
-                    printf("  %s: pixel %d %d: gpu %.9g cpu %.9g (bound %g, %zu surfaces, slope %g)\n",
-                           what, x, y, map->distance[p], d, bound, r.count, slope);
+                    printf(
+                        "  %s: pixel %d %d: gpu %.9g cpu %.9g (bound %g, %zu surfaces, slope %g)\n",
+                        what, x, y, map->distance[p], d, bound, r.count, slope);
                 if (getenv("GLCOLLIDE_MYSZKOWSKI_DEBUG"))
                     for (size_t k = 0; k < r.count; k++)
-                        printf("    coverage %d hit %zu: object %d %s depth %.9g\n", map->coverage[p], k,
-                               r.hits[k].object, r.hits[k].front ? "front" : "back", r.hits[k].depth);
+                        printf("    coverage %d hit %zu: object %d %s depth %.9g\n",
+                               map->coverage[p], k, r.hits[k].object,
+                               r.hits[k].front ? "front" : "back", r.hits[k].depth);
             }
         }
     free(r.hits);
@@ -662,12 +666,12 @@ START_TEST(test_refine)
             ck_assert_int_eq(glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map),
                              GLCOLLIDE_OK);
             ck_assert_int_eq(map.refined, refine);
-            double cosine = fabs(map.direction[0] * c[0] + map.direction[1] * c[1] +
-                                 map.direction[2] * c[2]);
+            double cosine =
+                fabs(map.direction[0] * c[0] + map.direction[1] * c[1] + map.direction[2] * c[2]);
             double angle = acos(fmin(1.0, cosine)) * 180 / PI;
             if (refine) {
-                TEST_REQUIRE(angle < 10, "pair %d: refined direction %g degrees off the centre line",
-                             i, angle);
+                TEST_REQUIRE(angle < 10,
+                             "pair %d: refined direction %g degrees off the centre line", i, angle);
                 angle_refined += angle / PAIRS;
             } else {
                 angle_initial += angle / PAIRS;
@@ -691,13 +695,14 @@ START_TEST(test_refine)
                      (unsigned long long)refined.stats.gpu_syncs);
         glcollide_scene_destroy(&scene);
     }
-    printf("myszkowski refinement on %d sphere pairs: direction off the centre line by %.1f degrees "
-           "(initial guess) and %.2f (refined); map error RMS %.2f / %.2f depth steps, max %.1f / "
-           "%.1f (initial / refined)\n",
-           PAIRS, angle_initial, angle_refined,
-           sqrt(checks[0].sum_sq_steps / fmax(1, checks[0].compared)),
-           sqrt(checks[1].sum_sq_steps / fmax(1, checks[1].compared)), checks[0].worst_steps,
-           checks[1].worst_steps);
+    printf(
+        "myszkowski refinement on %d sphere pairs: direction off the centre line by %.1f degrees "
+        "(initial guess) and %.2f (refined); map error RMS %.2f / %.2f depth steps, max %.1f / "
+        "%.1f (initial / refined)\n",
+        PAIRS, angle_initial, angle_refined,
+        sqrt(checks[0].sum_sq_steps / fmax(1, checks[0].compared)),
+        sqrt(checks[1].sum_sq_steps / fmax(1, checks[1].compared)), checks[0].worst_steps,
+        checks[1].worst_steps);
 }
 END_TEST
 
@@ -717,7 +722,8 @@ START_TEST(test_boxes)
         /* 0: apart (gap 0.1 along x), 1: crossing, 2: small inside big,
          * 3: turned 45 degrees about z off the big box's edge: boxes
          * overlap, solids 0.1 apart */
-        const double places[4][3] = {{1.35, 0, 0}, {1.1, 0.2, 0.3}, {0.2, -0.3, 0.1}, {1.25, 1.25, 0}};
+        const double places[4][3] = {
+            {1.35, 0, 0}, {1.1, 0.2, 0.3}, {0.2, -0.3, 0.1}, {1.25, 1.25, 0}};
         const double t0[3] = {0, 0, 0}, turned[4] = {0.92387953251, 0, 0, 0.38268343236};
         add_object(scene, add_mesh(scene, big), t0, q);
         add_object(scene, add_mesh(scene, small), places[c], c == 3 ? turned : q);
@@ -758,9 +764,8 @@ START_TEST(test_torus_hole)
         int exact = exact_touch(scene, 0);
         printf("torus/sphere %d: exact %d, found %d, passes %d, concave pixels %llu, not "
                "pi-convex %llu, A is %s\n",
-               c, exact, found.interference, found.passes,
-               (unsigned long long)found.concave_pixels, (unsigned long long)found.not_pi_convex,
-               found.swapped ? "the sphere" : "the torus");
+               c, exact, found.interference, found.passes, (unsigned long long)found.concave_pixels,
+               (unsigned long long)found.not_pi_convex, found.swapped ? "the sphere" : "the torus");
         ck_assert_int_eq(found.interference, exact);
         ck_assert_int_eq(exact, c != 0);
         if (c == 2) /* seen side-on, the torus has 4 surfaces on the rays through both tubes */
@@ -831,7 +836,8 @@ START_TEST(test_deep_stack)
         printf("deep stack %d: exact %d, found %d, passes %d, A is the %s, concave pixels %llu, "
                "unresolved %llu\n",
                c, exact, found.interference, found.passes, found.swapped ? "two boxes" : "stack",
-               (unsigned long long)found.concave_pixels, (unsigned long long)found.unresolved_pixels);
+               (unsigned long long)found.concave_pixels,
+               (unsigned long long)found.unresolved_pixels);
         ck_assert_int_eq(exact, c);
         ck_assert_int_eq(found.interference, exact);
         ck_assert_int_eq(found.swapped, 1);
@@ -919,7 +925,8 @@ START_TEST(test_errors)
     add_object(scene, add_mesh(scene, cube), t0, q);
     options = glcollide_myszkowski_default_options();
     options.check_solids = 0;
-    ck_assert_int_eq(glcollide_myszkowski_test(tester, scene, 0, 1, &options, &result), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_myszkowski_test(tester, scene, 0, 1, &options, &result),
+                     GLCOLLIDE_OK);
     ck_assert_int_eq(result.interference, 0);
     ck_assert_int_eq(result.passes, 0);
     glcollide_scene_destroy(&scene);
@@ -945,7 +952,8 @@ START_TEST(test_query)
         double t[3] = {0.95 * i, 5, 0};
         add_object(scene, ms, t, q);
     }
-    const double tt[3] = {0, -3, 0}, tk[3] = {0.2, -3, 0.1}, tk2[3] = {5, -3, 0}, tt2[3] = {5, -3.4, 1.6};
+    const double tt[3] = {0, -3, 0}, tk[3] = {0.2, -3, 0.1}, tk2[3] = {5, -3, 0},
+                 tt2[3] = {5, -3.4, 1.6};
     add_object(scene, mt, tt, tilted);
     add_object(scene, mk, tk, q);
     add_object(scene, mk, tk2, q);
@@ -1093,7 +1101,8 @@ START_TEST(test_gl_state)
         glcollide_gl_state_save(&before);
         glcollide_myszkowski_result result;
         glcollide_myszkowski_map map;
-        ck_assert_int_eq(glcollide_myszkowski_test(own, scene, 0, 1, &options, &result), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_myszkowski_test(own, scene, 0, 1, &options, &result),
+                         GLCOLLIDE_OK);
         ck_assert_int_eq(result.interference, 1);
         ck_assert_int_eq(glcollide_myszkowski_distance_map(own, scene, 0, 1, &options, &map),
                          GLCOLLIDE_OK);

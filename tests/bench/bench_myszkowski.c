@@ -52,8 +52,8 @@ static glcollide_mesh *sphere(int slices)
 static glcollide_mesh *copy(const glcollide_mesh *m)
 {
     glcollide_mesh *mesh = NULL;
-    if (glcollide_mesh_create(m->positions, m->vertex_count, m->triangles, m->triangle_count, m->name,
-                              &mesh) != GLCOLLIDE_OK)
+    if (glcollide_mesh_create(m->positions, m->vertex_count, m->triangles, m->triangle_count,
+                              m->name, &mesh) != GLCOLLIDE_OK)
         exit(1);
     return mesh;
 }
@@ -164,7 +164,8 @@ int main(int argc, char **argv)
                 options.full_map = k == 3;
                 for (int r = 0; r < repeat; r++) {
                     glcollide_myszkowski_result found;
-                    if (glcollide_myszkowski_test(tester, scene, 0, 1, &options, &found) != GLCOLLIDE_OK)
+                    if (glcollide_myszkowski_test(tester, scene, 0, 1, &options, &found) !=
+                        GLCOLLIDE_OK)
                         return 1;
                     samples[r] = found.stats.time_ms;
                     if (k == 1)
@@ -177,7 +178,8 @@ int main(int argc, char **argv)
             options.margin = 0.05;
             for (int r = 0; r < repeat; r++) {
                 glcollide_myszkowski_map map;
-                if (glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map) != GLCOLLIDE_OK)
+                if (glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map) !=
+                    GLCOLLIDE_OK)
                     return 1;
                 samples[r] = map.stats.time_ms;
                 glcollide_myszkowski_map_clear(&map);

@@ -80,24 +80,24 @@ GLCOLLIDE_API glcollide_myszkowski_options glcollide_myszkowski_default_options(
 
 /* Pixels by what decided them; counts of the passes that ran. */
 typedef struct glcollide_myszkowski_result {
-    int interference;        /* 1: the solids interfere (surfaces meet, or one contains the other) */
-    int passes;              /* renderings: 0 (boxes apart), 1, 2, or 3 (concave pixels) */
-    int swapped;             /* 1: object j was rendered as A (the nearer along the view) */
-    int refined;             /* 1: the direction came from the contact zone's polygons */
-    int width, height;       /* viewport in pixels */
-    double direction[3];     /* unit projection direction used */
-    double pixel_size;       /* world side of a pixel */
-    double depth_range;      /* world length the [0, 1] depth range spans */
-    double tolerance;        /* world units; see the header comment */
-    uint64_t covered_pixels;   /* pixels of A (mask SA) */
-    uint64_t collision_pass1;  /* odd count of B's surfaces behind-or-at A's Zmax */
-    uint64_t second_pass;      /* even, non-zero counts: sent to the second rendering */
-    uint64_t collision_pass2;  /* decided by test 3 (A pi-convex there, or odd count) */
-    uint64_t not_pi_convex;    /* second-pass pixels where A has other than 2 surfaces */
-    uint64_t concave_pixels;   /* sent to the fragment lists */
+    int interference;    /* 1: the solids interfere (surfaces meet, or one contains the other) */
+    int passes;          /* renderings: 0 (boxes apart), 1, 2, or 3 (concave pixels) */
+    int swapped;         /* 1: object j was rendered as A (the nearer along the view) */
+    int refined;         /* 1: the direction came from the contact zone's polygons */
+    int width, height;   /* viewport in pixels */
+    double direction[3]; /* unit projection direction used */
+    double pixel_size;   /* world side of a pixel */
+    double depth_range;  /* world length the [0, 1] depth range spans */
+    double tolerance;    /* world units; see the header comment */
+    uint64_t covered_pixels;    /* pixels of A (mask SA) */
+    uint64_t collision_pass1;   /* odd count of B's surfaces behind-or-at A's Zmax */
+    uint64_t second_pass;       /* even, non-zero counts: sent to the second rendering */
+    uint64_t collision_pass2;   /* decided by test 3 (A pi-convex there, or odd count) */
+    uint64_t not_pi_convex;     /* second-pass pixels where A has other than 2 surfaces */
+    uint64_t concave_pixels;    /* sent to the fragment lists */
     uint64_t collision_concave; /* interference found by the sorted lists */
     uint64_t unresolved_pixels; /* more than 256 surfaces at a pixel: counted as interference */
-    glcollide_query_stats stats; /* draw_calls (dispatches counted), gpu_syncs, readback_bytes ... */
+    glcollide_query_stats stats; /* draw_calls (dispatches too), gpu_syncs, ... */
 } glcollide_myszkowski_result;
 
 /*
@@ -116,10 +116,10 @@ GLCOLLIDE_API int glcollide_myszkowski_test(glcollide_myszkowski *tester,
 
 /* Coverage bits of a distance-map pixel. */
 enum {
-    GLCOLLIDE_MYSZKOWSKI_COVER_A = 1,    /* the ray crosses A */
-    GLCOLLIDE_MYSZKOWSKI_COVER_B = 2,    /* the ray crosses B */
-    GLCOLLIDE_MYSZKOWSKI_LISTED = 4,     /* resolved by sorted lists (not pi-convex) */
-    GLCOLLIDE_MYSZKOWSKI_UNRESOLVED = 8  /* more than 256 surfaces: distance is NaN */
+    GLCOLLIDE_MYSZKOWSKI_COVER_A = 1,   /* the ray crosses A */
+    GLCOLLIDE_MYSZKOWSKI_COVER_B = 2,   /* the ray crosses B */
+    GLCOLLIDE_MYSZKOWSKI_LISTED = 4,    /* resolved by sorted lists (not pi-convex) */
+    GLCOLLIDE_MYSZKOWSKI_UNRESOLVED = 8 /* more than 256 surfaces: distance is NaN */
 };
 
 /*
@@ -140,15 +140,15 @@ enum {
  */
 typedef struct glcollide_myszkowski_map {
     int width, height;
-    float *distance;          /* width * height, world units */
-    unsigned char *coverage;  /* width * height, GLCOLLIDE_MYSZKOWSKI_COVER_... bits */
+    float *distance;         /* width * height, world units */
+    unsigned char *coverage; /* width * height, GLCOLLIDE_MYSZKOWSKI_COVER_... bits */
     double corner[3], axis_u[3], axis_v[3], direction[3];
     double pixel_size, depth_range;
-    double depth_step;        /* world size of one float ulp at depth 1: depth_range * 2^-24 */
-    double position_step;     /* how far the rasterizer may move a vertex across the view:
-                                 pixel_size * 2^-GL_SUBPIXEL_BITS, at least 4 float ulps */
-    double min_distance;      /* smallest finite distance (most negative: deepest overlap) */
-    int refined;              /* 1: the direction came from the contact zone's polygons */
+    double depth_step;    /* world size of one float ulp at depth 1: depth_range * 2^-24 */
+    double position_step; /* how far the rasterizer may move a vertex across the view:
+                             pixel_size * 2^-GL_SUBPIXEL_BITS, at least 4 float ulps */
+    double min_distance;  /* smallest finite distance (most negative: deepest overlap) */
+    int refined;          /* 1: the direction came from the contact zone's polygons */
     uint64_t listed_pixels, unresolved_pixels;
     glcollide_query_stats stats;
 } glcollide_myszkowski_map;
