@@ -10,7 +10,9 @@
  * direction, and the viewport is the projections of both boxes intersected
  * (no interference can lie outside them). Depth spans both whole objects, so
  * that every surface of A and B along a ray is counted (a clipped solid
- * would no longer be closed). The object nearer along the view is A.
+ * would no longer be closed). A is the convex object when only one is
+ * (convex_mesh: then passes 1 and 2 decide every pixel), else the nearer
+ * along the view.
  *
  * The test (sections 4-6), stencil = SA (bit 7) | SC (bits 0-6, saturating):
  *   pass 1: A with depth GREATER (its Zmax) setting SA; B with depth test
@@ -494,16 +496,103 @@ void glcollide_myszkowski_map_clear(glcollide_myszkowski_map *map)
 /* One object of the pair: its mesh, pose and world positions. */
 typedef struct solid {
     const glcollide_mesh *mesh;
+    int convex;              /* the mesh bounds a convex solid (convex_mesh) */
     const double *positions; /* world, 3 * vertex_count */
     double rotation[9];      /* row-major, object to world */
     double translation[3];
     double local_min[3], local_max[3]; /* box in the object's frame */
 } solid;
 
+/* An undirected edge of a triangle: (low, high) vertices, the triangle and
+ * the corner opposite the edge. */
+typedef struct mesh_edge {
+    uint32_t low, high, triangle, corner;
+} mesh_edge;
+
+static int edge_compare(const void *x, const void *y)
+{
+    const mesh_edge *a = x, *b = y;
+    if (a->low != b->low)
+        return a->low < b->low ? -1 : 1;
+    return a->high < b->high ? -1 : a->high > b->high;
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/*
+ * Is the closed mesh convex? Every edge is shared by exactly two triangles
+ * and the far vertex of each lies below the other's plane or above it by at
+ * most 1e-9 of the mesh's size (a flat quad split in two rounds either way),
+ * and the triangles form one piece: a connected closed surface that is
+ * locally convex and does not cross itself bounds a convex solid (Tietze).
+ * Then A can be this object and no pixel needs the lists (section 5: "if
+ * one object is convex, then it should be rendered as A"). Only a choice of
+ * A: the passes check pi-convexity per pixel whatever it says.
+ * O(n log n); meshes above 100,000 triangles are not examined (0).
+ */
+static int convex_mesh(const glcollide_mesh *mesh)
+{
+    size_t n = mesh->triangle_count;
+    if (n < 4 || n > 100000)
+        return 0;
+    double size = 0;
+    for (size_t i = 0; i < 3 * mesh->vertex_count; i++)
+        size = fmax(size, fabs(mesh->positions[i]));
+    double flat = 1e-9 * size;
+    mesh_edge *edges = glcollide_alloc_array(3 * n, sizeof *edges);
+    uint32_t *parent = glcollide_alloc_array(n, sizeof *parent);
+    int convex = edges && parent;
+    for (size_t t = 0; convex && t < n; t++) {
+        parent[t] = (uint32_t)t;
+        for (int c = 0; c < 3; c++) {
+            uint32_t a = mesh->triangles[3 * t + c], b = mesh->triangles[3 * t + (c + 1) % 3];
+            edges[3 * t + c] =
+                (mesh_edge){a < b ? a : b, a < b ? b : a, (uint32_t)t, (uint32_t)((c + 2) % 3)};
+        }
+    }
+    if (convex)
+        qsort(edges, 3 * n, sizeof *edges, edge_compare);
+    for (size_t e = 0; convex && e < 3 * n; e += 2) {
+        const mesh_edge *x = &edges[e], *y = &edges[e + 1];
+        if (e + 1 >= 3 * n || edge_compare(x, y) != 0 ||
+            (e + 2 < 3 * n && edge_compare(y, &edges[e + 2]) == 0)) {
+            convex = 0; /* not two triangles per edge */
+            break;
+        }
+        for (int side = 0; side < 2 && convex; side++) {
+            const mesh_edge *f = side ? y : x, *g = side ? x : y;
+            const uint32_t *v = mesh->triangles + 3 * (size_t)f->triangle;
+            const double *p0 = mesh->positions + 3 * (size_t)v[0];
+            const double *far =
+                mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)g->triangle + g->corner];
+            double e1[3], e2[3], normal[3], out[3];
+            glcollide_vec3_sub(e1, mesh->positions + 3 * (size_t)v[1], p0);
+            glcollide_vec3_sub(e2, mesh->positions + 3 * (size_t)v[2], p0);
+            glcollide_vec3_cross(normal, e1, e2);
+            glcollide_vec3_sub(out, far, p0);
+            double length = sqrt(glcollide_vec3_dot(normal, normal));
+            convex = length > 0 && glcollide_vec3_dot(out, normal) <= flat * length;
+        }
+        uint32_t rx = find_root(parent, x->triangle), ry = find_root(parent, y->triangle);
+        parent[rx] = ry;
+    }
+    for (size_t t = 0; convex && t < n; t++)
+        convex = find_root(parent, (uint32_t)t) == find_root(parent, 0);
+    free(edges);
+    free(parent);
+    return convex;
+}
+
 static void solid_init(solid *s, const glcollide_mesh *mesh, const glcollide_object *pose,
                        const double *positions)
 {
     s->mesh = mesh;
+    s->convex = convex_mesh(mesh);
     s->positions = positions;
     /* The rotation from the pose itself, by transforming the unit axes. */
     const double axes[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -1251,7 +1340,11 @@ static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
     for (int k = 0; k < 3; k++)
         mid[k] = 0.5 * (s_j->local_min[k] + s_j->local_max[k]);
     to_world(s_j, mid, cj);
-    int swapped = !map && glcollide_vec3_dot(cj, view.w) < glcollide_vec3_dot(ci, view.w);
+    /* A: the convex one if only one is (then every pixel is decided by
+     * passes 1 and 2), else the nearer along the view (the initial guess). */
+    int swapped = !map && (s_i->convex != s_j->convex
+                               ? s_j->convex
+                               : glcollide_vec3_dot(cj, view.w) < glcollide_vec3_dot(ci, view.w));
     const solid *a = swapped ? s_j : s_i, *b = swapped ? s_i : s_j;
     size_t pixels = (size_t)view.width * (size_t)view.height;
     int status = glcollide_context_make_current(t->context);

@@ -82,21 +82,21 @@ GLCOLLIDE_API glcollide_myszkowski_options glcollide_myszkowski_default_options(
 typedef struct glcollide_myszkowski_result {
     int interference;    /* 1: the solids interfere (surfaces meet, or one contains the other) */
     int passes;          /* renderings: 0 (boxes apart), 1, 2, or 3 (concave pixels) */
-    int swapped;         /* 1: object j was rendered as A (the nearer along the view) */
+    int swapped;         /* 1: object j was A (the convex one, or the nearer along the view) */
     int refined;         /* 1: the direction came from the contact zone's polygons */
     int width, height;   /* viewport in pixels */
     double direction[3]; /* unit projection direction used */
     double pixel_size;   /* world side of a pixel */
     double depth_range;  /* world length the [0, 1] depth range spans */
     double tolerance;    /* world units; see the header comment */
-    uint64_t covered_pixels;    /* pixels of A (mask SA) */
-    uint64_t collision_pass1;   /* odd count of B's surfaces behind-or-at A's Zmax */
-    uint64_t second_pass;       /* even, non-zero counts: sent to the second rendering */
-    uint64_t collision_pass2;   /* decided by test 3 (A pi-convex there, or odd count) */
-    uint64_t not_pi_convex;     /* second-pass pixels where A has other than 2 surfaces */
-    uint64_t concave_pixels;    /* sent to the fragment lists */
-    uint64_t collision_concave; /* interference found by the sorted lists */
-    uint64_t unresolved_pixels; /* more than 256 surfaces at a pixel: counted as interference */
+    uint64_t covered_pixels;     /* pixels of A (mask SA) */
+    uint64_t collision_pass1;    /* odd count of B's surfaces behind-or-at A's Zmax */
+    uint64_t second_pass;        /* even, non-zero counts: sent to the second rendering */
+    uint64_t collision_pass2;    /* decided by test 3 (A pi-convex there, or odd count) */
+    uint64_t not_pi_convex;      /* second-pass pixels where A has other than 2 surfaces */
+    uint64_t concave_pixels;     /* sent to the fragment lists */
+    uint64_t collision_concave;  /* interference found by the sorted lists */
+    uint64_t unresolved_pixels;  /* more than 256 surfaces at a pixel: counted as interference */
     glcollide_query_stats stats; /* draw_calls (dispatches too), gpu_syncs, ... */
 } glcollide_myszkowski_result;
 
