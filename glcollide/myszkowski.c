@@ -1255,6 +1255,7 @@ static int run_map(pair_gpu *g, glcollide_myszkowski_map *map)
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, t->pixel_buffer);
         glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(9 * pixels * 4),
                            (GLsizeiptr)(2 * pixels * 4), words);
+        g->stats->gpu_syncs++;
         g->stats->readback_bytes += 2 * pixels * 4;
         status = glcollide_gl_check("myszkowski map readback");
     }

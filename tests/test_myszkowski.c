@@ -588,6 +588,9 @@ START_TEST(test_distance_map)
         glcollide_myszkowski_map map;
         ck_assert_int_eq(glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map),
                          GLCOLLIDE_OK);
+        TEST_REQUIRE(map.stats.gpu_syncs <= 3 && map.stats.draw_calls <= 10,
+                     "map: %llu syncs, %llu draw calls", (unsigned long long)map.stats.gpu_syncs,
+                     (unsigned long long)map.stats.draw_calls);
         if (map.width) {
             char what[64];
             snprintf(what, sizeof what, "seed 0x%llx %s/%s", (unsigned long long)seed,

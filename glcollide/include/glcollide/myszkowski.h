@@ -22,8 +22,8 @@
  *   positions and 32-bit float depths) plus 2 sqrt(2) pixel_size /
  *   2^GL_SUBPIXEL_BITS (the rasterizer may snap vertices to its subpixel
  *   grid; 1/90 of a pixel on llvmpipe's 8 bits); ties in depth count as
- *   touching. Decisions are made along exact rays, so nothing closer than a
- *   pixel is reported merely for being within a pixel;
+ *   touching. Decisions are made along the rays through pixel centres, so
+ *   solids a fraction of a pixel apart are not reported as touching;
  * - an interference is always found when A and B overlap in a region that
  *   contains a ball of radius pixel_size (the ball's shadow then holds a
  *   pixel centre whose ray crosses both solids' interiors); thinner overlaps
@@ -72,9 +72,9 @@ typedef struct glcollide_myszkowski_options {
  * facing each other (or bounding the overlap) are the contact zone's
  * polygons; their normals, weighted by area, averaged as lines (the
  * dominant eigenvector of sum(area n n^T)), give the direction the test or
- * map then runs along (section 7: depth is most
- * accurate on surfaces facing the view). Costs 4 draws, 1 dispatch and 1
- * sync (a bitset of the triangles) more.
+ * map then runs along (section 7: depth is most accurate on surfaces facing
+ * the view). Costs 4 draws, 1 dispatch and 1 sync (a bitset of the
+ * triangles) more.
  */
 GLCOLLIDE_API glcollide_myszkowski_options glcollide_myszkowski_default_options(void);
 
@@ -159,7 +159,9 @@ typedef struct glcollide_myszkowski_map {
  * direction glcollide_myszkowski_test would choose (or options->direction).
  * An empty zone gives a 0 x 0 map. map is zeroed first; release it with
  * glcollide_myszkowski_map_clear. Errors as glcollide_myszkowski_test.
- * One or two syncs: the map is read back once (8 bytes per pixel).
+ * Object i is A here (no swap). Two syncs (16 counters, then the map: 8
+ * bytes per pixel), three when the lists outgrow their buffer, one more
+ * with refine; 6 draw calls and dispatches (10 with the rerun, +5 refine).
  */
 GLCOLLIDE_API int glcollide_myszkowski_distance_map(glcollide_myszkowski *tester,
                                                     const glcollide_scene *scene, uint32_t i,
