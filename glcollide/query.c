@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Query dispatch, the world-space scene, and result arrays. */
+#include "myszkowski.h"
 #include "query.h"
 #include "stencil.h"
 
@@ -199,16 +200,12 @@ int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context
     case GLCOLLIDE_METHOD_CULLIDE:
     case GLCOLLIDE_METHOD_FAR:
     case GLCOLLIDE_METHOD_STENCIL:
+    case GLCOLLIDE_METHOD_CONVEX:
         if (!context)
             return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                                   "query: method '%s' runs on the GPU and needs a context",
                                   glcollide_method_name(options->method));
         break;
-    case GLCOLLIDE_METHOD_CONVEX:
-        return glcollide_fail(GLCOLLIDE_ERROR_UNAVAILABLE,
-                              "query: method '%s' is not available in this version of glcollide "
-                              "(available: exact, sap, cullide, far, stencil)",
-                              glcollide_method_name(options->method));
     default:
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "query: unknown method %d",
                               (int)options->method);
@@ -227,6 +224,8 @@ int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context
         status = run(&world, options, result);
     else if (options->method == GLCOLLIDE_METHOD_STENCIL)
         status = glcollide_query_stencil(&world, context, options, result);
+    else if (options->method == GLCOLLIDE_METHOD_CONVEX)
+        status = glcollide_query_convex(&world, context, options, result);
     else
         status = glcollide_query_cull(&world, context, options,
                                       options->method == GLCOLLIDE_METHOD_FAR, result);

@@ -94,7 +94,7 @@ expect_error "bad resolution" 2 "--resolution '12.5'" --resolution 12.5 "$tmp/ro
 expect_error "bad distance" 2 "--distance '-1'" --distance -1 "$tmp/row.scene"
 expect_error "two scenes" 2 "more than one scene" "$tmp/row.scene" "$tmp/row.scene"
 expect_error "missing scene file" 1 "cannot open" "$tmp/none.scene"
-expect_error "not built method" 1 "method 'convex' is not available" --method convex "$tmp/row.scene"
+expect_error "convex with a distance" 1 "method 'convex' answers interference only" --method convex --distance 1 "$tmp/row.scene"
 
 # The stencil method: the same pairs as exact on the row of cubes; at
 # triangle level, "edge I A B J X Y Z" lines after the pairs.
@@ -104,6 +104,23 @@ check "stencil pairs" $?
 "$query" --method stencil --level triangles --resolution 256 "$tmp/row.scene" >"$tmp/out"
 grep -q '^edge 1 [0-9]* [0-9]* 2 [-0-9.e]* [-0-9.e]* [-0-9.e]*$' "$tmp/out" && [ "$(head -n 1 "$tmp/out")" = "pair 0 3" ]
 check "stencil edge lines" $?
+
+# Myszkowski's pairwise test: the same pairs as exact, one test per pair of
+# overlapping boxes, at most 12 draw calls and 4 syncs each.
+"$query" --method convex --stats --resolution 128 "$tmp/row.scene" >"$tmp/out" 2>"$tmp/err"
+check "convex exit 0" $?
+head -n 3 "$tmp/out" | cmp -s - "$tmp/want"
+check "convex pairs" $?
+tail -n 1 "$tmp/out" | awk '/^stats method=convex objects=5 / {
+    for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+    exit !(v["aabb_pairs"] == 3 && v["candidates"] == 3 && v["pairs"] == 3 &&
+           v["draw_calls"] > 0 && v["draw_calls"] <= 36 && v["gpu_syncs"] > 0 && v["gpu_syncs"] <= 12) }
+    !/^stats method=convex/ { exit 1 }'
+check "convex stats line" $?
+printf 'mesh cube.off\nobject 0 0 0 0 1 0 0 0\nobject 0 0.5 0.5 0.5 1 0 0 0\nobject 0 0.1 0.1 0.1 1 0 0 0\nobject 0 1.2 1.2 0 0.9238795 0 0 0.3826834\n' >"$tmp/convex.scene"
+"$query" --method convex --resolution 256 "$tmp/convex.scene" >"$tmp/out" 2>"$tmp/err"
+"$query" --method exact "$tmp/convex.scene" | cmp -s - "$tmp/out"
+check "convex agrees with exact (containment, a turned cube apart)" $?
 
 printf 'mesh cube.off\nobject 0 0 0 0 1 0 0 0\nobject 3 0 0 0 1 0 0 0\n' >"$tmp/bad.scene"
 expect_error "bad scene line" 1 "bad.scene:3: object refers to mesh 3" "$tmp/bad.scene"

@@ -1,0 +1,1556 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Myszkowski, Okunev and Kunii (1995): interference of two closed solids A
+ * and B by depth comparisons and stencil counting along one orthographic
+ * view, and the distance map of their contact zone.
+ *
+ * The view (section 7): each object's box in its own frame is intersected
+ * with the other's box taken into that frame; the normals of the largest
+ * walls of the two intersection boxes are averaged into the projection
+ * direction, and the viewport is the projections of both boxes intersected
+ * (no interference can lie outside them). Depth spans both whole objects, so
+ * that every surface of A and B along a ray is counted (a clipped solid
+ * would no longer be closed). A is the convex object when only one is
+ * (convex_mesh: then passes 1 and 2 decide every pixel), else the nearer
+ * along the view.
+ *
+ * The test (sections 4-6), stencil = SA (bit 7) | SC (bits 0-6, saturating):
+ *   pass 1: A with depth GREATER (its Zmax) setting SA; B with depth test
+ *           LEQUAL, no depth write, where SA: SC counts B's surfaces at or
+ *           in front of Zmax(A) (test 2). A compute pass reads the stencil:
+ *           SC odd: A's far surface is inside B (collision); SC = 0: B is all
+ *           behind A along this ray (none); even and > 0: second pass.
+ *   pass 2: where marked, A with depth LESS (its Zmin), counting A's
+ *           surfaces per pixel (the pi-convexity check: exactly 2 means A
+ *           is convex along this ray), and B with depth LESS: SC2 counts
+ *           B's surfaces in front of Zmin(A) (test 3). SC2 odd: collision;
+ *           SC2 = SC1: no B surface within [Zmin, Zmax] of A, and Zmin
+ *           outside B: none; otherwise collision if A is pi-convex there,
+ *           else the pixel goes to pass 3 (the paper's extension #2).
+ *   pass 3: the concave case. The paper encodes the depth order of the
+ *           layers of A and B by alpha blending over depth-sorted polygons;
+ *           here every fragment of A and B at a marked pixel is appended to a
+ *           per-pixel list in a buffer (atomic counter + head exchange) and
+ *           a compute pass sorts each list (up to 256 surfaces) and walks it
+ *           with the count of front minus back faces of each solid: the ray
+ *           is inside both somewhere = interference. Chosen over depth
+ *           peeling because it takes 2 draws and 1 dispatch whatever the
+ *           number of layers (peeling takes one pass per layer, unknown in
+ *           advance without a sync per layer), and only the few marked
+ *           pixels store anything.
+ * The CPU reads 16 counters after each pass (the paper's "examination of
+ * the pixel masks", done by compute passes on the GPU): at most 3 syncs, 4
+ * when the lists overflow their buffer and pass 3 runs again, and 9 draw
+ * calls and dispatches (12 with the rerun) per test.
+ *
+ * A count that saturates (127 of B's surfaces in front) goes to pass 3 too.
+ *
+ * The distance map draws A and B once each, keeping per pixel the min and
+ * max depth and the number of surfaces of each (atomics); pixels where both
+ * have exactly two surfaces get max(Zmin) - min(Zmax) directly (the gap, or
+ * minus the overlap), the others go to the same sorted lists.
+ *
+ * With refine, the direction is then re-chosen from the contact zone's
+ * polygons found through an item buffer (refine_direction, section 7).
+ *
+ * GPU memory per pixel of the viewport: 12 bytes for the test, 44 for the
+ * map, 60 with refine (the pixel buffer's regions below), plus 12 bytes per
+ * list node (262,144 at first, grown as needed).
+ */
+#include "myszkowski.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LAYERS 256
+#define NODE_WORDS 3
+#define COUNTER_WORDS 16
+#define NO_NODE 0xffffffffu
+
+/* The pixel state word: SC1 in bits 0-6, and what the pixel needs. */
+#define STATE_SECOND 0x100u
+#define STATE_CONCAVE 0x200u
+#define STATE_COLLIDE 0x400u
+
+enum {
+    C_COVERED = 0,
+    C_COLLIDE1,
+    C_SECOND,
+    C_COLLIDE2,
+    C_NOT_PI_CONVEX,
+    C_CONCAVE,
+    C_COLLIDE_CONCAVE,
+    C_UNRESOLVED,
+    C_NODES
+};
+
+enum {
+    PROGRAM_SURFACE = 0,
+    PROGRAM_LIST,
+    PROGRAM_MINMAX,
+    PROGRAM_ITEM,
+    PROGRAM_CLASSIFY,
+    PROGRAM_RESOLVE,
+    PROGRAM_COUNT
+};
+
+struct glcollide_myszkowski {
+    glcollide_context *context;
+    GLuint programs[PROGRAM_COUNT];
+    GLuint vertex_array;
+    GLuint vertex_buffer, index_buffer, pixel_buffer, work_buffer;
+    size_t vertex_capacity, index_capacity, pixel_capacity, work_capacity;
+    GLuint depth_stencil_texture, framebuffer;
+    int side;
+    int subpixel_bits; /* GL_SUBPIXEL_BITS: vertices snap to 1/2^bits of a pixel */
+    size_t max_nodes;
+};
+
+/* Pixel buffer regions, in words of P = width * height: state (2P: flags
+ * and SC1, A's surface count), list heads (P), and for the map min depth (A,
+ * B: 2P), max depth (2P), surface count (2P), distance (P), coverage (P). */
+#define GLSL_COMMON                                                                                \
+    "#define STATE_SECOND 0x100u\n"                                                                \
+    "#define STATE_CONCAVE 0x200u\n"                                                               \
+    "#define STATE_COLLIDE 0x400u\n"                                                               \
+    "#define C_COVERED 0\n#define C_COLLIDE1 1\n#define C_SECOND 2\n#define C_COLLIDE2 3\n"        \
+    "#define C_NOT_PI_CONVEX 4\n#define C_CONCAVE 5\n#define C_COLLIDE_CONCAVE 6\n"                \
+    "#define C_UNRESOLVED 7\n#define C_NODES 8\n#define COUNTER_WORDS 16u\n"                       \
+    "#define MAX_LAYERS 256\n"                                                                     \
+    "layout(std430, binding = 2) buffer pixel_block { uint pixels[]; };\n"                         \
+    "layout(std430, binding = 3) buffer work_block { uint work[]; };\n"                            \
+    "uniform int width;\n"                                                                         \
+    "uniform uint pixel_count;\n"
+
+static const char *const vertex_source =
+    "layout(std430, binding = 0) readonly buffer vertex_block { vec4 vertices[]; };\n"
+    "layout(std430, binding = 1) readonly buffer index_block { uint indices[]; };\n"
+    "uniform mat4 to_clip;\n"
+    "uniform uint first_index;\n"
+    "void main() {\n"
+    "    uint v = indices[first_index + uint(gl_VertexID)];\n"
+    "    gl_Position = to_clip * vec4(vertices[v].xyz, 1.0);\n"
+    "}\n";
+
+/* Depth and stencil do the work; the shader only restricts pass 2's A to
+ * the marked pixels and counts A's surfaces there (pi-convexity). */
+static const char *const surface_source =
+    "uniform uint require;\n"
+    "uniform int count_layers;\n"
+    "void main() {\n"
+    "    uint p = uint(gl_FragCoord.y) * uint(width) + uint(gl_FragCoord.x);\n"
+    "    if (require != 0u && (pixels[2u * p] & require) == 0u)\n"
+    "        discard;\n"
+    "    if (count_layers != 0)\n"
+    "        atomicAdd(pixels[2u * p + 1u], 1u);\n"
+    "}\n";
+
+/* A fragment of a marked pixel joins the pixel's list: depth, next, object
+ * and facing (front = toward the viewer, see glFrontFace below). */
+static const char *const list_source =
+    "uniform uint object;\n"
+    "uniform uint capacity;\n"
+    "void main() {\n"
+    "    uint p = uint(gl_FragCoord.y) * uint(width) + uint(gl_FragCoord.x);\n"
+    "    if ((pixels[2u * p] & STATE_CONCAVE) == 0u)\n"
+    "        discard;\n"
+    "    uint i = atomicAdd(work[C_NODES], 1u);\n"
+    "    if (i >= capacity)\n"
+    "        discard;\n" /* counted: the CPU grows the buffer and runs pass 3 again */
+    "    uint next = atomicExchange(pixels[2u * pixel_count + p], i);\n"
+    "    uint at = COUNTER_WORDS + 3u * i;\n"
+    "    work[at] = floatBitsToUint(gl_FragCoord.z);\n"
+    "    work[at + 1u] = next;\n"
+    "    work[at + 2u] = object | (gl_FrontFacing ? 2u : 0u);\n"
+    "}\n";
+
+/* The map's first rendering: depth range and surface count per object. */
+static const char *const minmax_source =
+    "uniform uint object;\n"
+    "void main() {\n"
+    "    uint p = uint(gl_FragCoord.y) * uint(width) + uint(gl_FragCoord.x);\n"
+    "    uint z = gl_FragCoord.z > 0.0 ? floatBitsToUint(gl_FragCoord.z) : 0u;\n" /* no -0.0 */
+    "    atomicMin(pixels[(3u + object) * pixel_count + p], z);\n"
+    "    atomicMax(pixels[(5u + object) * pixel_count + p], z);\n"
+    "    atomicAdd(pixels[(7u + object) * pixel_count + p], 1u);\n"
+    "}\n";
+
+/* The item buffer (section 7): after the depth ranges, each fragment at its
+ * object's nearest or farthest depth writes its triangle index there. */
+static const char *const item_source =
+    "uniform uint object;\n"
+    "void main() {\n"
+    "    uint p = uint(gl_FragCoord.y) * uint(width) + uint(gl_FragCoord.x);\n"
+    "    uint z = gl_FragCoord.z > 0.0 ? floatBitsToUint(gl_FragCoord.z) : 0u;\n"
+    "    if (z == pixels[(3u + object) * pixel_count + p])\n"
+    "        pixels[(11u + 2u * object) * pixel_count + p] = uint(gl_PrimitiveID);\n"
+    "    if (z == pixels[(5u + object) * pixel_count + p])\n"
+    "        pixels[(12u + 2u * object) * pixel_count + p] = uint(gl_PrimitiveID);\n"
+    "}\n";
+
+/* stage 1, 2: the paper's pixel-mask examinations after passes 1 and 2;
+ * stage 3: the distance map where both objects are pi-convex;
+ * stage 4: the polygons of the contact zone, from the item buffer: where
+ * both are pi-convex and the gap is below zone, the two surfaces that face
+ * each other (or bound the overlap) are flagged in a bitset. */
+static const char *const classify_source =
+    "layout(local_size_x = 8, local_size_y = 8) in;\n"
+    "layout(binding = 0) uniform usampler2D stencil_texture;\n"
+    "uniform int height;\n"
+    "uniform int stage;\n"
+    "uniform float zone;\n"
+    "uniform uint triangles_a;\n"
+    "void flag(uint triangle) {\n"
+    "    atomicOr(work[COUNTER_WORDS + triangle / 32u], 1u << (triangle % 32u));\n"
+    "}\n"
+    "void main() {\n"
+    "    ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
+    "    if (t.x >= width || t.y >= height)\n"
+    "        return;\n"
+    "    uint p = uint(t.y * width + t.x);\n"
+    "    if (stage == 4) {\n"
+    "        if (pixels[7u * pixel_count + p] != 2u || pixels[8u * pixel_count + p] != 2u)\n"
+    "            return;\n"
+    "        float min_a = uintBitsToFloat(pixels[3u * pixel_count + p]);\n"
+    "        float min_b = uintBitsToFloat(pixels[4u * pixel_count + p]);\n"
+    "        float max_a = uintBitsToFloat(pixels[5u * pixel_count + p]);\n"
+    "        float max_b = uintBitsToFloat(pixels[6u * pixel_count + p]);\n"
+    "        if (max(min_a, min_b) - min(max_a, max_b) > zone)\n"
+    "            return;\n"
+    "        uint a_min = pixels[11u * pixel_count + p], a_max = pixels[12u * pixel_count + p];\n"
+    "        uint b_min = triangles_a + pixels[13u * pixel_count + p];\n"
+    "        uint b_max = triangles_a + pixels[14u * pixel_count + p];\n"
+    "        if (max_a <= min_b) {\n"
+    "            flag(a_max);\n"
+    "            flag(b_min);\n"
+    "        } else if (max_b <= min_a) {\n"
+    "            flag(b_max);\n"
+    "            flag(a_min);\n"
+    "        } else {\n"
+    "            flag(min_a >= min_b ? a_min : b_min);\n"
+    "            flag(max_a <= max_b ? a_max : b_max);\n"
+    "        }\n"
+    "        atomicAdd(work[C_COVERED], 1u);\n"
+    "        return;\n"
+    "    }\n"
+    "    if (stage == 3) {\n"
+    "        uint count_a = pixels[7u * pixel_count + p], count_b = pixels[8u * pixel_count + p];\n"
+    "        uint coverage = (count_a > 0u ? 1u : 0u) | (count_b > 0u ? 2u : 0u);\n"
+    "        float d = uintBitsToFloat(0x7fc00000u);\n"
+    "        if (coverage == 3u) {\n"
+    "            if (count_a == 2u && count_b == 2u) {\n"
+    "                float min_a = uintBitsToFloat(pixels[3u * pixel_count + p]);\n"
+    "                float min_b = uintBitsToFloat(pixels[4u * pixel_count + p]);\n"
+    "                float max_a = uintBitsToFloat(pixels[5u * pixel_count + p]);\n"
+    "                float max_b = uintBitsToFloat(pixels[6u * pixel_count + p]);\n"
+    "                d = max(min_a, min_b) - min(max_a, max_b);\n"
+    "            } else {\n"
+    "                pixels[2u * p] = STATE_CONCAVE;\n"
+    "                coverage |= 4u;\n"
+    "                atomicAdd(work[C_CONCAVE], 1u);\n"
+    "            }\n"
+    "        }\n"
+    "        pixels[9u * pixel_count + p] = floatBitsToUint(d);\n"
+    "        pixels[10u * pixel_count + p] = coverage;\n"
+    "        return;\n"
+    "    }\n"
+    "    uint s = texelFetch(stencil_texture, t, 0).r;\n"
+    "    if (stage == 1) {\n"
+    "        if ((s & 0x80u) == 0u)\n"
+    "            return;\n"
+    "        atomicAdd(work[C_COVERED], 1u);\n"
+    "        uint sc = s & 0x7fu, state = sc;\n"
+    "        if (sc == 0x7fu) {\n" /* saturated: the lists count exactly */
+    "            state |= STATE_CONCAVE;\n"
+    "            atomicAdd(work[C_CONCAVE], 1u);\n"
+    "        } else if ((sc & 1u) != 0u) {\n"
+    "            state |= STATE_COLLIDE;\n"
+    "            atomicAdd(work[C_COLLIDE1], 1u);\n"
+    "        } else if (sc != 0u) {\n"
+    "            state |= STATE_SECOND;\n"
+    "            atomicAdd(work[C_SECOND], 1u);\n"
+    "        }\n"
+    "        pixels[2u * p] = state;\n"
+    "        return;\n"
+    "    }\n"
+    "    uint state = pixels[2u * p];\n"
+    "    if ((state & STATE_SECOND) == 0u)\n"
+    "        return;\n"
+    "    uint sc1 = state & 0x7fu, sc2 = s & 0x7fu, layers = pixels[2u * p + 1u];\n"
+    "    if (layers != 2u)\n"
+    "        atomicAdd(work[C_NOT_PI_CONVEX], 1u);\n"
+    "    if (sc2 == 0x7fu || (s & 0x80u) == 0u) {\n"
+    "        state |= STATE_CONCAVE;\n"
+    "        atomicAdd(work[C_CONCAVE], 1u);\n"
+    "    } else if ((sc2 & 1u) != 0u || (sc1 != sc2 && layers == 2u)) {\n"
+    "        state |= STATE_COLLIDE;\n"
+    "        atomicAdd(work[C_COLLIDE2], 1u);\n"
+    "    } else if (sc1 != sc2) {\n"
+    "        state |= STATE_CONCAVE;\n"
+    "        atomicAdd(work[C_CONCAVE], 1u);\n"
+    "    }\n"
+    "    pixels[2u * p] = state;\n"
+    "}\n";
+
+/* Pass 3 and the map's listed pixels: sort the pixel's surfaces by depth
+ * (at equal depth, entries first: touching counts) and walk them. */
+static const char *const resolve_source =
+    "layout(local_size_x = 8, local_size_y = 8) in;\n"
+    "uniform int height;\n"
+    "uniform int map;\n"
+    "void main() {\n"
+    "    ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
+    "    if (t.x >= width || t.y >= height)\n"
+    "        return;\n"
+    "    uint p = uint(t.y * width + t.x);\n"
+    "    uint state = pixels[2u * p];\n"
+    "    if ((state & STATE_CONCAVE) == 0u)\n"
+    "        return;\n"
+    "    float depth[MAX_LAYERS];\n"
+    "    uint info[MAX_LAYERS];\n"
+    "    int n = 0;\n"
+    "    bool overflow = false;\n"
+    "    uint i = pixels[2u * pixel_count + p];\n"
+    "    for (; i != 0xffffffffu; i = work[COUNTER_WORDS + 3u * i + 1u]) {\n"
+    "        if (n == MAX_LAYERS) {\n"
+    "            overflow = true;\n"
+    "            break;\n"
+    "        }\n"
+    "        float z = uintBitsToFloat(work[COUNTER_WORDS + 3u * i]);\n"
+    "        uint f = work[COUNTER_WORDS + 3u * i + 2u];\n"
+    "        int k = n;\n"
+    "        while (k > 0 && (depth[k - 1] > z || (depth[k - 1] == z &&\n"
+    "                         (info[k - 1] & 2u) == 0u && (f & 2u) != 0u))) {\n"
+    "            depth[k] = depth[k - 1];\n"
+    "            info[k] = info[k - 1];\n"
+    "            k--;\n"
+    "        }\n"
+    "        depth[k] = z;\n"
+    "        info[k] = f;\n"
+    "        n++;\n"
+    "    }\n"
+    "    if (overflow) {\n"
+    "        atomicAdd(work[C_UNRESOLVED], 1u);\n"
+    "        if (map != 0)\n"
+    "            pixels[10u * pixel_count + p] |= 8u;\n"
+    "        else\n"
+    "            pixels[2u * p] = state | STATE_COLLIDE;\n"
+    "        return;\n"
+    "    }\n"
+    "    int inside[2] = int[2](0, 0);\n"
+    "    float last_exit[2] = float[2](-1.0, -1.0);\n"
+    "    float overlap = 0.0, gap = uintBitsToFloat(0x7f800000u), previous = 0.0;\n"
+    "    bool both = false;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        float z = depth[k];\n"
+    "        uint o = info[k] & 1u, other = 1u - o;\n"
+    "        if (inside[0] > 0 && inside[1] > 0)\n"
+    "            overlap += z - previous;\n"
+    /* Inside = more entries than exits so far; only 0 -> 1 enters and
+     * 1 -> 0 leaves (a stray exit-entry pair where the rasterizer sees a
+     * sliver the exact surface does not have changes nothing). */
+    "        if ((info[k] & 2u) != 0u) {\n"
+    "            if (inside[o] == 0 && inside[other] <= 0 && last_exit[other] >= 0.0)\n"
+    "                gap = min(gap, z - last_exit[other]);\n"
+    "            inside[o]++;\n"
+    "        } else if (--inside[o] == 0) {\n"
+    "            last_exit[o] = z;\n"
+    "        }\n"
+    "        both = both || (inside[0] > 0 && inside[1] > 0);\n"
+    "        previous = z;\n"
+    "    }\n"
+    "    if (map == 0) {\n"
+    "        if (both) {\n"
+    "            pixels[2u * p] = state | STATE_COLLIDE;\n"
+    "            atomicAdd(work[C_COLLIDE_CONCAVE], 1u);\n"
+    "        }\n"
+    "        return;\n"
+    "    }\n"
+    "    float d = both ? -overlap : gap;\n"
+    "    if (isinf(d))\n"
+    "        d = uintBitsToFloat(0x7fc00000u);\n"
+    "    pixels[9u * pixel_count + p] = floatBitsToUint(d);\n"
+    "}\n";
+
+static GLuint build_program(int which)
+{
+    static const char *const names[PROGRAM_COUNT] = {
+        "myszkowski surfaces",    "myszkowski lists",    "myszkowski depth ranges",
+        "myszkowski item buffer", "myszkowski classify", "myszkowski resolve"};
+    static const char *const header = "#version 430 core\n" GLSL_COMMON;
+    const char *body = which == PROGRAM_SURFACE    ? surface_source
+                       : which == PROGRAM_LIST     ? list_source
+                       : which == PROGRAM_MINMAX   ? minmax_source
+                       : which == PROGRAM_ITEM     ? item_source
+                       : which == PROGRAM_CLASSIFY ? classify_source
+                                                   : resolve_source;
+    int compute = which >= PROGRAM_CLASSIFY;
+    size_t n = strlen(header) + strlen(body) + 1;
+    char *fragment = malloc(n);
+    char *vertex = malloc(strlen(vertex_source) + 32);
+    if (!fragment || !vertex) {
+        free(fragment);
+        free(vertex);
+        glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
+        return 0;
+    }
+    snprintf(fragment, n, "%s%s", header, body);
+    snprintf(vertex, strlen(vertex_source) + 32, "#version 430 core\n%s", vertex_source);
+    GLuint program = compute ? glcollide_gl_program(names[which], NULL, NULL, fragment)
+                             : glcollide_gl_program(names[which], vertex, fragment, NULL);
+    free(fragment);
+    free(vertex);
+    return program;
+}
+
+glcollide_myszkowski_options glcollide_myszkowski_default_options(void)
+{
+    glcollide_myszkowski_options options = {
+        .resolution = 512,
+        .direction = {0, 0, 0},
+        .full_map = 0,
+        .check_solids = 1,
+        .margin = 0,
+        .refine = 0,
+    };
+    return options;
+}
+
+static void release_gl(glcollide_myszkowski *t)
+{
+    for (int i = 0; i < PROGRAM_COUNT; i++)
+        glDeleteProgram(t->programs[i]);
+    glDeleteVertexArrays(1, &t->vertex_array);
+    GLuint buffers[4] = {t->vertex_buffer, t->index_buffer, t->pixel_buffer, t->work_buffer};
+    glDeleteBuffers(4, buffers);
+    glDeleteTextures(1, &t->depth_stencil_texture);
+    glDeleteFramebuffers(1, &t->framebuffer);
+}
+
+void glcollide_myszkowski_destroy(glcollide_myszkowski **tester)
+{
+    if (!tester || !*tester)
+        return;
+    glcollide_myszkowski *t = *tester;
+    if (glcollide_context_make_current(t->context) == GLCOLLIDE_OK)
+        release_gl(t);
+    free(t);
+    *tester = NULL;
+}
+
+int glcollide_myszkowski_create(glcollide_context *context, glcollide_myszkowski **out)
+{
+    if (!out)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: out is NULL");
+    *out = NULL;
+    if (!context)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: context is NULL");
+    int status = glcollide_context_make_current(context);
+    if (status != GLCOLLIDE_OK)
+        return status;
+    glcollide_myszkowski *t = calloc(1, sizeof *t);
+    if (!t)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
+    t->context = context;
+    glcollide_gl_state saved;
+    glcollide_gl_state_save(&saved);
+    glGenVertexArrays(1, &t->vertex_array);
+    GLuint buffers[4];
+    glGenBuffers(4, buffers);
+    t->vertex_buffer = buffers[0];
+    t->index_buffer = buffers[1];
+    t->pixel_buffer = buffers[2];
+    t->work_buffer = buffers[3];
+    t->max_nodes = (size_t)1 << 18;
+    glGetIntegerv(GL_SUBPIXEL_BITS, &t->subpixel_bits);
+    if (t->subpixel_bits < 4) /* the GL minimum */
+        t->subpixel_bits = 4;
+    for (int i = 0; i < PROGRAM_COUNT && status == GLCOLLIDE_OK; i++)
+        if (!(t->programs[i] = build_program(i)))
+            status = GLCOLLIDE_ERROR_GL;
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_gl_check("myszkowski create");
+    glcollide_gl_state_restore(&saved);
+    if (status != GLCOLLIDE_OK) {
+        glcollide_myszkowski_destroy(&t);
+        return status;
+    }
+    *out = t;
+    return GLCOLLIDE_OK;
+}
+
+void glcollide_myszkowski_map_clear(glcollide_myszkowski_map *map)
+{
+    if (!map)
+        return;
+    free(map->distance);
+    free(map->coverage);
+    memset(map, 0, sizeof *map);
+}
+
+/* ------------------------------------------------------------ the view */
+
+/* One object of the pair: its mesh, pose and world positions. */
+typedef struct solid {
+    const glcollide_mesh *mesh;
+    int convex;              /* the mesh bounds a convex solid (convex_mesh) */
+    const double *positions; /* world, 3 * vertex_count */
+    double rotation[9];      /* row-major, object to world */
+    double translation[3];
+    double local_min[3], local_max[3]; /* box in the object's frame */
+} solid;
+
+/* An undirected edge of a triangle: (low, high) vertices, the triangle and
+ * the corner opposite the edge. */
+typedef struct mesh_edge {
+    uint32_t low, high, triangle, corner;
+} mesh_edge;
+
+static int edge_compare(const void *x, const void *y)
+{
+    const mesh_edge *a = x, *b = y;
+    if (a->low != b->low)
+        return a->low < b->low ? -1 : 1;
+    return a->high < b->high ? -1 : a->high > b->high;
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/*
+ * Is the closed mesh convex? Every edge is shared by exactly two triangles
+ * and the far vertex of each lies below the other's plane or above it by at
+ * most 1e-9 of the mesh's size (a flat quad split in two rounds either way),
+ * and the triangles form one piece: a connected closed surface that is
+ * locally convex and does not cross itself bounds a convex solid (Tietze).
+ * Then A can be this object and no pixel needs the lists (section 5: "if
+ * one object is convex, then it should be rendered as A"). Only a choice of
+ * A: the passes check pi-convexity per pixel whatever it says.
+ * O(n log n); meshes above 100,000 triangles are not examined (0).
+ */
+static int convex_mesh(const glcollide_mesh *mesh)
+{
+    size_t n = mesh->triangle_count;
+    if (n < 4 || n > 100000)
+        return 0;
+    double size = 0;
+    for (size_t i = 0; i < 3 * mesh->vertex_count; i++)
+        size = fmax(size, fabs(mesh->positions[i]));
+    double flat = 1e-9 * size;
+    mesh_edge *edges = glcollide_alloc_array(3 * n, sizeof *edges);
+    uint32_t *parent = glcollide_alloc_array(n, sizeof *parent);
+    int convex = edges && parent;
+    for (size_t t = 0; convex && t < n; t++) {
+        parent[t] = (uint32_t)t;
+        for (int c = 0; c < 3; c++) {
+            uint32_t a = mesh->triangles[3 * t + c], b = mesh->triangles[3 * t + (c + 1) % 3];
+            edges[3 * t + c] =
+                (mesh_edge){a < b ? a : b, a < b ? b : a, (uint32_t)t, (uint32_t)((c + 2) % 3)};
+        }
+    }
+    if (convex)
+        qsort(edges, 3 * n, sizeof *edges, edge_compare);
+    for (size_t e = 0; convex && e < 3 * n; e += 2) {
+        const mesh_edge *x = &edges[e], *y = &edges[e + 1];
+        if (e + 1 >= 3 * n || edge_compare(x, y) != 0 ||
+            (e + 2 < 3 * n && edge_compare(y, &edges[e + 2]) == 0)) {
+            convex = 0; /* not two triangles per edge */
+            break;
+        }
+        for (int side = 0; side < 2 && convex; side++) {
+            const mesh_edge *f = side ? y : x, *g = side ? x : y;
+            const uint32_t *v = mesh->triangles + 3 * (size_t)f->triangle;
+            const double *p0 = mesh->positions + 3 * (size_t)v[0];
+            const double *far =
+                mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)g->triangle + g->corner];
+            double e1[3], e2[3], normal[3], out[3];
+            glcollide_vec3_sub(e1, mesh->positions + 3 * (size_t)v[1], p0);
+            glcollide_vec3_sub(e2, mesh->positions + 3 * (size_t)v[2], p0);
+            glcollide_vec3_cross(normal, e1, e2);
+            glcollide_vec3_sub(out, far, p0);
+            double length = sqrt(glcollide_vec3_dot(normal, normal));
+            convex = length > 0 && glcollide_vec3_dot(out, normal) <= flat * length;
+        }
+        uint32_t rx = find_root(parent, x->triangle), ry = find_root(parent, y->triangle);
+        parent[rx] = ry;
+    }
+    for (size_t t = 0; convex && t < n; t++)
+        convex = find_root(parent, (uint32_t)t) == find_root(parent, 0);
+    free(edges);
+    free(parent);
+    return convex;
+}
+
+static void solid_init(solid *s, const glcollide_mesh *mesh, const glcollide_object *pose,
+                       const double *positions)
+{
+    s->mesh = mesh;
+    s->convex = convex_mesh(mesh);
+    s->positions = positions;
+    /* The rotation from the pose itself, by transforming the unit axes. */
+    const double axes[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    double moved[12];
+    glcollide_object_transform_points(pose, axes, 4, moved);
+    for (int k = 0; k < 3; k++) {
+        s->translation[k] = moved[k];
+        for (int c = 0; c < 3; c++)
+            s->rotation[3 * k + c] = moved[3 + 3 * c + k] - moved[k];
+    }
+    for (int k = 0; k < 3; k++) {
+        s->local_min[k] = INFINITY;
+        s->local_max[k] = -INFINITY;
+    }
+    for (size_t t = 0; t < 3 * mesh->triangle_count; t++) {
+        const double *p = mesh->positions + 3 * (size_t)mesh->triangles[t];
+        for (int k = 0; k < 3; k++) {
+            s->local_min[k] = fmin(s->local_min[k], p[k]);
+            s->local_max[k] = fmax(s->local_max[k], p[k]);
+        }
+    }
+}
+
+static void to_world(const solid *s, const double local[3], double out[3])
+{
+    for (int k = 0; k < 3; k++)
+        out[k] = s->translation[k] + s->rotation[3 * k] * local[0] +
+                 s->rotation[3 * k + 1] * local[1] + s->rotation[3 * k + 2] * local[2];
+}
+
+static void to_local(const solid *s, const double world[3], double out[3])
+{
+    double d[3];
+    glcollide_vec3_sub(d, world, s->translation);
+    for (int k = 0; k < 3; k++)
+        out[k] = s->rotation[k] * d[0] + s->rotation[3 + k] * d[1] + s->rotation[6 + k] * d[2];
+}
+
+static void box_corner(const double lo[3], const double hi[3], int c, double out[3])
+{
+    for (int k = 0; k < 3; k++)
+        out[k] = (c >> k) & 1 ? hi[k] : lo[k];
+}
+
+/* The box of `other` (grown by margin) in `frame`'s coordinates, intersected
+ * with frame's own box (grown by margin). 0 when empty. */
+static int intersection_box(const solid *frame, const solid *other, double margin, double lo[3],
+                            double hi[3])
+{
+    double olo[3], ohi[3];
+    for (int k = 0; k < 3; k++) {
+        olo[k] = INFINITY;
+        ohi[k] = -INFINITY;
+        lo[k] = frame->local_min[k] - margin;
+        hi[k] = frame->local_max[k] + margin;
+    }
+    for (int c = 0; c < 8; c++) {
+        double p[3], w[3], q[3], grown_lo[3], grown_hi[3];
+        for (int k = 0; k < 3; k++) {
+            grown_lo[k] = other->local_min[k] - margin;
+            grown_hi[k] = other->local_max[k] + margin;
+        }
+        box_corner(grown_lo, grown_hi, c, p);
+        to_world(other, p, w);
+        to_local(frame, w, q);
+        for (int k = 0; k < 3; k++) {
+            olo[k] = fmin(olo[k], q[k]);
+            ohi[k] = fmax(ohi[k], q[k]);
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        lo[k] = fmax(lo[k], olo[k]);
+        hi[k] = fmin(hi[k], ohi[k]);
+        if (!(lo[k] <= hi[k]))
+            return 0;
+    }
+    return 1;
+}
+
+typedef struct pair_view {
+    double origin[3]; /* positions go to the GPU relative to it */
+    double u[3], v[3], w[3];
+    double u0, v0, w0; /* window corner, relative to origin along u, v, w */
+    double pixel, depth;
+    double extent; /* largest |coordinate| relative to origin, for the tolerance */
+    int width, height;
+    float to_clip[16]; /* column-major */
+} pair_view;
+
+static double normalize(double v[3])
+{
+    double n = sqrt(glcollide_vec3_dot(v, v));
+    if (n > 0)
+        for (int k = 0; k < 3; k++)
+            v[k] /= n;
+    return n;
+}
+
+/* The paper's initial guess and the viewport fitted to the zone. 0: the
+ * boxes do not meet (no interference possible). */
+static int choose_view(const solid *a, const solid *b, const double direction[3], double margin,
+                       int resolution, pair_view *view)
+{
+    double lo[2][3], hi[2][3];
+    if (!intersection_box(a, b, margin, lo[0], hi[0]) ||
+        !intersection_box(b, a, margin, lo[1], hi[1]))
+        return 0;
+    const solid *frames[2] = {a, b};
+    double w[3] = {direction[0], direction[1], direction[2]};
+    if (normalize(w) == 0 || !isfinite(w[0] + w[1] + w[2])) {
+        /* Normal of each intersection box's largest wall (its thinnest
+         * axis), averaged with matching signs. */
+        double normals[2][3];
+        for (int f = 0; f < 2; f++) {
+            int thin = 0;
+            for (int k = 1; k < 3; k++)
+                if (hi[f][k] - lo[f][k] < hi[f][thin] - lo[f][thin])
+                    thin = k;
+            for (int k = 0; k < 3; k++)
+                normals[f][k] = frames[f]->rotation[3 * k + thin];
+        }
+        double sign = glcollide_vec3_dot(normals[0], normals[1]) < 0 ? -1 : 1;
+        for (int k = 0; k < 3; k++)
+            w[k] = normals[0][k] + sign * normals[1][k];
+        if (normalize(w) < 1e-6)
+            memcpy(w, normals[0], sizeof w);
+    }
+    /* u, v: a right-handed basis with u x v = w. */
+    int least = 0;
+    for (int k = 1; k < 3; k++)
+        if (fabs(w[k]) < fabs(w[least]))
+            least = k;
+    double e[3] = {0, 0, 0};
+    e[least] = 1;
+    glcollide_vec3_cross(view->u, e, w);
+    normalize(view->u);
+    glcollide_vec3_cross(view->v, w, view->u);
+    memcpy(view->w, w, sizeof w);
+    /* Origin: the middle of the two intersection boxes. */
+    double centre[2][3];
+    for (int f = 0; f < 2; f++) {
+        double mid[3];
+        for (int k = 0; k < 3; k++)
+            mid[k] = 0.5 * (lo[f][k] + hi[f][k]);
+        to_world(frames[f], mid, centre[f]);
+    }
+    for (int k = 0; k < 3; k++)
+        view->origin[k] = 0.5 * (centre[0][k] + centre[1][k]);
+    /* Window: both boxes' shadows on the (u, v) plane, intersected. */
+    double win_lo[2] = {-INFINITY, -INFINITY}, win_hi[2] = {INFINITY, INFINITY};
+    for (int f = 0; f < 2; f++) {
+        double s_lo[2] = {INFINITY, INFINITY}, s_hi[2] = {-INFINITY, -INFINITY};
+        for (int c = 0; c < 8; c++) {
+            double p[3], x[3], d[3];
+            box_corner(lo[f], hi[f], c, p);
+            to_world(frames[f], p, x);
+            glcollide_vec3_sub(d, x, view->origin);
+            double uv[2] = {glcollide_vec3_dot(d, view->u), glcollide_vec3_dot(d, view->v)};
+            for (int k = 0; k < 2; k++) {
+                s_lo[k] = fmin(s_lo[k], uv[k]);
+                s_hi[k] = fmax(s_hi[k], uv[k]);
+            }
+        }
+        for (int k = 0; k < 2; k++) {
+            win_lo[k] = fmax(win_lo[k], s_lo[k]);
+            win_hi[k] = fmin(win_hi[k], s_hi[k]);
+        }
+    }
+    /* Depth: all of both objects, so that every surface along a ray counts. */
+    double w_lo = INFINITY, w_hi = -INFINITY, extent = 0;
+    for (int f = 0; f < 2; f++) {
+        const solid *s = frames[f];
+        for (size_t t = 0; t < 3 * s->mesh->triangle_count; t++) {
+            const double *x = s->positions + 3 * (size_t)s->mesh->triangles[t];
+            double d[3];
+            glcollide_vec3_sub(d, x, view->origin);
+            double z = glcollide_vec3_dot(d, w);
+            w_lo = fmin(w_lo, z);
+            w_hi = fmax(w_hi, z);
+            extent = fmax(extent, fmax(fabs(d[0]), fmax(fabs(d[1]), fabs(d[2]))));
+        }
+    }
+    double size_u = fmax(win_hi[0] - win_lo[0], 0), size_v = fmax(win_hi[1] - win_lo[1], 0);
+    double largest = fmax(fmax(size_u, size_v), 1e-9 * fmax(extent, 1e-300));
+    /* One free pixel on every side. */
+    view->pixel = largest / (resolution - 2);
+    view->width = (int)fmin(resolution, ceil(size_u / view->pixel) + 2);
+    view->height = (int)fmin(resolution, ceil(size_v / view->pixel) + 2);
+    view->u0 = 0.5 * (win_lo[0] + win_hi[0]) - 0.5 * view->width * view->pixel;
+    view->v0 = 0.5 * (win_lo[1] + win_hi[1]) - 0.5 * view->height * view->pixel;
+    double pad = 1e-3 * (w_hi - w_lo) + 1e-9 * fmax(extent, 1e-300);
+    view->w0 = w_lo - pad;
+    view->depth = w_hi - w_lo + 2 * pad;
+    view->extent = fmax(extent, fmax(view->depth, largest));
+    /* NDC = M (p - origin): x = 2 (p.u - u0) / (W pixel) - 1, ... */
+    double sx = 2 / (view->width * view->pixel), sy = 2 / (view->height * view->pixel),
+           sz = 2 / view->depth;
+    double rows[3][4];
+    for (int k = 0; k < 3; k++) {
+        rows[0][k] = sx * view->u[k];
+        rows[1][k] = sy * view->v[k];
+        rows[2][k] = sz * view->w[k];
+    }
+    rows[0][3] = -sx * view->u0 - 1;
+    rows[1][3] = -sy * view->v0 - 1;
+    rows[2][3] = -sz * view->w0 - 1;
+    memset(view->to_clip, 0, sizeof view->to_clip);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++)
+            view->to_clip[4 * c + r] = (float)rows[r][c];
+    view->to_clip[15] = 1.0f;
+    return 1;
+}
+
+/* ------------------------------------------------------------ GPU passes */
+
+typedef struct pair_gpu {
+    glcollide_myszkowski *t;
+    const pair_view *view;
+    size_t triangles[2]; /* of A, B */
+    glcollide_query_stats *stats;
+    uint32_t counters[COUNTER_WORDS];
+} pair_gpu;
+
+static int upload(glcollide_myszkowski *t, const solid *a, const solid *b, const pair_view *view,
+                  size_t pixel_words)
+{
+    size_t va = a->mesh->vertex_count, vb = b->mesh->vertex_count;
+    size_t ta = a->mesh->triangle_count, tb = b->mesh->triangle_count;
+    float *vertices = glcollide_alloc_array(va + vb, 4 * sizeof(float));
+    uint32_t *indices = glcollide_alloc_array(3 * (ta + tb) + 1, sizeof(uint32_t));
+    if (!vertices || !indices) {
+        free(vertices);
+        free(indices);
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
+    }
+    const solid *both[2] = {a, b};
+    size_t v = 0, i = 0;
+    for (int f = 0; f < 2; f++) {
+        size_t base = v;
+        for (size_t k = 0; k < both[f]->mesh->vertex_count; k++, v++) {
+            for (int c = 0; c < 3; c++)
+                vertices[4 * v + c] = (float)(both[f]->positions[3 * k + c] - view->origin[c]);
+            vertices[4 * v + 3] = 1.0f;
+        }
+        for (size_t k = 0; k < 3 * both[f]->mesh->triangle_count; k++)
+            indices[i++] = (uint32_t)(base + both[f]->mesh->triangles[k]);
+    }
+    glcollide_gl_buffer_reserve(t->vertex_buffer, &t->vertex_capacity,
+                                (va + vb) * 4 * sizeof(float));
+    glcollide_gl_buffer_reserve(t->index_buffer, &t->index_capacity, (3 * (ta + tb) + 1) * 4);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, t->vertex_buffer);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)((va + vb) * 4 * sizeof(float)),
+                    vertices);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, t->index_buffer);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(3 * (ta + tb) * 4), indices);
+    free(vertices);
+    free(indices);
+    glcollide_gl_buffer_reserve(t->pixel_buffer, &t->pixel_capacity, pixel_words * 4);
+    glcollide_gl_buffer_reserve(t->work_buffer, &t->work_capacity,
+                                (COUNTER_WORDS + NODE_WORDS * t->max_nodes) * 4);
+    int side = view->width > view->height ? view->width : view->height;
+    if (t->side < side) {
+        glDeleteTextures(1, &t->depth_stencil_texture);
+        glDeleteFramebuffers(1, &t->framebuffer);
+        t->depth_stencil_texture = glcollide_gl_texture_2d(GL_DEPTH32F_STENCIL8, side);
+        glBindTexture(GL_TEXTURE_2D, t->depth_stencil_texture);
+        /* The classification passes read the stencil (GL 4.3). */
+        glTexParameteri(GL_TEXTURE_2D, GL_DEPTH_STENCIL_TEXTURE_MODE, GL_STENCIL_INDEX);
+        glBindTexture(GL_TEXTURE_2D, 0);
+        glGenFramebuffers(1, &t->framebuffer);
+        glBindFramebuffer(GL_FRAMEBUFFER, t->framebuffer);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_TEXTURE_2D,
+                               t->depth_stencil_texture, 0);
+        glDrawBuffer(GL_NONE);
+        glReadBuffer(GL_NONE);
+        GLenum ok = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+        if (ok != GL_FRAMEBUFFER_COMPLETE) {
+            glDeleteTextures(1, &t->depth_stencil_texture);
+            glDeleteFramebuffers(1, &t->framebuffer);
+            t->depth_stencil_texture = t->framebuffer = 0;
+            t->side = 0;
+            return glcollide_fail(GLCOLLIDE_ERROR_GL, "myszkowski: framebuffer incomplete (0x%x)",
+                                  (unsigned)ok);
+        }
+        t->side = side;
+    }
+    return glcollide_gl_check("myszkowski upload");
+}
+
+static void use_program(pair_gpu *g, int which)
+{
+    GLuint program = g->t->programs[which];
+    glUseProgram(program);
+    GLint at;
+    if ((at = glGetUniformLocation(program, "to_clip")) >= 0)
+        glUniformMatrix4fv(at, 1, GL_FALSE, g->view->to_clip);
+    if ((at = glGetUniformLocation(program, "width")) >= 0)
+        glUniform1i(at, g->view->width);
+    if ((at = glGetUniformLocation(program, "height")) >= 0)
+        glUniform1i(at, g->view->height);
+    if ((at = glGetUniformLocation(program, "pixel_count")) >= 0)
+        glUniform1ui(at, (GLuint)((size_t)g->view->width * (size_t)g->view->height));
+}
+
+static void set_uint(pair_gpu *g, int which, const char *name, GLuint value)
+{
+    glUniform1ui(glGetUniformLocation(g->t->programs[which], name), value);
+}
+
+static void set_int(pair_gpu *g, int which, const char *name, GLint value)
+{
+    glUniform1i(glGetUniformLocation(g->t->programs[which], name), value);
+}
+
+/* Draws object 0 (A) or 1 (B) with the current program. */
+static void draw(pair_gpu *g, int which, int object)
+{
+    set_uint(g, which, "first_index", object ? (GLuint)(3 * g->triangles[0]) : 0);
+    glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(3 * g->triangles[object]));
+    g->stats->draw_calls++;
+    g->stats->triangles_rasterized += g->triangles[object];
+}
+
+static void dispatch(pair_gpu *g)
+{
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    glDispatchCompute((GLuint)(g->view->width + 7) / 8, (GLuint)(g->view->height + 7) / 8, 1);
+    g->stats->draw_calls++; /* a dispatch counts as a draw call */
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+}
+
+/* The stencil is read as a texture, bound only for the dispatch (the
+ * framebuffer renders into it). */
+static void classify(pair_gpu *g)
+{
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, g->t->depth_stencil_texture);
+    dispatch(g);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+static int read_counters(pair_gpu *g)
+{
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->t->work_buffer);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof g->counters, g->counters);
+    g->stats->gpu_syncs++;
+    g->stats->readback_bytes += sizeof g->counters;
+    return glcollide_gl_check("myszkowski readback");
+}
+
+static void bind_buffers(glcollide_myszkowski *t);
+
+static void clear_words(GLuint buffer, size_t first, size_t count, GLuint value)
+{
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, (GLintptr)(first * 4),
+                         (GLsizeiptr)(count * 4), GL_RED_INTEGER, GL_UNSIGNED_INT, &value);
+}
+
+static void bind_buffers(glcollide_myszkowski *t)
+{
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, t->vertex_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, t->index_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, t->pixel_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, t->work_buffer);
+}
+
+/* Room for needed list nodes; the counters (lost with the old storage) are
+ * put back as read, without the lists' own. */
+static void grow_nodes(pair_gpu *g, size_t needed)
+{
+    glcollide_myszkowski *t = g->t;
+    t->max_nodes = needed + needed / 4;
+    glcollide_gl_buffer_reserve(t->work_buffer, &t->work_capacity,
+                                (COUNTER_WORDS + NODE_WORDS * t->max_nodes) * 4);
+    g->counters[C_NODES] = g->counters[C_COLLIDE_CONCAVE] = g->counters[C_UNRESOLVED] = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, t->work_buffer);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof g->counters, g->counters);
+    bind_buffers(t);
+}
+
+/* Pass 3 (and the map's listed pixels): lists of the STATE_CONCAVE pixels,
+ * sorted and walked; run again once with room for every node if the
+ * buffer was too small. */
+static int lists(pair_gpu *g, int map)
+{
+    glcollide_myszkowski *t = g->t;
+    size_t pixels = (size_t)g->view->width * (size_t)g->view->height;
+    for (int attempt = 0;; attempt++) {
+        clear_words(t->pixel_buffer, 2 * pixels, pixels, NO_NODE);
+        clear_words(t->work_buffer, C_NODES, 1, 0);
+        glDisable(GL_DEPTH_TEST);
+        glDisable(GL_STENCIL_TEST);
+        glDepthMask(GL_FALSE);
+        use_program(g, PROGRAM_LIST);
+        set_uint(g, PROGRAM_LIST, "capacity", (GLuint)t->max_nodes);
+        for (int object = 0; object < 2; object++) {
+            set_uint(g, PROGRAM_LIST, "object", (GLuint)object);
+            draw(g, PROGRAM_LIST, object);
+        }
+        use_program(g, PROGRAM_RESOLVE);
+        set_int(g, PROGRAM_RESOLVE, "map", map);
+        dispatch(g);
+        if (map && attempt == 0) {
+            /* The map reads the counters with the map itself. */
+            return GLCOLLIDE_OK;
+        }
+        int status = read_counters(g);
+        if (status != GLCOLLIDE_OK)
+            return status;
+        size_t used = g->counters[C_NODES];
+        if (used <= t->max_nodes || attempt > 0)
+            return used <= t->max_nodes
+                       ? GLCOLLIDE_OK
+                       : glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
+                                        "myszkowski: %zu list nodes overflowed", used);
+        grow_nodes(g, used);
+    }
+}
+
+/* Section 7's refinement: depth ranges and the item buffer of A and B,
+ * the contact zone's polygons flagged on the GPU, their normals averaged
+ * on the CPU (area-weighted, as lines: each turned to face along the
+ * current direction). 4 draws, 1 dispatch, 1 sync (the bitset). 0 and
+ * refined untouched when no polygon is in the zone. */
+static int refine_direction(pair_gpu *g, const solid *a, const solid *b, double zone,
+                            double refined[3], int *changed)
+{
+    glcollide_myszkowski *t = g->t;
+    const pair_view *view = g->view;
+    size_t pixels = (size_t)view->width * (size_t)view->height;
+    size_t words = (g->triangles[0] + g->triangles[1] + 31) / 32;
+    glcollide_gl_buffer_reserve(t->work_buffer, &t->work_capacity, (COUNTER_WORDS + words) * 4);
+    clear_words(t->work_buffer, 0, COUNTER_WORDS + words, 0);
+    clear_words(t->pixel_buffer, 3 * pixels, 2 * pixels, 0xffffffffu);
+    clear_words(t->pixel_buffer, 5 * pixels, 4 * pixels, 0);
+    bind_buffers(t);
+    glBindFramebuffer(GL_FRAMEBUFFER, t->framebuffer);
+    glViewport(0, 0, view->width, view->height);
+    glBindVertexArray(t->vertex_array);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_STENCIL_TEST);
+    glDepthMask(GL_FALSE);
+    for (int pass = 0; pass < 2; pass++) {
+        int which = pass ? PROGRAM_ITEM : PROGRAM_MINMAX;
+        use_program(g, which);
+        for (int object = 0; object < 2; object++) {
+            set_uint(g, which, "object", (GLuint)object);
+            draw(g, which, object);
+        }
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    }
+    use_program(g, PROGRAM_CLASSIFY);
+    set_int(g, PROGRAM_CLASSIFY, "stage", 4);
+    glUniform1f(glGetUniformLocation(t->programs[PROGRAM_CLASSIFY], "zone"),
+                (float)(zone / view->depth));
+    set_uint(g, PROGRAM_CLASSIFY, "triangles_a", (GLuint)g->triangles[0]);
+    dispatch(g);
+    uint32_t *bits = glcollide_alloc_array(COUNTER_WORDS + words, sizeof(uint32_t));
+    if (!bits)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, t->work_buffer);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)((COUNTER_WORDS + words) * 4),
+                       bits);
+    g->stats->gpu_syncs++;
+    g->stats->readback_bytes += (COUNTER_WORDS + words) * 4;
+    int status = glcollide_gl_check("myszkowski item buffer");
+    double tensor[9] = {0}; /* sum of area * n n^T over flagged polygons (n unit) */
+    size_t flagged = 0;
+    for (size_t k = 0; status == GLCOLLIDE_OK && k < g->triangles[0] + g->triangles[1]; k++) {
+        if (!(bits[COUNTER_WORDS + k / 32] >> (k % 32) & 1u))
+            continue;
+        const solid *s = k < g->triangles[0] ? a : b;
+        size_t tri = k < g->triangles[0] ? k : k - g->triangles[0];
+        const uint32_t *v = s->mesh->triangles + 3 * tri;
+        double e1[3], e2[3], n[3];
+        glcollide_vec3_sub(e1, s->positions + 3 * (size_t)v[1], s->positions + 3 * (size_t)v[0]);
+        glcollide_vec3_sub(e2, s->positions + 3 * (size_t)v[2], s->positions + 3 * (size_t)v[0]);
+        glcollide_vec3_cross(n, e1, e2);
+        double area = normalize(n); /* twice the area: the weight */
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                tensor[3 * r + c] += area * n[r] * n[c];
+        flagged++;
+    }
+    free(bits);
+    glcollide_log_debug("myszkowski: %zu polygons in the contact zone", flagged);
+    /* Normals averaged as lines (a normal and its opposite give the same
+     * projection): the dominant eigenvector of the tensor, by power
+     * iteration from its largest column. Summing normals turned toward the
+     * current view instead cancels where they cross the view plane. */
+    double x[3] = {0, 0, 0}, best = 0;
+    for (int c = 0; c < 3; c++) {
+        double column[3] = {tensor[c], tensor[3 + c], tensor[6 + c]};
+        double norm = sqrt(glcollide_vec3_dot(column, column));
+        if (norm > best) {
+            best = norm;
+            memcpy(x, column, sizeof x);
+        }
+    }
+    for (int iteration = 0; iteration < 64 && best > 0; iteration++) {
+        double y[3];
+        for (int r = 0; r < 3; r++)
+            y[r] = tensor[3 * r] * x[0] + tensor[3 * r + 1] * x[1] + tensor[3 * r + 2] * x[2];
+        if (normalize(y) == 0)
+            break;
+        memcpy(x, y, sizeof x);
+    }
+    if (status == GLCOLLIDE_OK && flagged && normalize(x) > 0 && isfinite(x[0] + x[1] + x[2])) {
+        memcpy(refined, x, sizeof x);
+        *changed = 1;
+    }
+    return status;
+}
+
+/* The test on one view: passes 1, 2 and 3 as needed. */
+static int run_test(pair_gpu *g, int full_map, glcollide_myszkowski_result *result)
+{
+    glcollide_myszkowski *t = g->t;
+    size_t pixels = (size_t)g->view->width * (size_t)g->view->height;
+    clear_words(t->work_buffer, 0, COUNTER_WORDS, 0);
+    clear_words(t->pixel_buffer, 0, 2 * pixels, 0);
+    bind_buffers(t);
+    glBindFramebuffer(GL_FRAMEBUFFER, t->framebuffer);
+    glViewport(0, 0, g->view->width, g->view->height);
+    glBindVertexArray(t->vertex_array);
+    glFrontFace(GL_CW); /* u x v = w: faces toward the viewer are clockwise on screen */
+
+    /* Pass 1: Zmax of A with SA; B counted where Z_B <= Zmax(A) (test 2). */
+    glDepthMask(GL_TRUE);
+    glStencilMask(0xff);
+    glClearBufferfi(GL_DEPTH_STENCIL, 0, 0.0f, 0);
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_STENCIL_TEST);
+    use_program(g, PROGRAM_SURFACE);
+    set_uint(g, PROGRAM_SURFACE, "require", 0);
+    set_int(g, PROGRAM_SURFACE, "count_layers", 0);
+    glDepthFunc(GL_GREATER);
+    glStencilFunc(GL_ALWAYS, 0x80, 0xff);
+    glStencilOp(GL_KEEP, GL_REPLACE, GL_REPLACE);
+    glStencilMask(0x80);
+    draw(g, PROGRAM_SURFACE, 0);
+    glDepthMask(GL_FALSE);
+    glDepthFunc(GL_LEQUAL);
+    glStencilFunc(GL_EQUAL, 0x80, 0x80);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+    glStencilMask(0x7f);
+    draw(g, PROGRAM_SURFACE, 1);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_STENCIL_TEST);
+    use_program(g, PROGRAM_CLASSIFY);
+    set_int(g, PROGRAM_CLASSIFY, "stage", 1);
+    classify(g);
+    int status = read_counters(g);
+    result->passes = 1;
+    if (status != GLCOLLIDE_OK)
+        return status;
+    uint32_t *c = g->counters;
+    int done = !full_map && c[C_COLLIDE1] > 0;
+    if (!done && c[C_SECOND] > 0) {
+        /* Pass 2 where marked: Zmin of A counting its surfaces (SA again),
+         * then B counted where Z_B < Zmin(A) (test 3). */
+        glDepthMask(GL_TRUE);
+        glStencilMask(0xff);
+        glClearBufferfi(GL_DEPTH_STENCIL, 0, 1.0f, 0);
+        glEnable(GL_DEPTH_TEST);
+        glEnable(GL_STENCIL_TEST);
+        use_program(g, PROGRAM_SURFACE);
+        set_uint(g, PROGRAM_SURFACE, "require", STATE_SECOND);
+        set_int(g, PROGRAM_SURFACE, "count_layers", 1);
+        glDepthFunc(GL_LESS);
+        glStencilFunc(GL_ALWAYS, 0x80, 0xff);
+        glStencilOp(GL_KEEP, GL_REPLACE, GL_REPLACE);
+        glStencilMask(0x80);
+        draw(g, PROGRAM_SURFACE, 0);
+        set_uint(g, PROGRAM_SURFACE, "require", 0);
+        set_int(g, PROGRAM_SURFACE, "count_layers", 0);
+        glDepthMask(GL_FALSE);
+        glStencilFunc(GL_EQUAL, 0x80, 0x80);
+        glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+        glStencilMask(0x7f);
+        draw(g, PROGRAM_SURFACE, 1);
+        glDisable(GL_DEPTH_TEST);
+        glDisable(GL_STENCIL_TEST);
+        use_program(g, PROGRAM_CLASSIFY);
+        set_int(g, PROGRAM_CLASSIFY, "stage", 2);
+        classify(g);
+        if ((status = read_counters(g)) != GLCOLLIDE_OK)
+            return status;
+        result->passes = 2;
+        done = !full_map && c[C_COLLIDE2] > 0;
+    }
+    if (!done && c[C_CONCAVE] > 0) {
+        if ((status = lists(g, 0)) != GLCOLLIDE_OK)
+            return status;
+        result->passes = 3;
+    }
+    result->covered_pixels = c[C_COVERED];
+    result->collision_pass1 = c[C_COLLIDE1];
+    result->second_pass = c[C_SECOND];
+    result->collision_pass2 = c[C_COLLIDE2];
+    result->not_pi_convex = c[C_NOT_PI_CONVEX];
+    result->concave_pixels = c[C_CONCAVE];
+    result->collision_concave = c[C_COLLIDE_CONCAVE];
+    result->unresolved_pixels = c[C_UNRESOLVED];
+    result->interference =
+        c[C_COLLIDE1] + c[C_COLLIDE2] + c[C_COLLIDE_CONCAVE] + c[C_UNRESOLVED] > 0;
+    return GLCOLLIDE_OK;
+}
+
+/* The distance map on one view: 2 draws + 1 dispatch, lists for the rest,
+ * one readback of counters, distances and coverage. */
+static int run_map(pair_gpu *g, glcollide_myszkowski_map *map)
+{
+    glcollide_myszkowski *t = g->t;
+    size_t pixels = (size_t)g->view->width * (size_t)g->view->height;
+    clear_words(t->work_buffer, 0, COUNTER_WORDS, 0);
+    clear_words(t->pixel_buffer, 0, 3 * pixels, 0);
+    clear_words(t->pixel_buffer, 3 * pixels, 2 * pixels, 0xffffffffu); /* min depths */
+    clear_words(t->pixel_buffer, 5 * pixels, 4 * pixels, 0);           /* max depths, counts */
+    bind_buffers(t);
+    glBindFramebuffer(GL_FRAMEBUFFER, t->framebuffer);
+    glViewport(0, 0, g->view->width, g->view->height);
+    glBindVertexArray(t->vertex_array);
+    glFrontFace(GL_CW);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_STENCIL_TEST);
+    glDepthMask(GL_FALSE);
+    use_program(g, PROGRAM_MINMAX);
+    for (int object = 0; object < 2; object++) {
+        set_uint(g, PROGRAM_MINMAX, "object", (GLuint)object);
+        draw(g, PROGRAM_MINMAX, object);
+    }
+    use_program(g, PROGRAM_CLASSIFY);
+    set_int(g, PROGRAM_CLASSIFY, "stage", 3);
+    dispatch(g);
+    int status = lists(g, 1);
+    if (status != GLCOLLIDE_OK)
+        return status;
+    uint32_t *words = glcollide_alloc_array(2 * pixels, sizeof(uint32_t));
+    map->distance = glcollide_alloc_array(pixels, sizeof(float));
+    map->coverage = malloc(pixels ? pixels : 1);
+    if (!words || !map->distance || !map->coverage) {
+        free(words);
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
+    }
+    if ((status = read_counters(g)) == GLCOLLIDE_OK && g->counters[C_NODES] > t->max_nodes) {
+        /* Too many surfaces for the list buffer: grown, lists again. */
+        grow_nodes(g, g->counters[C_NODES]);
+        status = lists(g, 0 /* reads the counters */);
+        if (status == GLCOLLIDE_OK) {
+            /* Lists were resolved for the decision; resolve the distances too. */
+            use_program(g, PROGRAM_RESOLVE);
+            set_int(g, PROGRAM_RESOLVE, "map", 1);
+            dispatch(g);
+        }
+    }
+    if (status == GLCOLLIDE_OK) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, t->pixel_buffer);
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(9 * pixels * 4),
+                           (GLsizeiptr)(2 * pixels * 4), words);
+        g->stats->gpu_syncs++;
+        g->stats->readback_bytes += 2 * pixels * 4;
+        status = glcollide_gl_check("myszkowski map readback");
+    }
+    if (status == GLCOLLIDE_OK) {
+        map->min_distance = INFINITY;
+        for (size_t p = 0; p < pixels; p++) {
+            float d;
+            memcpy(&d, &words[p], sizeof d);
+            map->coverage[p] = (unsigned char)words[pixels + p];
+            map->distance[p] = (float)(d * g->view->depth);
+            if (isfinite(map->distance[p]))
+                map->min_distance = fmin(map->min_distance, map->distance[p]);
+            map->listed_pixels += (words[pixels + p] & GLCOLLIDE_MYSZKOWSKI_LISTED) != 0;
+            map->unresolved_pixels += (words[pixels + p] & GLCOLLIDE_MYSZKOWSKI_UNRESOLVED) != 0;
+        }
+    }
+    free(words);
+    return status;
+}
+
+/* ------------------------------------------------------------ entries */
+
+/* Open or self-intersecting meshes named before the GPU sees them. */
+static int check_solid(const glcollide_mesh *mesh, uint32_t object)
+{
+    const char *name = mesh->name ? mesh->name : "mesh";
+    glcollide_mesh_report report;
+    int status = glcollide_mesh_validate(mesh, &report);
+    if (status != GLCOLLIDE_OK)
+        return status;
+    if (!report.closed)
+        return glcollide_fail(
+            GLCOLLIDE_ERROR_INVALID_MESH,
+            "myszkowski: object %u (%s) is not a closed solid: %zu boundary, %zu "
+            "non-manifold, %zu misoriented edges, %zu degenerate triangles, signed "
+            "volume %g",
+            object, name, report.boundary_edges, report.nonmanifold_edges, report.misoriented_edges,
+            report.degenerate_triangles, report.signed_volume);
+    size_t crossings = 0;
+    uint32_t first[2] = {0, 0};
+    status = glcollide_mesh_self_intersections(mesh, &crossings, first);
+    if (status == GLCOLLIDE_OK && crossings)
+        status = glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
+                                "myszkowski: object %u (%s) intersects itself: %zu triangle pairs "
+                                "(first: triangles %u and %u)",
+                                object, name, crossings, first[0], first[1]);
+    return status;
+}
+
+static int check_options(const glcollide_myszkowski_options *options)
+{
+    if (options->resolution < 16 || options->resolution > 4096)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "myszkowski: resolution %d outside 16..4096", options->resolution);
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(options->direction[k]))
+            return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                                  "myszkowski: direction must be finite");
+    if (!(options->margin >= 0) || !isfinite(options->margin))
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "myszkowski: margin must be finite and >= 0, got %g",
+                              options->margin);
+    return GLCOLLIDE_OK;
+}
+
+/* One pair in world space: the view, then the test or the map. */
+static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
+                    const glcollide_myszkowski_options *options,
+                    glcollide_myszkowski_result *result, glcollide_myszkowski_map *map)
+{
+    glcollide_query_stats *stats = result ? &result->stats : &map->stats;
+    if (!s_i->mesh->triangle_count || !s_j->mesh->triangle_count)
+        return GLCOLLIDE_OK; /* nothing to interfere with */
+    pair_view view;
+    double margin = map ? options->margin : 0;
+    if (!choose_view(s_i, s_j, options->direction, margin, options->resolution, &view))
+        return GLCOLLIDE_OK; /* the boxes do not meet */
+    /* A: the nearer along the view (the paper's initial guess). */
+    double ci[3], cj[3], mid[3];
+    for (int k = 0; k < 3; k++)
+        mid[k] = 0.5 * (s_i->local_min[k] + s_i->local_max[k]);
+    to_world(s_i, mid, ci);
+    for (int k = 0; k < 3; k++)
+        mid[k] = 0.5 * (s_j->local_min[k] + s_j->local_max[k]);
+    to_world(s_j, mid, cj);
+    /* A: the convex one if only one is (then every pixel is decided by
+     * passes 1 and 2), else the nearer along the view (the initial guess). */
+    int swapped = !map && (s_i->convex != s_j->convex
+                               ? s_j->convex
+                               : glcollide_vec3_dot(cj, view.w) < glcollide_vec3_dot(ci, view.w));
+    const solid *a = swapped ? s_j : s_i, *b = swapped ? s_i : s_j;
+    size_t pixels = (size_t)view.width * (size_t)view.height;
+    int status = glcollide_context_make_current(t->context);
+    if (status != GLCOLLIDE_OK)
+        return status;
+    glcollide_gl_state saved;
+    glcollide_gl_state_save(&saved);
+    glcollide_gl_state_reset();
+    int refine = options->refine &&
+                 !(options->direction[0] || options->direction[1] || options->direction[2]);
+    status = upload(t, a, b, &view, (refine ? 15 : map ? 11 : 3) * pixels);
+    pair_gpu g = {.t = t,
+                  .view = &view,
+                  .triangles = {a->mesh->triangle_count, b->mesh->triangle_count},
+                  .stats = stats};
+    if (status == GLCOLLIDE_OK && refine) {
+        /* The zone: where the gap is below the margin (or 4 pixels). */
+        double refined[3] = {0, 0, 0}, zone = fmax(options->margin, 4 * view.pixel);
+        int changed = 0;
+        status = refine_direction(&g, a, b, zone, refined, &changed);
+        pair_view again;
+        if (status == GLCOLLIDE_OK && changed &&
+            choose_view(s_i, s_j, refined, margin, options->resolution, &again)) {
+            view = again;
+            pixels = (size_t)view.width * (size_t)view.height;
+            /* Same objects, new view: positions again relative to its origin. */
+            status = upload(t, a, b, &view, (map ? 11 : 3) * pixels);
+            if (result)
+                result->refined = 1;
+            else
+                map->refined = 1;
+        }
+    }
+    if (status == GLCOLLIDE_OK)
+        status = map ? run_map(&g, map) : run_test(&g, options->full_map, result);
+    glcollide_gl_state_restore(&saved);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_gl_check("myszkowski");
+    if (result) {
+        result->swapped = swapped;
+        result->width = view.width;
+        result->height = view.height;
+        memcpy(result->direction, view.w, sizeof view.w);
+        result->pixel_size = view.pixel;
+        result->depth_range = view.depth;
+        /* Float positions and depths, and the rasterizer's vertex snapping:
+         * a sample may sit a snap step off its surface on each side. */
+        result->tolerance =
+            1e-5 * view.extent + 2 * sqrt(2.0) * view.pixel * ldexp(1.0, -t->subpixel_bits);
+    } else {
+        map->width = view.width;
+        map->height = view.height;
+        memcpy(map->direction, view.w, sizeof view.w);
+        memcpy(map->axis_u, view.u, sizeof view.u);
+        memcpy(map->axis_v, view.v, sizeof view.v);
+        for (int k = 0; k < 3; k++)
+            map->corner[k] =
+                view.origin[k] + view.u0 * view.u[k] + view.v0 * view.v[k] + view.w0 * view.w[k];
+        map->pixel_size = view.pixel;
+        map->depth_range = view.depth;
+        map->depth_step = view.depth * 0x1p-24;
+        map->position_step =
+            fmax(view.pixel * ldexp(1.0, -t->subpixel_bits), 4 * view.extent * 0x1p-24);
+    }
+    return status;
+}
+
+/* Checks and world positions of objects i and j of scene. */
+static int pair_entry(glcollide_myszkowski *tester, const glcollide_scene *scene, uint32_t i,
+                      uint32_t j, const glcollide_myszkowski_options *options,
+                      glcollide_myszkowski_result *result, glcollide_myszkowski_map *map)
+{
+    if (!tester || !scene || !options)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "myszkowski: tester, scene or options is NULL");
+    if (i == j || i >= scene->object_count || j >= scene->object_count)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "myszkowski: objects %u and %u: need two distinct objects of %zu", i,
+                              j, scene->object_count);
+    int status = check_options(options);
+    if (status != GLCOLLIDE_OK)
+        return status;
+    double start = glcollide_now_ms();
+    const glcollide_object *objects[2] = {&scene->objects[i], &scene->objects[j]};
+    const uint32_t index[2] = {i, j};
+    double *positions[2] = {NULL, NULL};
+    solid solids[2];
+    for (int f = 0; f < 2 && status == GLCOLLIDE_OK; f++) {
+        const glcollide_mesh *mesh = scene->meshes[objects[f]->mesh];
+        if (options->check_solids)
+            status = check_solid(mesh, index[f]);
+        if (status != GLCOLLIDE_OK)
+            break;
+        positions[f] =
+            glcollide_alloc_array(mesh->vertex_count ? 3 * mesh->vertex_count : 1, sizeof(double));
+        if (!positions[f]) {
+            status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
+            break;
+        }
+        glcollide_object_transform_points(objects[f], mesh->positions, mesh->vertex_count,
+                                          positions[f]);
+        for (size_t k = 0; k < 3 * mesh->vertex_count; k++)
+            if (!isfinite(positions[f][k])) {
+                status = glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
+                                        "myszkowski: object %u (%s) has non-finite coordinates",
+                                        index[f], mesh->name ? mesh->name : "mesh");
+                break;
+            }
+        solid_init(&solids[f], mesh, objects[f], positions[f]);
+    }
+    if (status == GLCOLLIDE_OK)
+        status = pair_run(tester, &solids[0], &solids[1], options, result, map);
+    free(positions[0]);
+    free(positions[1]);
+    glcollide_query_stats *stats = result ? &result->stats : &map->stats;
+    stats->time_ms = glcollide_now_ms() - start;
+    return status;
+}
+
+int glcollide_myszkowski_test(glcollide_myszkowski *tester, const glcollide_scene *scene,
+                              uint32_t i, uint32_t j, const glcollide_myszkowski_options *options,
+                              glcollide_myszkowski_result *result)
+{
+    if (!result)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: result is NULL");
+    memset(result, 0, sizeof *result);
+    int status = pair_entry(tester, scene, i, j, options, result, NULL);
+    if (status != GLCOLLIDE_OK) {
+        glcollide_query_stats stats = result->stats;
+        memset(result, 0, sizeof *result);
+        result->stats = stats;
+    }
+    return status;
+}
+
+int glcollide_myszkowski_distance_map(glcollide_myszkowski *tester, const glcollide_scene *scene,
+                                      uint32_t i, uint32_t j,
+                                      const glcollide_myszkowski_options *options,
+                                      glcollide_myszkowski_map *map)
+{
+    if (!map)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: map is NULL");
+    memset(map, 0, sizeof *map);
+    int status = pair_entry(tester, scene, i, j, options, NULL, map);
+    if (status != GLCOLLIDE_OK)
+        glcollide_myszkowski_map_clear(map);
+    return status;
+}
+
+int glcollide_query_convex(const glcollide_world *world, glcollide_context *context,
+                           const glcollide_query_options *options, glcollide_query_result *result)
+{
+    if (options->distance > 0)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "query: method 'convex' answers interference only (no --distance)");
+    if (options->level != GLCOLLIDE_LEVEL_OBJECTS)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "query: method 'convex' answers object pairs only (no --level "
+                              "triangles)");
+    if (options->resolution > 4096)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "query: method 'convex' takes resolutions up to 4096, got %d",
+                              options->resolution);
+    const glcollide_scene *scene = world->scene;
+    glcollide_pair_list candidates = {0};
+    int status = glcollide_sap_pairs(world->bounds, world->object_count, 0, &candidates);
+    if (status != GLCOLLIDE_OK)
+        return status;
+    result->stats.aabb_pairs = candidates.count;
+    /* Solids checked once per mesh, for the meshes of candidate pairs. */
+    unsigned char *checked = calloc(scene->mesh_count ? scene->mesh_count : 1, 1);
+    glcollide_myszkowski *tester = NULL;
+    if (!checked)
+        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
+    for (size_t k = 0; k < 2 * candidates.count && status == GLCOLLIDE_OK; k++) {
+        uint32_t o = k % 2 ? candidates.pairs[k / 2].b : candidates.pairs[k / 2].a;
+        uint32_t m = scene->objects[o].mesh;
+        if (!checked[m]) {
+            checked[m] = 1;
+            status = check_solid(world->objects[o].mesh, o);
+        }
+    }
+    if (status == GLCOLLIDE_OK && candidates.count)
+        status = glcollide_myszkowski_create(context, &tester);
+    glcollide_myszkowski_options pair_options = glcollide_myszkowski_default_options();
+    pair_options.resolution = options->resolution;
+    size_t capacity = 0;
+    for (size_t k = 0; k < candidates.count && status == GLCOLLIDE_OK; k++) {
+        uint32_t i = candidates.pairs[k].a, j = candidates.pairs[k].b;
+        solid s[2];
+        solid_init(&s[0], world->objects[i].mesh, &scene->objects[i], world->objects[i].positions);
+        solid_init(&s[1], world->objects[j].mesh, &scene->objects[j], world->objects[j].positions);
+        glcollide_myszkowski_result found;
+        memset(&found, 0, sizeof found);
+        status = pair_run(tester, &s[0], &s[1], &pair_options, &found, NULL);
+        result->stats.candidates++;
+        result->stats.draw_calls += found.stats.draw_calls;
+        result->stats.gpu_syncs += found.stats.gpu_syncs;
+        result->stats.readback_bytes += found.stats.readback_bytes;
+        result->stats.triangles_rasterized += found.stats.triangles_rasterized;
+        if (status == GLCOLLIDE_OK && found.interference)
+            status = glcollide_result_add_pair(result, &capacity, i, j);
+    }
+    glcollide_myszkowski_destroy(&tester);
+    free(checked);
+    glcollide_pair_list_release(&candidates);
+    return status;
+}
