@@ -462,10 +462,12 @@ int main(int argc, char **argv)
         step_ms[s] = t2 - t0;
         total_pairs += p.step_pairs;
         total_contacts += p.step_contacts;
-        if ((s + 1) % report == 0 || s + 1 == steps)
+        if ((s + 1) % report == 0 || s + 1 == steps) {
             printf("step %d: pairs %lu contacts %lu collide %.2f ms step %.2f ms rss %.1f MB\n",
                    s + 1, p.step_pairs, p.step_contacts, collide_ms[s], step_ms[s],
                    status_kib("VmRSS") / 1024.0);
+            fflush(stdout); /* progress visible in the logs of long runs (soaks) */
+        }
 #ifdef HAVE_GLFW
         if (win) {
             if (glfwWindowShouldClose(win))
