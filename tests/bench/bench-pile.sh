@@ -14,6 +14,7 @@
 #   PILE_BENCH_SPACES  spaces to compare     (default "glcollide ode-sap ode-simple")
 #
 # bench-pile.sh --rows DEVICE OBJECTS STEPS DEFORM SPACE: one run only, as
+# (SPACE: glcollide, glcollide-gpu (GPU culling forced on), ode-sap, ...)
 # two rows of tests/bench/run.sh (bench.h): the collision and the whole step,
 # medians, min and max over the steps; pairs, contacts and glcollide's
 # counters are means per step; peak memory is the run's (VmHWM); GPU memory
@@ -26,8 +27,12 @@ if [ "${1:-}" = --rows ]; then
     device=$(printf %s "$2" | tr ',"' ';;')
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
-    (cd "$tmp" && "$pile" --objects "$3" --steps "$4" --report 100000 --deform "$5" --space "$6" \
-        --output /dev/null) >"$tmp/out" 2>&1
+    space=$6 gpu=auto
+    # glcollide-gpu: GPU culling forced on (auto leaves it off on software
+    # renderers such as llvmpipe, where trimesh pairs go to the CPU BVH)
+    [ "$6" = glcollide-gpu ] && space=glcollide gpu=always
+    (cd "$tmp" && "$pile" --objects "$3" --steps "$4" --report 100000 --deform "$5" --space "$space" \
+        --gpu "$gpu" --output /dev/null) >"$tmp/out" 2>&1
     line="$(grep '^pile: ' "$tmp/out" | tail -n 1) $(grep '^pile-work: ' "$tmp/out" | tail -n 1)"
     if ! grep -q '^pile-work: ' "$tmp/out"; then
         echo "# pile $3 objects $5 $6: failed:" && sed 's/^/# /' "$tmp/out" | tail -n 3
@@ -38,11 +43,11 @@ if [ "${1:-}" = --rows ]; then
     echo "$line" | tr ' ' '\n' | awk -F= -v device="$device" -v scene="$scene" -v space="$6" '
         NF == 2 { v[$1] = $2 }
         END {
-            steps = v["steps"]; glc = space == "glcollide"
+            steps = v["steps"]; glc = space ~ /^glcollide/
             for (k = 1; k <= 2; k++) {
                 what = k == 1 ? "collide" : "step"
                 printf "%s,pile,%s-%s,%s,%d,objects,%d,%d,%.4f,%.4f,%.4f,%s,%.1f,%.1f,%s,%s,%s,,%.1f,%s\n",
-                    device, scene, what, glc ? "glcollide" : space, v["objects"], v["triangles"], steps,
+                    device, scene, what, space, v["objects"], v["triangles"], steps,
                     v[what "_ms_median"], v[what "_ms_min"], v[what "_ms_max"],
                     glc ? sprintf("%.1f", v["candidates"] / steps) : "",
                     v["contacts"] / steps, v["pairs"] / steps,

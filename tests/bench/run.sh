@@ -13,6 +13,8 @@
 #   BENCH_MACHINE=NAME   machine name in the file name and rows (hostname)
 #   BENCH_REPORT_ONLY=1  no runs: tables and plots from the CSVs there are
 #   BENCH_RESOLUTION=R   culling/stencil viewport (1024)
+#   BENCH_GROUPS="..."   groups to run (default all): bunnies static-pile
+#                        stencil hail cloud pile pile-gpu
 #
 # Rows (one CSV schema for all programs, see tests/bench/bench.h):
 #   machine,date,device,bench,scene,method,size,size_unit,triangles,repeats,
@@ -39,6 +41,9 @@ else
 fi
 log=${csv%.csv}.log
 mkdir -p "$results/plots"
+
+groups=" ${BENCH_GROUPS:-bunnies static-pile stencil hail cloud pile pile-gpu} "
+want() { case $groups in *" $1 "*) return 0 ;; esac; return 1; }
 
 device=
 # run_scene PROGRAM ARGS...: one scene in one process; its rows (prefixed with
@@ -78,7 +83,7 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
         run_scene bench-particles --size 100000 --repeat $r
         run_scene bench-tetra-tree --size 10000 --repeat $r
         run_scene bench-tetra-tree --size 100000 --repeat $r
-        for space in glcollide ode-sap ode-simple; do
+        for space in glcollide glcollide-gpu ode-sap ode-simple; do
             run_scene bench-pile.sh 100 10 none $space
             run_scene bench-pile.sh 300 5 none $space
             run_scene bench-pile.sh 100 10 refit $space
@@ -88,24 +93,30 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
         # must accept --csv --resolution R and print bench.h rows) is added
         # with one line here, like:
         #   run_scene bench-myszkowski --scene pairs --size 100 --repeat 5
-        run_scene bench-cull --scene bunnies --repeat 7
-        run_scene bench-cull --scene pile --repeat 1
-        for n in 10 100 1000; do run_scene bench-stencil --scene light --size $n --repeat 3; done
-        for n in 10 100; do run_scene bench-stencil --scene mixed --size $n --repeat 3; done
-        for t in 100 1000 10000; do run_scene bench-stencil --scene detail --size 100 --detail $t --repeat 3; done
-        for n in 10000 100000 1000000; do run_scene bench-particles --size $n --repeat 5; done
-        for n in 10000 100000 1000000; do run_scene bench-tetra-tree --size $n --repeat 5; done
+        if want bunnies; then run_scene bench-cull --scene bunnies --repeat 7; fi
+        if want static-pile; then run_scene bench-cull --scene pile --repeat 1; fi
+        if want stencil; then
+            for n in 10 100 1000; do run_scene bench-stencil --scene light --size $n --repeat 3; done
+            for n in 10 100; do run_scene bench-stencil --scene mixed --size $n --repeat 3; done
+            for t in 100 1000 10000; do run_scene bench-stencil --scene detail --size 100 --detail $t --repeat 3; done
+        fi
+        if want hail; then
+            for n in 10000 100000 1000000; do run_scene bench-particles --size $n --repeat 5; done
+        fi
+        if want cloud; then
+            for n in 10000 100000 1000000; do run_scene bench-tetra-tree --size $n --repeat 5; done
+        fi
         # the pile: steps are the repetitions (few at 5000: ODE's SAP space
-        # takes seconds per step there)
-        for size in 100:200 1000:40 5000:4; do
-            for space in glcollide ode-sap ode-simple; do
+        # takes seconds per step there). glcollide = the plugin's defaults
+        # (GPU culling off on software renderers); glcollide-gpu forces it on.
+        spaces=
+        want pile && spaces="glcollide ode-sap ode-simple"
+        want pile-gpu && spaces="$spaces glcollide-gpu"
+        for space in $spaces; do
+            for size in 100:200 1000:40 5000:4; do
                 run_scene bench-pile.sh "${size%%:*}" "${size##*:}" none $space
             done
-        done
-        for mode in refit rebuild; do
-            for space in glcollide ode-sap ode-simple; do
-                run_scene bench-pile.sh 100 100 $mode $space
-            done
+            for mode in refit rebuild; do run_scene bench-pile.sh 100 100 $mode $space; done
         done
     fi
 fi
