@@ -524,6 +524,18 @@ int main(int argc, char **argv)
            space_name, objects, ran, deform_name, total_pairs, total_contacts, collide_ms[ran / 2],
            step_ms[ran / 2], p.kind == SPACE_GLCOLLIDE && glcollide_ode_has_gpu(),
            stats.culled_pairs, min_z, max_speed, outside, peak_rss_mb, png_ok ? output : "none");
+    /* For tests/bench/run.sh: the spread over steps, the trimesh triangles
+     * of the pile, glcollide's work counters (totals over the steps). */
+    unsigned long trimesh_triangles = 0;
+    for (int i = 0; i < p.count; i++)
+        if (shapes[p.shape[i]].kind == 3)
+            trimesh_triangles += (unsigned long)shapes[p.shape[i]].mesh->triangle_count;
+    printf("pile-work: collide_ms_min=%.3f collide_ms_max=%.3f step_ms_min=%.3f step_ms_max=%.3f "
+           "triangles=%lu candidates=%llu draw_calls=%llu gpu_syncs=%llu readback_bytes=%llu "
+           "gl_storage_bytes=%llu\n",
+           collide_ms[0], collide_ms[ran - 1], step_ms[0], step_ms[ran - 1], trimesh_triangles,
+           stats.candidates, stats.draw_calls, stats.gpu_syncs, stats.readback_bytes,
+           (unsigned long long)glcollide_gl_storage_allocated());
     demo_renderer_destroy(renderer);
     glcollide_context_destroy(&gl);
 #ifdef HAVE_GLFW

@@ -5,6 +5,7 @@
 #include "gl_internal.h"
 #include "stencil.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,23 @@ int glcollide_gl_check(const char *where)
     return status;
 }
 
+/* GL storage allocated by glcollide in this process (a work counter for
+ * benchmarks; atomic: contexts may live on several threads). */
+static _Atomic uint64_t gl_storage_bytes;
+
+void glcollide_gl_storage_count(uint64_t bytes) { gl_storage_bytes += bytes; }
+
+uint64_t glcollide_gl_storage_allocated(void) { return gl_storage_bytes; }
+
+size_t glcollide_gl_texel_bytes(GLenum format)
+{
+    switch (format) {
+    case GL_DEPTH32F_STENCIL8: return 8;
+    case GL_RGBA32F: return 16;
+    default: return 4; /* R32UI, R32F, DEPTH_COMPONENT32F, RGBA8 */
+    }
+}
+
 void glcollide_gl_buffer_reserve(GLuint buffer, size_t *capacity, size_t bytes)
 {
     if (bytes <= *capacity)
@@ -46,11 +64,13 @@ void glcollide_gl_buffer_reserve(GLuint buffer, size_t *capacity, size_t bytes)
         grown *= 2;
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
     glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)grown, NULL, GL_DYNAMIC_DRAW);
+    glcollide_gl_storage_count(grown - *capacity);
     *capacity = grown;
 }
 
 GLuint glcollide_gl_texture_2d(GLenum format, int side)
 {
+    glcollide_gl_storage_count((uint64_t)side * (uint64_t)side * glcollide_gl_texel_bytes(format));
     GLuint texture;
     glGenTextures(1, &texture);
     glBindTexture(GL_TEXTURE_2D, texture);

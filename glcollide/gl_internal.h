@@ -67,6 +67,12 @@ int glcollide_gl_probe(glcollide_gl_caps *caps);
 int glcollide_gl_check(const char *where);
 const char *glcollide_gl_error_name(GLenum error);
 
+/* Adds bytes to glcollide_gl_storage_allocated (call where GL storage is
+ * allocated other than by the two helpers below); bytes per texel of the
+ * formats glcollide uses. */
+void glcollide_gl_storage_count(uint64_t bytes);
+size_t glcollide_gl_texel_bytes(GLenum format);
+
 /* Grows an SSBO to hold at least bytes, doubling (contents not kept). */
 void glcollide_gl_buffer_reserve(GLuint buffer, size_t *capacity, size_t bytes);
 /* An immutable side x side 2D texture of format, nearest filtering, unbound. */

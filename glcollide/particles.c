@@ -1523,6 +1523,7 @@ static int prepare_map(glcollide_particles *s, int width, int height)
     glGenTextures(1, &s->map_texture);
     glBindTexture(GL_TEXTURE_2D, s->map_texture);
     glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, width, height);
+    glcollide_gl_storage_count((uint64_t)width * (uint64_t)height * 16);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glBindTexture(GL_TEXTURE_2D, 0);

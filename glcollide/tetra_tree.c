@@ -1297,6 +1297,7 @@ int glcollide_tetra_gpu_create(glcollide_context *context, const glcollide_tetra
     gpu->result_buffer = buffers[3];
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, gpu->tree_buffer);
     glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(slots * 16), data, GL_STATIC_DRAW);
+    glcollide_gl_storage_count((uint64_t)slots * 16);
     free(data);
     status = gpu->program ? glcollide_gl_check("tetra-tree upload") : GLCOLLIDE_ERROR_GL;
     glcollide_gl_state_restore(&saved);

@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 packages="build-essential autoconf automake libtool pkg-config libode-dev libepoxy-dev
- libegl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev check libcgal-demo"
+ libegl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev check libcgal-demo gnuplot-nox"
 
 missing=
 for p in $packages; do

@@ -364,11 +364,13 @@ START_TEST(test_containment_localisation)
 END_TEST
 
 /* Draw calls and syncs do not grow with the number of objects; no
- * interference costs one 4-byte readback. */
+ * interference costs one 4-byte readback. The GL storage counter covers at
+ * least the four viewport-sized targets and never decreases. */
 START_TEST(test_cost_structure)
 {
     context_setup();
     static const int counts[] = {2, 40, 400};
+    uint64_t storage = 0;
     for (int c = 0; c < 3; c++) {
         glcollide_scene *scene = NULL;
         ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
@@ -393,6 +395,10 @@ START_TEST(test_cost_structure)
                (unsigned long long)found.stats.readback_bytes, found.stats.time_ms);
         ck_assert_uint_eq(found.stats.draw_calls, 24);
         ck_assert_uint_le(found.stats.gpu_syncs, 2);
+        /* sample, owner, depth (4 bytes a texel) and depth-stencil (8) */
+        ck_assert_uint_ge(glcollide_gl_storage_allocated(), 256u * 256u * 20u);
+        ck_assert_uint_ge(glcollide_gl_storage_allocated(), storage);
+        storage = glcollide_gl_storage_allocated();
         glcollide_query_result_clear(&exact);
         glcollide_stencil_result_clear(&found);
         glcollide_scene_destroy(&scene);

@@ -12,6 +12,11 @@
  *   glcollide cullide: GPU CULLIDE candidates + exact tests (may miss pairs)
  * glcollide keeps no trees between queries, so its rigid, refit and rebuild
  * cases are one and the same.
+ *
+ * --scene bunnies|pile runs one scene only (default: both); --csv prints the
+ * rows of tests/bench/run.sh instead (bench.h): min, median and max over the
+ * repetitions, peak memory per row. "contacts" of a glcollide row are the
+ * intersecting triangle pairs found; ODE's are its contacts (64 asked).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -75,6 +80,9 @@ static void ode_mesh_free(ode_mesh *m)
 }
 
 enum { ODE_RIGID, ODE_REFIT, ODE_REBUILD };
+
+static int csv;
+static const char *device = "";
 
 static double ode_collide(ode_mesh *a, ode_mesh *b, int mode, int *contacts)
 {
@@ -166,23 +174,56 @@ static void bench_bunnies(glcollide_context *context, int repeat, int resolution
     double ode_ms[3];
     int contacts = 0;
     ode_collide(&a, &b, ODE_RIGID, &contacts); /* warm caches */
+    double triangles = (double)(2 * scene->meshes[0]->triangle_count);
     for (int mode = 0; mode < 3; mode++) {
+        bench_peak_reset();
         for (int i = 0; i < repeat; i++)
             times[i] = ode_collide(&a, &b, mode, &contacts);
-        ode_ms[mode] = bench_median(times, repeat);
-        printf("bunnies %-18s median %9.2f ms  contacts=%d\n", ode_names[mode], ode_ms[mode], contacts);
+        bench_row row = bench_row_empty();
+        bench_row_times(&row, times, repeat);
+        ode_ms[mode] = row.median_ms;
+        if (csv) {
+            row.device = device, row.bench = "cull", row.scene = "bunnies";
+            row.method = ode_names[mode], row.size = 2, row.size_unit = "objects";
+            row.triangles = triangles, row.pairs = 1, row.contacts = contacts;
+            row.peak_rss_mb = bench_peak_rss_mb();
+            bench_row_print(&row);
+        } else {
+            printf("bunnies %-18s median %9.2f ms  contacts=%d\n", ode_names[mode], ode_ms[mode],
+                   contacts);
+        }
     }
     static const glcollide_method methods[] = {GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_METHOD_FAR,
                                                GLCOLLIDE_METHOD_CULLIDE};
     for (size_t m = 0; m < 3; m++) {
+        bench_peak_reset();
         run_result r = glcollide_run(scene, context, methods[m], resolution); /* warm: shaders */
         for (int i = 0; i < repeat; i++) {
             r = glcollide_run(scene, context, methods[m], resolution);
             times[i] = r.ms;
         }
-        double ms = bench_median(times, repeat);
+        bench_row row = bench_row_empty();
+        bench_row_times(&row, times, repeat);
+        double ms = row.median_ms;
         char name[64];
         snprintf(name, sizeof name, "glcollide-%s", glcollide_method_name(methods[m]));
+        if (csv) {
+            row.device = device, row.bench = "cull", row.scene = "bunnies", row.method = name;
+            row.size = 2, row.size_unit = "objects", row.triangles = triangles;
+            /* exact: BVH leaf pairs tested; GPU methods: the candidates tested here */
+            row.candidates = (double)(methods[m] == GLCOLLIDE_METHOD_EXACT ? r.stats.candidates
+                                                                           : r.candidates);
+            row.contacts = (double)r.hits, row.pairs = r.hits > 0;
+            if (methods[m] != GLCOLLIDE_METHOD_EXACT) {
+                row.draw_calls = (double)r.stats.draw_calls, row.gpu_syncs = (double)r.stats.gpu_syncs;
+                row.readback_bytes = (double)r.stats.readback_bytes;
+                row.triangles_rasterized = (double)r.stats.triangles_rasterized;
+                row.gpu_buffer_mb = BENCH_GPU_MB();
+            }
+            row.peak_rss_mb = bench_peak_rss_mb();
+            bench_row_print(&row);
+            continue;
+        }
         printf("bunnies %-18s median %9.2f ms  candidates=%zu intersecting=%zu draw_calls=%llu "
                "gpu_syncs=%llu readback_bytes=%llu | vs ode rigid %.2fx, refit %.2fx, rebuild %.2fx "
                "(>1: glcollide slower)\n",
@@ -238,7 +279,7 @@ static glcollide_scene *pile_scene(void)
     return scene;
 }
 
-static void bench_pile(glcollide_context *context, int resolution)
+static void bench_pile(glcollide_context *context, int repeat, int resolution)
 {
     glcollide_scene *scene = pile_scene();
     size_t triangles = 0;
@@ -253,6 +294,40 @@ static void bench_pile(glcollide_context *context, int resolution)
             options.method = methods[m];
             options.level = (glcollide_level)level;
             glcollide_query_result result;
+            if (csv) {
+                double *times = malloc((size_t)repeat * sizeof *times);
+                int ok = 1;
+                bench_peak_reset();
+                for (int i = 0; i < repeat && ok; i++) {
+                    ok = glcollide_query_run(scene, context, &options, &result) == GLCOLLIDE_OK;
+                    times[i] = result.stats.time_ms;
+                    if (ok && i + 1 < repeat)
+                        glcollide_query_result_clear(&result);
+                }
+                if (ok) {
+                    bench_row row = bench_row_empty();
+                    bench_row_times(&row, times, repeat);
+                    row.device = device, row.bench = "cull";
+                    row.scene = level ? "static-pile-triangles" : "static-pile-objects";
+                    row.method = glcollide_method_name(methods[m]);
+                    row.size = (double)scene->object_count, row.size_unit = "objects";
+                    row.triangles = (double)triangles;
+                    row.candidates = (double)result.stats.candidates;
+                    row.pairs = (double)(level ? result.triangle_pair_count : result.pair_count);
+                    if (methods[m] == GLCOLLIDE_METHOD_FAR || methods[m] == GLCOLLIDE_METHOD_CULLIDE) {
+                        row.draw_calls = (double)result.stats.draw_calls;
+                        row.gpu_syncs = (double)result.stats.gpu_syncs;
+                        row.readback_bytes = (double)result.stats.readback_bytes;
+                        row.triangles_rasterized = (double)result.stats.triangles_rasterized;
+                        row.gpu_buffer_mb = BENCH_GPU_MB();
+                    }
+                    row.peak_rss_mb = bench_peak_rss_mb();
+                    bench_row_print(&row);
+                    glcollide_query_result_clear(&result);
+                }
+                free(times);
+                continue;
+            }
             if (glcollide_query_run(scene, context, &options, &result) != GLCOLLIDE_OK)
                 continue;
             printf("pile of %zu objects (%zu triangles) %-9s %-7s %8.1f ms  aabb_pairs=%llu "
@@ -272,25 +347,43 @@ static void bench_pile(glcollide_context *context, int resolution)
 
 int main(int argc, char **argv)
 {
-    int repeat = 7, resolution = 1024;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--repeat") == 0)
-            repeat = atoi(argv[i + 1]);
+    int repeat = 7, resolution = 1024, usage = 0;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--csv") == 0)
+            csv = 1;
+        else if (strcmp(argv[i], "--device") == 0)
+            only = "device";
+        else if (i + 1 == argc)
+            usage = 1;
+        else if (strcmp(argv[i], "--repeat") == 0)
+            repeat = atoi(argv[++i]);
         else if (strcmp(argv[i], "--resolution") == 0)
-            resolution = atoi(argv[i + 1]);
+            resolution = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--scene") == 0)
+            only = argv[++i];
+        else
+            usage = 1;
     }
-    if (repeat < 1 || resolution < 16) {
-        fprintf(stderr, "usage: bench-cull [--repeat N] [--resolution R]\n");
+    if (usage || repeat < 1 || resolution < 16 ||
+        (only && strcmp(only, "bunnies") && strcmp(only, "pile") && strcmp(only, "device"))) {
+        fprintf(stderr, "usage: bench-cull [--repeat N] [--resolution R] [--scene bunnies|pile] "
+                        "[--csv] [--device]\n");
         return 2;
     }
     dInitODE2(0);
     glcollide_context *context = NULL;
     if (glcollide_context_create_egl(&context) != GLCOLLIDE_OK)
         return 1;
-    printf("renderer: %s; resolution %d; %d repetitions, medians\n",
-           glcollide_context_caps(context)->renderer, resolution, repeat);
-    bench_bunnies(context, repeat, resolution);
-    bench_pile(context, resolution);
+    device = glcollide_context_caps(context)->renderer;
+    if (only && !strcmp(only, "device")) /* --device: the renderer's name, for run.sh */
+        printf("device: %s\n", device);
+    else if (!csv)
+        printf("renderer: %s; resolution %d; %d repetitions, medians\n", device, resolution, repeat);
+    if (!only || !strcmp(only, "bunnies"))
+        bench_bunnies(context, repeat, resolution);
+    if (!only || !strcmp(only, "pile"))
+        bench_pile(context, repeat, resolution);
     glcollide_context_destroy(&context);
     dCloseODE();
     return 0;

@@ -27,6 +27,15 @@
  * sized so that each object touches about two others on average (printed).
  * Then, for N = 100 and the same placements, stencil time against triangle
  * count (generated meshes of ~100, ~1,000 and ~10,000 triangles).
+ *
+ * --csv --scene mixed|light|detail [--size N] [--detail T] runs one scene in
+ * the process and prints the rows of tests/bench/run.sh (bench.h) for ode,
+ * stencil, stencil-nocheck and exact, then '#' lines with the scores against
+ * the oracle. mixed and light are the N-object scenes above (either mesh
+ * set at any N); detail is N objects (default 100) of sphere, torus and knot
+ * at ~T triangles each (100, 1000 or 10000). Counters: ode candidates = box
+ * pairs handed to dCollide; stencil candidates = edge samples found inside
+ * (read back); exact candidates = triangle pairs tested.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -310,7 +319,8 @@ static double stencil_run(const glcollide_scene *scene, glcollide_context *conte
     return ms;
 }
 
-static double exact_run(const glcollide_scene *scene, glcollide_level level, pair_set *pairs)
+static double exact_run(const glcollide_scene *scene, glcollide_level level, pair_set *pairs,
+                        glcollide_query_stats *stats)
 {
     glcollide_query_options options = glcollide_query_default_options();
     options.level = level;
@@ -320,12 +330,17 @@ static double exact_run(const glcollide_scene *scene, glcollide_level level, pai
         exit(1);
     double ms = bench_now_ms() - start;
     pair_set_copy(pairs, result.pairs, result.pair_count);
+    if (stats)
+        *stats = result.stats;
     glcollide_query_result_clear(&result);
     return ms;
 }
 
 typedef struct bench_line {
     double ode_ms, stencil_ms, nocheck_ms, exact_ms;
+    /* for --csv: each method's spread and peak memory */
+    bench_row ode_row, stencil_row, nocheck_row, exact_row;
+    glcollide_query_stats exact_stats, nocheck_stats;
     size_t exact_pairs, surface_pairs, ode_pairs, stencil_pairs;
     size_t ode_missed, ode_extra, stencil_missed, stencil_extra, box_pairs;
     glcollide_stencil_result stencil;
@@ -341,9 +356,13 @@ static bench_line bench_scene(const glcollide_scene *scene, glcollide_context *c
         exit(1);
     /* the oracle, and (once, untimed) the pairs whose surfaces touch:
      * the others are containments, which OPCODE cannot see */
+    line.exact_row = line.ode_row = line.stencil_row = line.nocheck_row = bench_row_empty();
+    bench_peak_reset();
     for (int i = 0; i < repeat; i++)
-        times[i] = exact_run(scene, GLCOLLIDE_LEVEL_OBJECTS, &exact);
-    line.exact_ms = bench_median(times, repeat);
+        times[i] = exact_run(scene, GLCOLLIDE_LEVEL_OBJECTS, &exact, &line.exact_stats);
+    bench_row_times(&line.exact_row, times, repeat);
+    line.exact_row.peak_rss_mb = bench_peak_rss_mb();
+    line.exact_ms = line.exact_row.median_ms;
     glcollide_query_options options = glcollide_query_default_options();
     options.level = GLCOLLIDE_LEVEL_TRIANGLES;
     glcollide_query_result tri;
@@ -358,19 +377,33 @@ static bench_line bench_scene(const glcollide_scene *scene, glcollide_context *c
     }
     glcollide_query_result_clear(&tri);
 
+    bench_peak_reset();
     ode_scene s = ode_make(scene);
     ode_run(&s, &ode, &line.box_pairs); /* warm: OPCODE caches */
     for (int i = 0; i < repeat; i++)
         times[i] = ode_run(&s, &ode, &line.box_pairs);
-    line.ode_ms = bench_median(times, repeat);
+    bench_row_times(&line.ode_row, times, repeat);
+    line.ode_row.peak_rss_mb = bench_peak_rss_mb();
+    line.ode_ms = line.ode_row.median_ms;
     ode_free(&s);
 
     /* (the first scene is preceded by a warm-up run: shaders) */
+    bench_peak_reset();
     for (int i = 0; i < repeat; i++)
         times[i] = stencil_run(scene, context, resolution, 1, &stencil, &line.stencil);
-    line.stencil_ms = bench_median(times, repeat);
+    bench_row_times(&line.stencil_row, times, repeat);
+    line.stencil_row.peak_rss_mb = bench_peak_rss_mb();
+    line.stencil_ms = line.stencil_row.median_ms;
     /* one run: on llvmpipe the checks are within the runs' spread */
-    line.nocheck_ms = stencil_run(scene, context, resolution, 0, &stencil, NULL);
+    {
+        glcollide_stencil_result nocheck = {0};
+        bench_peak_reset();
+        line.nocheck_ms = stencil_run(scene, context, resolution, 0, &stencil, &nocheck);
+        line.nocheck_stats = nocheck.stats;
+        glcollide_stencil_result_clear(&nocheck);
+        bench_row_times(&line.nocheck_row, &line.nocheck_ms, 1);
+        line.nocheck_row.peak_rss_mb = bench_peak_rss_mb();
+    }
 
     line.exact_pairs = exact.count;
     line.surface_pairs = surface.count;
@@ -386,23 +419,111 @@ static bench_line bench_scene(const glcollide_scene *scene, glcollide_context *c
     return line;
 }
 
+static void stencil_counters(bench_row *row, const glcollide_query_stats *stats)
+{
+    row->candidates = (double)stats->candidates;
+    row->draw_calls = (double)stats->draw_calls;
+    row->gpu_syncs = (double)stats->gpu_syncs;
+    row->readback_bytes = (double)stats->readback_bytes;
+    row->triangles_rasterized = (double)stats->triangles_rasterized;
+    row->gpu_buffer_mb = BENCH_GPU_MB();
+}
+
+/* --csv: one scene, its four rows and its scores. */
+static int csv_scene(glcollide_context *context, const char *name, size_t n, int detail_tris,
+                     int repeat, int resolution)
+{
+    int detail;
+    double density;
+    uint64_t seed;
+    if (!strcmp(name, "mixed"))
+        detail = DETAIL_MIXED, density = 0.9, seed = 0x5EC0000u + n;
+    else if (!strcmp(name, "light"))
+        detail = DETAIL_LIGHT, density = 1.6, seed = 0x5EC0000u + n;
+    else if (!strcmp(name, "detail") && (detail_tris == 100 || detail_tris == 1000 ||
+                                         detail_tris == 10000))
+        detail = detail_tris == 100 ? DETAIL_100 : detail_tris == 1000 ? DETAIL_1000 : DETAIL_10000,
+        density = 0.9, seed = 0x5EC1000u;
+    else
+        return 2;
+    const char *device = glcollide_context_caps(context)->renderer;
+    { /* warm-up: shaders */
+        glcollide_scene *warm = make_scene(10, DETAIL_LIGHT, 1, 1);
+        pair_set pairs = {0};
+        stencil_run(warm, context, resolution, 1, &pairs, NULL);
+        free(pairs.pairs);
+        glcollide_scene_destroy(&warm);
+    }
+    glcollide_scene *scene = make_scene(n, detail, density, seed);
+    bench_line l = bench_scene(scene, context, repeat, resolution);
+    char scene_name[64];
+    snprintf(scene_name, sizeof scene_name, "interpenetrate-%s", name);
+    bench_row *rows[4] = {&l.ode_row, &l.stencil_row, &l.nocheck_row, &l.exact_row};
+    static const char *const methods[4] = {"ode", "glcollide-stencil", "glcollide-stencil-nocheck",
+                                           "glcollide-exact"};
+    l.ode_row.candidates = (double)l.box_pairs, l.ode_row.pairs = (double)l.ode_pairs;
+    stencil_counters(&l.stencil_row, &l.stencil.stats);
+    l.stencil_row.pairs = (double)l.stencil_pairs;
+    stencil_counters(&l.nocheck_row, &l.nocheck_stats);
+    l.nocheck_row.pairs = (double)l.stencil_pairs;
+    l.exact_row.candidates = (double)l.exact_stats.triangle_tests;
+    l.exact_row.pairs = (double)l.exact_pairs;
+    for (int i = 0; i < 4; i++) {
+        rows[i]->device = device, rows[i]->bench = "stencil", rows[i]->scene = scene_name;
+        rows[i]->method = methods[i], rows[i]->size = (double)n, rows[i]->size_unit = "objects";
+        rows[i]->triangles = (double)scene_triangles(scene);
+        bench_row_print(rows[i]);
+    }
+    printf("# %s N=%zu: exact pairs %zu (%zu contained: one solid inside the other); ode missed "
+           "%zu extra %zu; stencil missed %zu extra %zu\n",
+           scene_name, n, l.exact_pairs, l.exact_pairs - l.surface_pairs, l.ode_missed,
+           l.ode_extra, l.stencil_missed, l.stencil_extra);
+    glcollide_stencil_result_clear(&l.stencil);
+    glcollide_scene_destroy(&scene);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int repeat = 3, resolution = 1024;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--repeat") == 0)
-            repeat = atoi(argv[i + 1]);
+    int repeat = 3, resolution = 1024, csv = 0, usage = 0, detail_tris = 1000;
+    size_t size = 0;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--csv") == 0)
+            csv = 1;
+        else if (i + 1 == argc)
+            usage = 1;
+        else if (strcmp(argv[i], "--repeat") == 0)
+            repeat = atoi(argv[++i]);
         else if (strcmp(argv[i], "--resolution") == 0)
-            resolution = atoi(argv[i + 1]);
+            resolution = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--scene") == 0)
+            only = argv[++i];
+        else if (strcmp(argv[i], "--size") == 0)
+            size = (size_t)strtoul(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--detail") == 0)
+            detail_tris = atoi(argv[++i]);
+        else
+            usage = 1;
     }
-    if (repeat < 1 || resolution < 16) {
-        fprintf(stderr, "usage: bench-stencil [--repeat N] [--resolution R]\n");
+    if (usage || repeat < 1 || resolution < 16 || (csv && !only) || (only && !csv)) {
+        fprintf(stderr, "usage: bench-stencil [--repeat N] [--resolution R]\n"
+                        "       bench-stencil --csv --scene mixed|light|detail [--size N] "
+                        "[--detail 100|1000|10000] [--repeat N] [--resolution R]\n");
         return 2;
     }
     dInitODE2(0);
     glcollide_context *context = NULL;
     if (glcollide_context_create_egl(&context) != GLCOLLIDE_OK)
         return 1;
+    if (csv) {
+        int status = csv_scene(context, only, size ? size : 100, detail_tris, repeat, resolution);
+        if (status == 2)
+            fprintf(stderr, "bench-stencil: unknown scene '%s' or detail %d\n", only, detail_tris);
+        glcollide_context_destroy(&context);
+        dCloseODE();
+        return status;
+    }
     printf("renderer: %s; stencil resolution %d; medians of %d runs (nocheck: one run)\n",
            glcollide_context_caps(context)->renderer, resolution, repeat);
     printf("ode: dSimpleSpace + dCollide(1 | CONTACTS_UNIMPORTANT), OPCODE trees prebuilt; "

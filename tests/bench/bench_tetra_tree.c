@@ -19,6 +19,10 @@
  * (mismatches must be 0). One CSV line per row:
  *   method,particles,ms_median,particles_per_s,dispatches,syncs,readback_bytes,uncertain,coherent
  * Options: --repeat N, --max-particles N, --depth D, --min-tetrahedra M.
+ * --csv --size N: N particles only, rows of tests/bench/run.sh (bench.h):
+ * contacts = particles inside, candidates = particles the GPU left to the
+ * CPU; the methods alternate within each repetition (to compare answers),
+ * so peak memory is the process's, the same on every row.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -62,8 +66,30 @@ typedef struct row {
     size_t mismatches;
 } row;
 
+static int csv;
+static const char *device = "";
+static size_t mesh_triangles;
+
 static void print_row(row *r, size_t n)
 {
+    if (csv) {
+        bench_row out = bench_row_empty();
+        bench_row_times(&out, r->ms, r->runs);
+        out.device = device, out.bench = "tetra-tree", out.scene = "cloud-armadillo";
+        out.method = r->method, out.size = (double)n, out.size_unit = "particles";
+        out.triangles = (double)mesh_triangles;
+        if (strcmp(r->method, "pim")) /* pim keeps no counters */
+            out.contacts = (double)r->last.inside;
+        if (!strncmp(r->method, "gpu", 3)) {
+            out.candidates = (double)r->last.uncertain;
+            out.draw_calls = (double)r->last.draw_calls, out.gpu_syncs = (double)r->last.gpu_syncs;
+            out.readback_bytes = (double)r->last.readback_bytes;
+            out.gpu_buffer_mb = BENCH_GPU_MB();
+        }
+        out.peak_rss_mb = bench_peak_rss_mb();
+        bench_row_print(&out);
+        return;
+    }
     double ms = bench_median(r->ms, r->runs);
     printf("%s,%zu,%.3f,%.0f,%llu,%llu,%llu,%llu,%llu\n", r->method, n, ms, (double)n / (ms * 1e-3),
            (unsigned long long)r->last.draw_calls, (unsigned long long)r->last.gpu_syncs,
@@ -83,10 +109,14 @@ static size_t mismatches(const uint8_t *a, const uint8_t *b, size_t n)
 int main(int argc, char **argv)
 {
     int repeat = 5;
-    size_t max_particles = 1000000;
+    size_t max_particles = 1000000, only = 0;
     glcollide_tetra_tree_options options = glcollide_tetra_tree_default_options();
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+        if (!strcmp(argv[i], "--csv"))
+            csv = 1;
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            only = (size_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--max-particles") && i + 1 < argc)
             max_particles = (size_t)atol(argv[++i]);
@@ -96,7 +126,7 @@ int main(int argc, char **argv)
             options.min_tetrahedra = (uint32_t)atol(argv[++i]);
         else {
             fprintf(stderr, "usage: bench-tetra-tree [--repeat N] [--max-particles N] [--depth D] "
-                            "[--min-tetrahedra M]\n");
+                            "[--min-tetrahedra M] [--csv --size N]\n");
             return 2;
         }
     }
@@ -135,7 +165,10 @@ int main(int argc, char **argv)
            info.empty_leaves, info.leaf_entries, info.mean_leaf_tetrahedra,
            info.max_leaf_tetrahedra, info.mixed_fans, build_ms);
     printf("# GL: %s\n", glcollide_context_caps(context)->renderer);
-    printf("method,particles,ms_median,particles_per_s,dispatches,syncs,readback_bytes,uncertain,"
+    device = glcollide_context_caps(context)->renderer;
+    mesh_triangles = mesh->triangle_count;
+    if (!csv)
+        printf("method,particles,ms_median,particles_per_s,dispatches,syncs,readback_bytes,uncertain,"
            "coherent\n");
 
     double lo[3], hi[3];
@@ -149,7 +182,7 @@ int main(int argc, char **argv)
             hi[k] = fmax(hi[k], mesh->positions[3 * v + k]);
         }
     size_t total_mismatches = 0;
-    for (size_t n = 10000; n <= max_particles; n *= 10) {
+    for (size_t n = only ? only : 10000; n <= (only ? only : max_particles); n *= 10) {
         int runs = n >= 1000000 && repeat > 3 ? 3 : repeat;
         double *points = must(malloc(3 * n * sizeof(double)));
         double *velocity = must(malloc(3 * n * sizeof(double)));

@@ -288,6 +288,16 @@ GLCOLLIDE_API int glcollide_context_is_owned(const glcollide_context *context);
  */
 GLCOLLIDE_API int glcollide_context_self_test(glcollide_context *context);
 
+/*
+ * Bytes of GL storage (buffers and textures) glcollide has allocated in this
+ * process, all contexts together: a buffer counts at its current size as it
+ * grows, a texture when created; releases are not subtracted (glcollide's
+ * caches live as long as their context), so with one context per process it
+ * is the high-water mark of glcollide's GPU memory. Driver overheads (and
+ * the caller's own objects) are not included. Thread-safe.
+ */
+GLCOLLIDE_API uint64_t glcollide_gl_storage_allocated(void);
+
 /* ---------------------------------------------------------------- scenes */
 
 typedef struct glcollide_object {
