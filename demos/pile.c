@@ -518,14 +518,9 @@ int main(int argc, char **argv)
     if (allocations)
         printf("allocations during collision in steps %d..%d: %lu\n", steps / 2 + 1, steps,
                warm_allocations);
-    printf("pile: space=%s objects=%d steps=%d deform=%s pairs=%lu contacts=%lu "
-           "collide_ms_median=%.3f step_ms_median=%.3f gpu=%d culled_pairs=%llu min_z=%.4f "
-           "max_speed=%.3f outside=%d peak_rss_mb=%.1f png=%s\n",
-           space_name, objects, ran, deform_name, total_pairs, total_contacts, collide_ms[ran / 2],
-           step_ms[ran / 2], p.kind == SPACE_GLCOLLIDE && glcollide_ode_has_gpu(),
-           stats.culled_pairs, min_z, max_speed, outside, peak_rss_mb, png_ok ? output : "none");
     /* For tests/bench/run.sh: the spread over steps, the trimesh triangles
-     * of the pile, glcollide's work counters (totals over the steps). */
+     * of the pile, glcollide's work counters (totals over the steps). The
+     * summary stays the last line. */
     unsigned long trimesh_triangles = 0;
     for (int i = 0; i < p.count; i++)
         if (shapes[p.shape[i]].kind == 3)
@@ -536,6 +531,12 @@ int main(int argc, char **argv)
            collide_ms[0], collide_ms[ran - 1], step_ms[0], step_ms[ran - 1], trimesh_triangles,
            stats.candidates, stats.draw_calls, stats.gpu_syncs, stats.readback_bytes,
            (unsigned long long)glcollide_gl_storage_allocated());
+    printf("pile: space=%s objects=%d steps=%d deform=%s pairs=%lu contacts=%lu "
+           "collide_ms_median=%.3f step_ms_median=%.3f gpu=%d culled_pairs=%llu min_z=%.4f "
+           "max_speed=%.3f outside=%d peak_rss_mb=%.1f png=%s\n",
+           space_name, objects, ran, deform_name, total_pairs, total_contacts, collide_ms[ran / 2],
+           step_ms[ran / 2], p.kind == SPACE_GLCOLLIDE && glcollide_ode_has_gpu(),
+           stats.culled_pairs, min_z, max_speed, outside, peak_rss_mb, png_ok ? output : "none");
     demo_renderer_destroy(renderer);
     glcollide_context_destroy(&gl);
 #ifdef HAVE_GLFW
