@@ -534,7 +534,8 @@ static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates,
         } else {
             nd->first = (uint32_t)tree->leaf_tet_count;
             nd->count = (uint32_t)count;
-            memcpy(tree->leaf_tets + tree->leaf_tet_count, mine, count * sizeof *mine);
+            if (count > 0) /* an empty leaf: mine may be NULL, memcpy must not see it */
+                memcpy(tree->leaf_tets + tree->leaf_tet_count, mine, count * sizeof *mine);
             tree->leaf_tet_count += count;
         }
         free(mine);
