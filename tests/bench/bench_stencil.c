@@ -49,19 +49,6 @@
 #include <string.h>
 #include <time.h>
 
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static double rng_uniform(uint64_t *state, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 /* A growable sorted list of pairs. */
 typedef struct pair_set {
     glcollide_object_pair *pairs;
@@ -177,14 +164,14 @@ static glcollide_scene *make_scene(size_t n, int detail, double density, uint64_
     double side = cbrt((double)n / density);
     uint64_t state = seed;
     for (size_t i = 0; i < n; i++) {
-        uint32_t mesh = (uint32_t)(rng_next(&state) % scene->mesh_count);
+        uint32_t mesh = (uint32_t)(bench_rng_next(&state) % scene->mesh_count);
         double t[3], q[4], norm = 0;
         for (int k = 0; k < 3; k++)
-            t[k] = rng_uniform(&state, 0, side);
+            t[k] = bench_rng_uniform(&state, 0, side);
         do {
             norm = 0;
             for (int k = 0; k < 4; k++) {
-                q[k] = rng_uniform(&state, -1, 1);
+                q[k] = bench_rng_uniform(&state, -1, 1);
                 norm += q[k] * q[k];
             }
         } while (norm > 1 || norm < 1e-6);

@@ -36,19 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static double rng_uniform(uint64_t *state, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 static void *must(void *p)
 {
     if (!p) {
@@ -192,8 +179,8 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
             for (int k = 0; k < 3; k++) {
                 double pad = 0.1 * (hi[k] - lo[k]);
-                points[3 * i + k] = rng_uniform(&state, lo[k] - pad, hi[k] + pad);
-                velocity[3 * i + k] = rng_uniform(&state, -1e-3, 1e-3) * (hi[k] - lo[k]);
+                points[3 * i + k] = bench_rng_uniform(&state, lo[k] - pad, hi[k] + pad);
+                velocity[3 * i + k] = bench_rng_uniform(&state, -1e-3, 1e-3) * (hi[k] - lo[k]);
             }
         row rows[5] = {{.method = "gpu"},
                        {.method = "gpu-coherent"},
