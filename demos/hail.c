@@ -34,7 +34,7 @@
 #include <time.h>
 
 #ifdef HAVE_GLFW
-#include <GLFW/glfw3.h>
+#include "window.h"
 #endif
 
 #define PI 3.14159265358979323846
@@ -253,19 +253,9 @@ int main(int argc, char **argv)
 #ifdef HAVE_GLFW
     GLFWwindow *win = NULL;
     if (window) {
-        if (!glfwInit()) {
-            fprintf(stderr, "hail: GLFW cannot start (no display?)\n");
+        win = demo_window_open("hail", 1024, 768, 4, 3); /* compute shaders */
+        if (!win)
             return 1;
-        }
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        win = glfwCreateWindow(1024, 768, "glcollide hail", NULL, NULL);
-        if (!win) {
-            fprintf(stderr, "hail: no window (OpenGL 4.3 core needed)\n");
-            return 1;
-        }
-        glfwMakeContextCurrent(win);
         if (glcollide_context_wrap_current(&gl) != GLCOLLIDE_OK)
             return 1;
         renderer = demo_renderer_create(1024, 768, 0);

@@ -35,7 +35,7 @@
 #include <time.h>
 
 #ifdef HAVE_GLFW
-#include <GLFW/glfw3.h>
+#include "window.h"
 #endif
 
 #define MAX_CONTACTS 12
@@ -409,19 +409,9 @@ int main(int argc, char **argv)
 #ifdef HAVE_GLFW
     GLFWwindow *win = NULL;
     if (window) {
-        if (!glfwInit()) {
-            fprintf(stderr, "pile: GLFW cannot start (no display?)\n");
+        win = demo_window_open("pile", 1024, 768, 3, 3);
+        if (!win)
             return 1;
-        }
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        win = glfwCreateWindow(1024, 768, "glcollide pile", NULL, NULL);
-        if (!win) {
-            fprintf(stderr, "pile: no window\n");
-            return 1;
-        }
-        glfwMakeContextCurrent(win);
         renderer = demo_renderer_create(1024, 768, 0);
     }
 #else

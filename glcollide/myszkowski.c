@@ -1109,6 +1109,43 @@ static int refine_direction(pair_gpu *g, const solid *a, const solid *b, double 
     return status;
 }
 
+/* Renderings 1 and 2 (stage): A's farthest (1) or nearest (2) depth into a
+ * cleared depth buffer, marking the pixels it covers (SA) in stencil bit 7 and,
+ * in stage 2, counting A's surfaces at the pixels pass 1 sent on; then B's
+ * surfaces counted in the low stencil bits where they lie at or before that
+ * depth (stage 1) or strictly before it (stage 2); then the classification
+ * of that stage, read back into g->counters. */
+static int counting_pass(pair_gpu *g, int stage)
+{
+    glDepthMask(GL_TRUE);
+    glStencilMask(0xff);
+    glClearBufferfi(GL_DEPTH_STENCIL, 0, stage == 1 ? 0.0f : 1.0f, 0);
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_STENCIL_TEST);
+    use_program(g, PROGRAM_SURFACE);
+    set_uint(g, PROGRAM_SURFACE, "require", stage == 1 ? 0 : STATE_SECOND);
+    set_int(g, PROGRAM_SURFACE, "count_layers", stage == 2);
+    glDepthFunc(stage == 1 ? GL_GREATER : GL_LESS);
+    glStencilFunc(GL_ALWAYS, 0x80, 0xff);
+    glStencilOp(GL_KEEP, GL_REPLACE, GL_REPLACE);
+    glStencilMask(0x80);
+    draw(g, PROGRAM_SURFACE, 0);
+    set_uint(g, PROGRAM_SURFACE, "require", 0);
+    set_int(g, PROGRAM_SURFACE, "count_layers", 0);
+    glDepthMask(GL_FALSE);
+    glDepthFunc(stage == 1 ? GL_LEQUAL : GL_LESS);
+    glStencilFunc(GL_EQUAL, 0x80, 0x80);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+    glStencilMask(0x7f);
+    draw(g, PROGRAM_SURFACE, 1);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_STENCIL_TEST);
+    use_program(g, PROGRAM_CLASSIFY);
+    set_int(g, PROGRAM_CLASSIFY, "stage", stage);
+    classify(g);
+    return read_counters(g);
+}
+
 /* The test on one view: passes 1, 2 and 3 as needed. */
 static int run_test(pair_gpu *g, int full_map, glcollide_myszkowski_result *result)
 {
@@ -1123,31 +1160,7 @@ static int run_test(pair_gpu *g, int full_map, glcollide_myszkowski_result *resu
     glFrontFace(GL_CW); /* u x v = w: faces toward the viewer are clockwise on screen */
 
     /* Pass 1: Zmax of A with SA; B counted where Z_B <= Zmax(A) (test 2). */
-    glDepthMask(GL_TRUE);
-    glStencilMask(0xff);
-    glClearBufferfi(GL_DEPTH_STENCIL, 0, 0.0f, 0);
-    glEnable(GL_DEPTH_TEST);
-    glEnable(GL_STENCIL_TEST);
-    use_program(g, PROGRAM_SURFACE);
-    set_uint(g, PROGRAM_SURFACE, "require", 0);
-    set_int(g, PROGRAM_SURFACE, "count_layers", 0);
-    glDepthFunc(GL_GREATER);
-    glStencilFunc(GL_ALWAYS, 0x80, 0xff);
-    glStencilOp(GL_KEEP, GL_REPLACE, GL_REPLACE);
-    glStencilMask(0x80);
-    draw(g, PROGRAM_SURFACE, 0);
-    glDepthMask(GL_FALSE);
-    glDepthFunc(GL_LEQUAL);
-    glStencilFunc(GL_EQUAL, 0x80, 0x80);
-    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
-    glStencilMask(0x7f);
-    draw(g, PROGRAM_SURFACE, 1);
-    glDisable(GL_DEPTH_TEST);
-    glDisable(GL_STENCIL_TEST);
-    use_program(g, PROGRAM_CLASSIFY);
-    set_int(g, PROGRAM_CLASSIFY, "stage", 1);
-    classify(g);
-    int status = read_counters(g);
+    int status = counting_pass(g, 1);
     result->passes = 1;
     if (status != GLCOLLIDE_OK)
         return status;
@@ -1156,32 +1169,7 @@ static int run_test(pair_gpu *g, int full_map, glcollide_myszkowski_result *resu
     if (!done && c[C_SECOND] > 0) {
         /* Pass 2 where marked: Zmin of A counting its surfaces (SA again),
          * then B counted where Z_B < Zmin(A) (test 3). */
-        glDepthMask(GL_TRUE);
-        glStencilMask(0xff);
-        glClearBufferfi(GL_DEPTH_STENCIL, 0, 1.0f, 0);
-        glEnable(GL_DEPTH_TEST);
-        glEnable(GL_STENCIL_TEST);
-        use_program(g, PROGRAM_SURFACE);
-        set_uint(g, PROGRAM_SURFACE, "require", STATE_SECOND);
-        set_int(g, PROGRAM_SURFACE, "count_layers", 1);
-        glDepthFunc(GL_LESS);
-        glStencilFunc(GL_ALWAYS, 0x80, 0xff);
-        glStencilOp(GL_KEEP, GL_REPLACE, GL_REPLACE);
-        glStencilMask(0x80);
-        draw(g, PROGRAM_SURFACE, 0);
-        set_uint(g, PROGRAM_SURFACE, "require", 0);
-        set_int(g, PROGRAM_SURFACE, "count_layers", 0);
-        glDepthMask(GL_FALSE);
-        glStencilFunc(GL_EQUAL, 0x80, 0x80);
-        glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
-        glStencilMask(0x7f);
-        draw(g, PROGRAM_SURFACE, 1);
-        glDisable(GL_DEPTH_TEST);
-        glDisable(GL_STENCIL_TEST);
-        use_program(g, PROGRAM_CLASSIFY);
-        set_int(g, PROGRAM_CLASSIFY, "stage", 2);
-        classify(g);
-        if ((status = read_counters(g)) != GLCOLLIDE_OK)
+        if ((status = counting_pass(g, 2)) != GLCOLLIDE_OK)
             return status;
         result->passes = 2;
         done = !full_map && c[C_COLLIDE2] > 0;

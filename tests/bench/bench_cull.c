@@ -20,6 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "bench_ode.h"
 
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
@@ -32,52 +33,6 @@
 #include <time.h>
 
 /* ------------------------------------------------------------ ODE side */
-
-typedef struct ode_mesh {
-    dTriMeshDataID data;
-    dGeomID geom;
-    dReal *vertices;
-    dTriIndex *indices;
-    const glcollide_mesh *mesh;
-} ode_mesh;
-
-static void ode_build(ode_mesh *m)
-{
-#ifdef dDOUBLE
-    dGeomTriMeshDataBuildDouble(m->data, m->vertices, 3 * sizeof(dReal), (int)m->mesh->vertex_count,
-                                m->indices, (int)(3 * m->mesh->triangle_count),
-                                3 * sizeof(dTriIndex));
-#else
-    dGeomTriMeshDataBuildSingle(m->data, m->vertices, 3 * sizeof(dReal), (int)m->mesh->vertex_count,
-                                m->indices, (int)(3 * m->mesh->triangle_count),
-                                3 * sizeof(dTriIndex));
-#endif
-}
-
-static void ode_mesh_make(ode_mesh *m, const glcollide_mesh *mesh, const glcollide_object *object)
-{
-    m->mesh = mesh;
-    m->vertices = malloc(3 * mesh->vertex_count * sizeof(dReal));
-    m->indices = malloc(3 * mesh->triangle_count * sizeof(dTriIndex));
-    for (size_t i = 0; i < 3 * mesh->vertex_count; i++)
-        m->vertices[i] = (dReal)mesh->positions[i];
-    for (size_t i = 0; i < 3 * mesh->triangle_count; i++)
-        m->indices[i] = (dTriIndex)mesh->triangles[i];
-    m->data = dGeomTriMeshDataCreate();
-    ode_build(m);
-    m->geom = dCreateTriMesh(0, m->data, NULL, NULL, NULL);
-    dGeomSetPosition(m->geom, object->translation[0], object->translation[1], object->translation[2]);
-    dQuaternion q = {object->rotation[0], object->rotation[1], object->rotation[2], object->rotation[3]};
-    dGeomSetQuaternion(m->geom, q);
-}
-
-static void ode_mesh_free(ode_mesh *m)
-{
-    dGeomDestroy(m->geom);
-    dGeomTriMeshDataDestroy(m->data);
-    free(m->vertices);
-    free(m->indices);
-}
 
 enum { ODE_RIGID, ODE_REFIT, ODE_REBUILD };
 

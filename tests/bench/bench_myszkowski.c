@@ -9,19 +9,36 @@
  *   convex: glcollide_myszkowski_test at 256^2, 512^2 and 1024^2 (early
  *           exit; check_solids off, the meshes are checked once up front),
  *           and with every pixel classified (full_map) at 512^2;
- *   map:    glcollide_myszkowski_distance_map at 512^2, margin 0.05.
+ *   map:    glcollide_myszkowski_distance_map at 512^2, margin 0.05;
+ *   ode:    ODE's own answer: two trimesh geoms, OPCODE trees built once
+ *           (rigid meshes), dCollide(a, b, 1 | CONTACTS_UNIMPORTANT): they
+ *           interfere when it returns a contact (crossing surfaces only:
+ *           OPCODE cannot see one solid inside the other).
  *
- * Two placements per pair: B 0.6 along x from A and turned 30 degrees about
- * z ("deep"), and B moved out in steps of 0.01 until the oracle says apart
- * ("near": the boxes still overlap, so every pass runs). The answers are
- * printed next to the oracle's.
+ * Two placements per pair, B turned 30 degrees about z and moved along x
+ * from A: "deep", at 0.6 or, where the pair does not touch there, the first
+ * of 0.55, 0.5, ... that it does; and "near", moved out from there in steps
+ * of 0.01 until the oracle says apart (the boxes still overlap, so every pass
+ * runs). The answers are printed next to the oracle's.
  *
  *   bench-myszkowski [--repeat N]
+ *   bench-myszkowski --csv --scene knot1-knot2|elephant-dino|bunny|spheres
+ *                    [--detail T] [--repeat N]
+ *
+ * Without --csv: every pair (spheres at ~1,000, 10,000 and 100,000 triangles
+ * each) as one table. With --csv: one pair (spheres at ~T triangles each,
+ * default 1000) as the rows of tests/bench/run.sh (bench.h), scenes
+ * "<pair>-deep" and "<pair>-near", methods ode, exact, convex-256,
+ * convex-512, convex-1024, convex-full-512 and map-512; pairs = the answer
+ * (1: interfere), contacts = ODE's contacts; then '#' lines comparing each
+ * answer with the oracle's.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "bench_ode.h"
 
 #include <glcollide/glcollide.h>
+#include <ode/ode.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -72,131 +89,306 @@ static glcollide_scene *pair_scene(glcollide_mesh *a, glcollide_mesh *b, double 
     return scene;
 }
 
-static int exact_answer(const glcollide_scene *scene, double *ms)
+static int exact_answer(const glcollide_scene *scene, glcollide_query_stats *stats)
 {
     glcollide_query_options options = glcollide_query_default_options();
     glcollide_query_result result;
     if (glcollide_query_run(scene, NULL, &options, &result) != GLCOLLIDE_OK)
         exit(1);
     int touch = result.pair_count > 0;
-    if (ms)
-        *ms = result.stats.time_ms;
+    if (stats)
+        *stats = result.stats;
     glcollide_query_result_clear(&result);
     return touch;
 }
 
-int main(int argc, char **argv)
+
+/* The methods, in table and CSV order. */
+enum { M_ODE, M_EXACT, M_CONVEX_256, M_CONVEX_512, M_CONVEX_1024, M_CONVEX_FULL, M_MAP, M_COUNT };
+static const char *const method_names[M_COUNT] = {
+    "ode", "exact", "convex-256", "convex-512", "convex-1024", "convex-full-512", "map-512"};
+
+typedef struct placement {
+    bench_row rows[M_COUNT];
+    int answer[M_COUNT]; /* 1: interfere; -1: no yes/no answer (the map) */
+    int passes;          /* convex-512's renderings */
+    double min_distance; /* the map's deepest overlap (negative) or smallest gap */
+} placement;
+
+static void gl_counters(bench_row *row, const glcollide_query_stats *stats)
 {
-    int repeat = 5;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
-            repeat = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "usage: bench-myszkowski [--repeat N]\n");
-            return 2;
+    row->draw_calls = (double)stats->draw_calls;
+    row->gpu_syncs = (double)stats->gpu_syncs;
+    row->readback_bytes = (double)stats->readback_bytes;
+    row->triangles_rasterized = (double)stats->triangles_rasterized;
+    row->gpu_buffer_mb = BENCH_GPU_MB();
+}
+
+/* Every method on objects 0 and 1 of scene, repeat times each. */
+static placement measure(glcollide_myszkowski *tester, const glcollide_scene *scene, int repeat,
+                         double *samples)
+{
+    placement p;
+    for (int m = 0; m < M_COUNT; m++) {
+        p.rows[m] = bench_row_empty();
+        p.rows[m].method = method_names[m];
+        p.answer[m] = -1;
+    }
+
+    bench_peak_reset();
+    ode_mesh a, b;
+    ode_mesh_make(&a, scene->meshes[scene->objects[0].mesh], &scene->objects[0]);
+    ode_mesh_make(&b, scene->meshes[scene->objects[1].mesh], &scene->objects[1]);
+    dContactGeom contact;
+    int contacts = dCollide(a.geom, b.geom, 1 | CONTACTS_UNIMPORTANT, &contact, sizeof contact);
+    for (int r = 0; r < repeat; r++) { /* (warmed by the call above) */
+        double start = bench_now_ms();
+        contacts = dCollide(a.geom, b.geom, 1 | CONTACTS_UNIMPORTANT, &contact, sizeof contact);
+        samples[r] = bench_now_ms() - start;
+    }
+    bench_row_times(&p.rows[M_ODE], samples, repeat);
+    p.rows[M_ODE].peak_rss_mb = bench_peak_rss_mb();
+    p.rows[M_ODE].contacts = contacts;
+    p.answer[M_ODE] = contacts > 0;
+    ode_mesh_free(&a);
+    ode_mesh_free(&b);
+
+    bench_peak_reset();
+    glcollide_query_stats stats = {0};
+    for (int r = 0; r < repeat; r++) {
+        p.answer[M_EXACT] = exact_answer(scene, &stats);
+        samples[r] = stats.time_ms;
+    }
+    bench_row_times(&p.rows[M_EXACT], samples, repeat);
+    p.rows[M_EXACT].peak_rss_mb = bench_peak_rss_mb();
+    p.rows[M_EXACT].candidates = (double)stats.candidates;
+
+    static const int resolutions[3] = {256, 512, 1024};
+    for (int m = M_CONVEX_256; m <= M_CONVEX_FULL; m++) {
+        glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
+        options.check_solids = 0;
+        options.resolution = m == M_CONVEX_FULL ? 512 : resolutions[m - M_CONVEX_256];
+        options.full_map = m == M_CONVEX_FULL;
+        glcollide_myszkowski_result found = {0};
+        bench_peak_reset();
+        for (int r = 0; r < repeat; r++) {
+            if (glcollide_myszkowski_test(tester, scene, 0, 1, &options, &found) != GLCOLLIDE_OK)
+                exit(1);
+            samples[r] = found.stats.time_ms;
+        }
+        bench_row_times(&p.rows[m], samples, repeat);
+        p.rows[m].peak_rss_mb = bench_peak_rss_mb();
+        gl_counters(&p.rows[m], &found.stats);
+        p.answer[m] = found.interference;
+        if (m == M_CONVEX_512)
+            p.passes = found.passes;
+    }
+
+    glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
+    options.check_solids = 0;
+    options.margin = 0.05;
+    bench_peak_reset();
+    for (int r = 0; r < repeat; r++) {
+        glcollide_myszkowski_map map;
+        if (glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map) != GLCOLLIDE_OK)
+            exit(1);
+        samples[r] = map.stats.time_ms;
+        p.min_distance = map.min_distance;
+        stats = map.stats;
+        glcollide_myszkowski_map_clear(&map);
+    }
+    bench_row_times(&p.rows[M_MAP], samples, repeat);
+    p.rows[M_MAP].peak_rss_mb = bench_peak_rss_mb();
+    gl_counters(&p.rows[M_MAP], &stats);
+    for (int m = 0; m < M_COUNT; m++)
+        if (p.answer[m] >= 0)
+            p.rows[m].pairs = p.answer[m];
+    return p;
+}
+
+/* Placements: A at the origin, B turned 30 degrees about z and moved along
+ * x. "deep": the first of 0.6, 0.55, ... 0 that the oracle calls touching;
+ * "near": the first multiple of 0.01 beyond it that the oracle calls apart
+ * (the boxes still overlap there, so every pass runs). */
+static int touching_at(glcollide_mesh *a, glcollide_mesh *b, double offset)
+{
+    glcollide_scene *scene = pair_scene(a, b, offset);
+    int touch = exact_answer(scene, NULL);
+    glcollide_scene_destroy(&scene);
+    return touch;
+}
+
+static void placements(glcollide_mesh *a, glcollide_mesh *b, double offsets[2])
+{
+    int step = 12;
+    while (step > 0 && !touching_at(a, b, 0.05 * step))
+        step--;
+    offsets[0] = 0.05 * step;
+    for (int k = 1;; k++) {
+        offsets[1] = offsets[0] + 0.01 * k;
+        if (!touching_at(a, b, offsets[1]))
+            break;
+    }
+}
+
+/* The pair of meshes named by a scene; spheres get ~detail triangles each. */
+static int load_pair(const char *name, int detail, glcollide_mesh **a, glcollide_mesh **b)
+{
+    if (strcmp(name, "knot1-knot2") == 0) {
+        *a = data_mesh("knot1.off");
+        *b = data_mesh("knot2.off");
+    } else if (strcmp(name, "elephant-dino") == 0) {
+        *a = data_mesh("elephant.off");
+        *b = data_mesh("dino.off");
+    } else if (strcmp(name, "bunny") == 0) {
+        *a = data_mesh("bunny00.off");
+        *b = copy(*a);
+    } else if (strcmp(name, "spheres") == 0) {
+        int slices = 2 * (int)(0.5 * sqrt((double)detail) + 0.5); /* ~slices^2 triangles */
+        *a = sphere(slices < 8 ? 8 : slices);
+        *b = copy(*a);
+    } else {
+        return 0;
+    }
+    if (glcollide_mesh_require_solid(*a, NULL) != GLCOLLIDE_OK ||
+        glcollide_mesh_require_solid(*b, NULL) != GLCOLLIDE_OK) {
+        fprintf(stderr, "bench-myszkowski: %s: the meshes are not closed solids\n", name);
+        exit(1);
+    }
+    return 1;
+}
+
+static void print_csv(const char *device, const char *pair, const char *place, double offset,
+                      size_t triangles, const placement *p)
+{
+    char scene[64];
+    snprintf(scene, sizeof scene, "%s-%s", pair, place);
+    int disagree = 0;
+    for (int m = 0; m < M_COUNT; m++) {
+        bench_row row = p->rows[m];
+        row.device = device;
+        row.bench = "myszkowski";
+        row.scene = scene;
+        row.size = 2;
+        row.size_unit = "objects";
+        row.triangles = (double)triangles;
+        bench_row_print(&row);
+        if (p->answer[m] >= 0 && m != M_EXACT && p->answer[m] != p->answer[M_EXACT]) {
+            printf("# %s %s: %s says %s, the exact oracle %s\n", scene, method_names[m],
+                   method_names[m], p->answer[m] ? "interfere" : "apart",
+                   p->answer[M_EXACT] ? "interfere" : "apart");
+            disagree++;
         }
     }
-    if (repeat < 1 || repeat > 1000)
-        repeat = 5;
+    printf("# %s (B at %.2f): exact oracle %s; %d answers differ from it; convex-512 took %d "
+           "passes; map min distance %.4g\n",
+           scene, offset, p->answer[M_EXACT] ? "interfere" : "apart", disagree, p->passes,
+           p->min_distance);
+    fflush(stdout);
+}
+
+static void print_human(const char *pair, const char *place, size_t triangles, const placement *p)
+{
+    printf("%-22s %-5s %8zu %5d %4d | %6.2f %6.1f %8.1f %8.1f %8.1f %9.1f | %6d %6d %5.0f | %8.1f\n",
+           pair, place, triangles, p->answer[M_EXACT], p->answer[M_ODE], p->rows[M_ODE].median_ms,
+           p->rows[M_EXACT].median_ms, p->rows[M_CONVEX_256].median_ms,
+           p->rows[M_CONVEX_512].median_ms, p->rows[M_CONVEX_1024].median_ms,
+           p->rows[M_CONVEX_FULL].median_ms, p->answer[M_CONVEX_512], p->passes,
+           p->rows[M_CONVEX_512].gpu_syncs, p->rows[M_MAP].median_ms);
+    fflush(stdout);
+}
+
+/* Both placements of one pair. */
+static void run_pair(glcollide_myszkowski *tester, const char *device, int csv, const char *name,
+                     const char *label, glcollide_mesh *a, glcollide_mesh *b, int repeat,
+                     double *samples)
+{
+    double offsets[2];
+    placements(a, b, offsets);
+    static const char *const places[2] = {"deep", "near"};
+    size_t triangles = a->triangle_count + b->triangle_count;
+    for (int place = 0; place < 2; place++) {
+        glcollide_scene *scene = pair_scene(a, b, offsets[place]);
+        placement p = measure(tester, scene, repeat, samples);
+        if (csv)
+            print_csv(device, name, places[place], offsets[place], triangles, &p);
+        else
+            print_human(label, places[place], triangles, &p);
+        glcollide_scene_destroy(&scene);
+    }
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: bench-myszkowski [--repeat N]\n"
+                    "       bench-myszkowski --csv --scene knot1-knot2|elephant-dino|bunny|spheres "
+                    "[--detail T] [--repeat N]\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    int repeat = 5, csv = 0, detail = 1000;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--csv") == 0)
+            csv = 1;
+        else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
+            repeat = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--scene") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else if (strcmp(argv[i], "--detail") == 0 && i + 1 < argc)
+            detail = atoi(argv[++i]);
+        else
+            return usage();
+    }
+    if (repeat < 1 || repeat > 1000 || detail < 64 || detail > 4000000 || (csv && !only) ||
+        (!csv && only))
+        return usage();
+    glcollide_mesh *a = NULL, *b = NULL;
+    if (csv && !load_pair(only, detail, &a, &b))
+        return usage();
     glcollide_context *context = NULL;
     glcollide_myszkowski *tester = NULL;
-    if (glcollide_context_create_egl(&context) != GLCOLLIDE_OK ||
-        glcollide_myszkowski_create(context, &tester) != GLCOLLIDE_OK)
+    int status = glcollide_context_create_egl(&context);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_myszkowski_create(context, &tester);
+    if (status != GLCOLLIDE_OK) {
+        fprintf(stderr, "bench-myszkowski: %s\n", glcollide_status_string(status));
         return 1;
-    const glcollide_gl_caps *caps = glcollide_context_caps(context);
-    printf("bench-myszkowski: %s, median of %d runs, times in ms\n", caps->renderer, repeat);
-    printf("%-22s %-5s %8s %5s | %6s %8s %8s %8s %9s | %6s %6s %5s | %8s\n", "pair", "place",
-           "tris", "exact", "exact", "256^2", "512^2", "1024^2", "full 512", "convex", "passes",
-           "syncs", "map 512");
-    struct {
-        const char *name;
-        glcollide_mesh *a, *b;
-    } pairs[6];
-    pairs[0].name = "knot1/knot2";
-    pairs[0].a = data_mesh("knot1.off");
-    pairs[0].b = data_mesh("knot2.off");
-    pairs[1].name = "elephant/dino";
-    pairs[1].a = data_mesh("elephant.off");
-    pairs[1].b = data_mesh("dino.off");
-    pairs[2].name = "bunny00/bunny00";
-    pairs[2].a = data_mesh("bunny00.off");
-    pairs[2].b = copy(pairs[2].a);
-    pairs[3].name = "sphere 1K/sphere 1K";
-    pairs[3].a = sphere(32);
-    pairs[3].b = copy(pairs[3].a);
-    pairs[4].name = "sphere 10K/sphere 10K";
-    pairs[4].a = sphere(100);
-    pairs[4].b = copy(pairs[4].a);
-    pairs[5].name = "sphere 100K/100K";
-    pairs[5].a = sphere(316);
-    pairs[5].b = copy(pairs[5].a);
-    static const int resolutions[3] = {256, 512, 1024};
+    }
+    dInitODE2(0);
+    const char *device = glcollide_context_caps(context)->renderer;
     double *samples = malloc((size_t)repeat * sizeof *samples);
     if (!samples)
         return 1;
-    for (int p = 0; p < 6; p++) {
-        if (glcollide_mesh_require_solid(pairs[p].a, NULL) != GLCOLLIDE_OK ||
-            glcollide_mesh_require_solid(pairs[p].b, NULL) != GLCOLLIDE_OK)
-            return 1;
-        double near = 0.6;
-        for (;;) { /* the nearest placement the oracle calls apart */
-            glcollide_scene *scene = pair_scene(pairs[p].a, pairs[p].b, near);
-            int touch = exact_answer(scene, NULL);
-            glcollide_scene_destroy(&scene);
-            if (!touch)
-                break;
-            near += 0.01;
+    if (csv) {
+        run_pair(tester, device, 1, only, only, a, b, repeat, samples);
+        glcollide_mesh_destroy(&a);
+        glcollide_mesh_destroy(&b);
+    } else {
+        printf("bench-myszkowski: %s, median of %d runs, times in ms\n", device, repeat);
+        printf("%-22s %-5s %8s %5s %4s | %6s %6s %8s %8s %8s %9s | %6s %6s %5s | %8s\n", "pair",
+               "place", "tris", "exact", "ode", "ode", "exact", "256^2", "512^2", "1024^2",
+               "full 512", "convex", "passes", "syncs", "map 512");
+        static const struct {
+            const char *scene, *label;
+            int detail;
+        } pairs[6] = {{"knot1-knot2", "knot1/knot2", 0},
+                      {"elephant-dino", "elephant/dino", 0},
+                      {"bunny", "bunny00/bunny00", 0},
+                      {"spheres", "sphere 1K/sphere 1K", 1000},
+                      {"spheres", "sphere 10K/sphere 10K", 10000},
+                      {"spheres", "sphere 100K/100K", 100000}};
+        for (int k = 0; k < 6; k++) {
+            load_pair(pairs[k].scene, pairs[k].detail ? pairs[k].detail : detail, &a, &b);
+            run_pair(tester, device, 0, pairs[k].scene, pairs[k].label, a, b, repeat, samples);
+            glcollide_mesh_destroy(&a);
+            glcollide_mesh_destroy(&b);
         }
-        for (int place = 0; place < 2; place++) {
-            glcollide_scene *scene = pair_scene(pairs[p].a, pairs[p].b, place ? near : 0.6);
-            double exact_ms = 0;
-            for (int r = 0; r < repeat; r++) {
-                exact_answer(scene, &samples[r]);
-            }
-            exact_ms = bench_median(samples, repeat);
-            int exact = exact_answer(scene, NULL);
-            double times[4];
-            glcollide_myszkowski_result last = {0};
-            for (int k = 0; k < 4; k++) {
-                glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
-                options.check_solids = 0;
-                options.resolution = k < 3 ? resolutions[k] : 512;
-                options.full_map = k == 3;
-                for (int r = 0; r < repeat; r++) {
-                    glcollide_myszkowski_result found;
-                    if (glcollide_myszkowski_test(tester, scene, 0, 1, &options, &found) !=
-                        GLCOLLIDE_OK)
-                        return 1;
-                    samples[r] = found.stats.time_ms;
-                    if (k == 1)
-                        last = found;
-                }
-                times[k] = bench_median(samples, repeat);
-            }
-            glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
-            options.check_solids = 0;
-            options.margin = 0.05;
-            for (int r = 0; r < repeat; r++) {
-                glcollide_myszkowski_map map;
-                if (glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map) !=
-                    GLCOLLIDE_OK)
-                    return 1;
-                samples[r] = map.stats.time_ms;
-                glcollide_myszkowski_map_clear(&map);
-            }
-            double map_ms = bench_median(samples, repeat);
-            size_t triangles = pairs[p].a->triangle_count + pairs[p].b->triangle_count;
-            printf("%-22s %-5s %8zu %5d | %6.1f %8.1f %8.1f %8.1f %9.1f | %6d %6d %5llu | %8.1f\n",
-                   pairs[p].name, place ? "near" : "deep", triangles, exact, exact_ms, times[0],
-                   times[1], times[2], times[3], last.interference, last.passes,
-                   (unsigned long long)last.stats.gpu_syncs, map_ms);
-            fflush(stdout);
-            glcollide_scene_destroy(&scene);
-        }
-        glcollide_mesh_destroy(&pairs[p].a);
-        glcollide_mesh_destroy(&pairs[p].b);
     }
     free(samples);
+    dCloseODE();
     glcollide_myszkowski_destroy(&tester);
     glcollide_context_destroy(&context);
     return 0;

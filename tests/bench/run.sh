@@ -14,7 +14,7 @@
 #   BENCH_REPORT_ONLY=1  no runs: tables and plots from the CSVs there are
 #   BENCH_RESOLUTION=R   culling/stencil viewport (1024)
 #   BENCH_GROUPS="..."   groups to run (default all): bunnies static-pile
-#                        stencil hail cloud pile pile-gpu
+#                        stencil myszkowski hail cloud pile pile-gpu
 #
 # Rows (one CSV schema for all programs, see tests/bench/bench.h):
 #   machine,date,device,bench,scene,method,size,size_unit,triangles,repeats,
@@ -42,7 +42,7 @@ fi
 log=${csv%.csv}.log
 mkdir -p "$results/plots"
 
-groups=" ${BENCH_GROUPS:-bunnies static-pile stencil hail cloud pile pile-gpu} "
+groups=" ${BENCH_GROUPS:-bunnies static-pile stencil myszkowski hail cloud pile pile-gpu} "
 want() { case $groups in *" $1 "*) return 0 ;; esac; return 1; }
 
 device=
@@ -83,22 +83,25 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
         run_scene bench-particles --size 100000 --repeat $r
         run_scene bench-tetra-tree --size 10000 --repeat $r
         run_scene bench-tetra-tree --size 100000 --repeat $r
+        run_scene bench-myszkowski --scene knot1-knot2 --repeat $r
         for space in glcollide glcollide-gpu ode-sap ode-simple; do
             run_scene bench-pile.sh 100 10 none $space
             run_scene bench-pile.sh 300 5 none $space
             run_scene bench-pile.sh 100 10 refit $space
         done
     else
-        # Scenes, one line each. A new program (e.g. bench-myszkowski, which
-        # must accept --csv --resolution R and print bench.h rows) is added
-        # with one line here, like:
-        #   run_scene bench-myszkowski --scene pairs --size 100 --repeat 5
+        # Scenes, one line each (a new program: --csv, bench.h rows, one
+        # line here and one in bench_programs of Makefile.am).
         if want bunnies; then run_scene bench-cull --scene bunnies --repeat 7; fi
         if want static-pile; then run_scene bench-cull --scene pile --repeat 1; fi
         if want stencil; then
             for n in 10 100 1000; do run_scene bench-stencil --scene light --size $n --repeat 3; done
             for n in 10 100; do run_scene bench-stencil --scene mixed --size $n --repeat 3; done
             for t in 100 1000 10000; do run_scene bench-stencil --scene detail --size 100 --detail $t --repeat 3; done
+        fi
+        if want myszkowski; then
+            for pair in knot1-knot2 elephant-dino bunny; do run_scene bench-myszkowski --scene $pair --repeat 5; done
+            for t in 1000 10000 100000; do run_scene bench-myszkowski --scene spheres --detail $t --repeat 5; done
         fi
         if want hail; then
             for n in 10000 100000 1000000; do run_scene bench-particles --size $n --repeat 5; done
