@@ -57,7 +57,7 @@
  * map, 60 with refine (the pixel buffer's regions below), plus 12 bytes per
  * list node (262,144 at first, grown as needed).
  */
-#include "myszkowski.h"
+#include "convex.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Query dispatch, the world-space scene, and result arrays. */
-#include "myszkowski.h"
+#include "convex.h"
 #include "query.h"
 #include "stencil.h"
 

@@ -512,8 +512,6 @@ GLCOLLIDE_API void glcollide_stencil_result_clear(glcollide_stencil_result *resu
 
 #include <glcollide/particles.h>
 #include <glcollide/tetra_tree.h>
-/* Quoted: found next to this header, never as the library's private
- * glcollide/myszkowski.h through the source tree's -I. */
-#include "myszkowski.h"
+#include <glcollide/myszkowski.h>
 
 #endif /* GLCOLLIDE_GLCOLLIDE_H */

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Private: Myszkowski's pairwise depth/stencil interference test. See
- * myszkowski.c; the public entries are in <glcollide/myszkowski.h>.
+ * Private: Myszkowski's pairwise depth/stencil interference test as the query
+ * method "convex". See myszkowski.c; the public entries are in
+ * <glcollide/myszkowski.h>.
  */
-#ifndef GLCOLLIDE_MYSZKOWSKI_PRIVATE_H
-#define GLCOLLIDE_MYSZKOWSKI_PRIVATE_H
+#ifndef GLCOLLIDE_CONVEX_H
+#define GLCOLLIDE_CONVEX_H
 
 #include "gl_internal.h"
 #include "query.h"
 
-#include "include/glcollide/myszkowski.h" /* the public one, by path */
+#include <glcollide/myszkowski.h>
 
 /* The method as a query (method convex): the pairs of world whose boxes
  * overlap (sweep-and-prune), each tested on the GPU; stats summed. */
