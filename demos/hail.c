@@ -335,18 +335,10 @@ int main(int argc, char **argv)
         const double eye[3] = {distance * cos(yaw), distance * sin(yaw), 0.55 * distance};
 #ifdef HAVE_GLFW
         if (win) {
-            if (glfwWindowShouldClose(win))
+            if (!demo_window_begin_frame(win, renderer, &yaw, &distance))
                 break;
-            if (glfwGetKey(win, GLFW_KEY_LEFT) == GLFW_PRESS) yaw -= 0.03;
-            if (glfwGetKey(win, GLFW_KEY_RIGHT) == GLFW_PRESS) yaw += 0.03;
-            if (glfwGetKey(win, GLFW_KEY_UP) == GLFW_PRESS) distance *= 0.98;
-            if (glfwGetKey(win, GLFW_KEY_DOWN) == GLFW_PRESS) distance *= 1.02;
-            int w, hgt;
-            glfwGetFramebufferSize(win, &w, &hgt);
-            demo_renderer_resize(renderer, w, hgt > 0 ? hgt : 1);
             draw(renderer, &h, &result, particles, eye);
-            glfwSwapBuffers(win);
-            glfwPollEvents();
+            demo_window_end_frame(win);
         }
 #endif
         if (!window && f + 1 == frames && renderer)

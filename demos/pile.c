@@ -460,21 +460,13 @@ int main(int argc, char **argv)
         }
 #ifdef HAVE_GLFW
         if (win) {
-            if (glfwWindowShouldClose(win))
+            if (!demo_window_begin_frame(win, renderer, &yaw, &distance))
                 break;
-            if (glfwGetKey(win, GLFW_KEY_LEFT) == GLFW_PRESS) yaw -= 0.03;
-            if (glfwGetKey(win, GLFW_KEY_RIGHT) == GLFW_PRESS) yaw += 0.03;
-            if (glfwGetKey(win, GLFW_KEY_UP) == GLFW_PRESS) distance *= 0.98;
-            if (glfwGetKey(win, GLFW_KEY_DOWN) == GLFW_PRESS) distance *= 1.02;
-            int w, h;
-            glfwGetFramebufferSize(win, &w, &h);
-            demo_renderer_resize(renderer, w, h > 0 ? h : 1);
             draw_pile(renderer, &p);
             const double eye[3] = {distance * cos(yaw), distance * sin(yaw), 0.5 * distance},
                          target[3] = {0, 0, 0.4};
             demo_renderer_draw(renderer, eye, target);
-            glfwSwapBuffers(win);
-            glfwPollEvents();
+            demo_window_end_frame(win);
         }
 #endif
     }

@@ -23,3 +23,28 @@ GLFWwindow *demo_window_open(const char *demo, int width, int height, int major,
     glfwMakeContextCurrent(window);
     return window;
 }
+
+int demo_window_begin_frame(GLFWwindow *window, demo_renderer *renderer, double *yaw,
+                            double *distance)
+{
+    if (glfwWindowShouldClose(window))
+        return 0;
+    if (glfwGetKey(window, GLFW_KEY_LEFT) == GLFW_PRESS)
+        *yaw -= 0.03;
+    if (glfwGetKey(window, GLFW_KEY_RIGHT) == GLFW_PRESS)
+        *yaw += 0.03;
+    if (glfwGetKey(window, GLFW_KEY_UP) == GLFW_PRESS)
+        *distance *= 0.98;
+    if (glfwGetKey(window, GLFW_KEY_DOWN) == GLFW_PRESS)
+        *distance *= 1.02;
+    int width, height;
+    glfwGetFramebufferSize(window, &width, &height);
+    demo_renderer_resize(renderer, width, height > 0 ? height : 1);
+    return 1;
+}
+
+void demo_window_end_frame(GLFWwindow *window)
+{
+    glfwSwapBuffers(window);
+    glfwPollEvents();
+}
