@@ -14,6 +14,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "render.h"
+#include "splitmix64.h"
 
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
@@ -28,19 +29,6 @@
 #define GRAVITY 2.0 /* units/s^2, the solid being 2 units tall: a slow fall */
 #define TOP 3.0
 #define BOTTOM (-1.3)
-
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static double rng_uniform(uint64_t *state, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 static int compare_double(const void *a, const void *b)
 {
@@ -138,12 +126,12 @@ int main(int argc, char **argv)
         }
     uint64_t state = 0xC10D0000u;
     for (size_t i = 0; i < n; i++) { /* a column over the solid's box, falling */
-        position[3 * i] = rng_uniform(&state, lo[0] - 0.05, hi[0] + 0.05);
-        position[3 * i + 1] = rng_uniform(&state, BOTTOM, TOP);
-        position[3 * i + 2] = rng_uniform(&state, lo[2] - 0.05, hi[2] + 0.05);
-        velocity[3 * i] = rng_uniform(&state, -0.05, 0.05);
-        velocity[3 * i + 1] = rng_uniform(&state, -1.0, -0.3);
-        velocity[3 * i + 2] = rng_uniform(&state, -0.05, 0.05);
+        position[3 * i] = splitmix64_uniform(&state, lo[0] - 0.05, hi[0] + 0.05);
+        position[3 * i + 1] = splitmix64_uniform(&state, BOTTOM, TOP);
+        position[3 * i + 2] = splitmix64_uniform(&state, lo[2] - 0.05, hi[2] + 0.05);
+        velocity[3 * i] = splitmix64_uniform(&state, -0.05, 0.05);
+        velocity[3 * i + 1] = splitmix64_uniform(&state, -1.0, -0.3);
+        velocity[3 * i + 2] = splitmix64_uniform(&state, -0.05, 0.05);
         cones[i] = GLCOLLIDE_TETRA_CONE_NONE;
     }
     uint64_t inside_total = 0, uncertain = 0, coherent = 0, respawned = 0;
@@ -157,7 +145,7 @@ int main(int argc, char **argv)
             v[1] -= GRAVITY * DT;
             if (p[1] < BOTTOM) { /* regenerate at the top */
                 p[1] += TOP - BOTTOM;
-                v[1] = rng_uniform(&state, -1.0, -0.3);
+                v[1] = splitmix64_uniform(&state, -1.0, -0.3);
                 respawned++;
             }
         }

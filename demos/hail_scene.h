@@ -9,6 +9,8 @@
 #ifndef GLCOLLIDE_DEMOS_HAIL_SCENE_H
 #define GLCOLLIDE_DEMOS_HAIL_SCENE_H
 
+#include "splitmix64.h"
+
 #include <glcollide/particles.h>
 
 #include <math.h>
@@ -62,19 +64,6 @@ static inline size_t hail_scene_colliders(glcollide_collider *c)
     return HAIL_COLLIDERS;
 }
 
-static inline uint64_t hail_rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static inline double hail_rng_uniform(uint64_t *state, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(hail_rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 /* n hailstones over the area, falling from 6..9 m with a wind along x, born
  * over the first lifetime so that they arrive evenly; NULL if out of memory. */
 static inline glcollide_particle *hail_scene_particles(size_t n, uint64_t seed)
@@ -83,15 +72,15 @@ static inline glcollide_particle *hail_scene_particles(size_t n, uint64_t seed)
     if (!p)
         return NULL;
     for (size_t i = 0; i < n; i++) {
-        p[i].position[0] = hail_rng_uniform(&seed, -HAIL_AREA, HAIL_AREA);
-        p[i].position[1] = hail_rng_uniform(&seed, -HAIL_AREA, HAIL_AREA);
-        p[i].position[2] = hail_rng_uniform(&seed, 6.0, 9.0);
-        p[i].velocity[0] = hail_rng_uniform(&seed, 1.5, 3.0);
-        p[i].velocity[1] = hail_rng_uniform(&seed, -0.3, 0.3);
-        p[i].velocity[2] = hail_rng_uniform(&seed, -6.0, -3.0);
+        p[i].position[0] = splitmix64_uniform(&seed, -HAIL_AREA, HAIL_AREA);
+        p[i].position[1] = splitmix64_uniform(&seed, -HAIL_AREA, HAIL_AREA);
+        p[i].position[2] = splitmix64_uniform(&seed, 6.0, 9.0);
+        p[i].velocity[0] = splitmix64_uniform(&seed, 1.5, 3.0);
+        p[i].velocity[1] = splitmix64_uniform(&seed, -0.3, 0.3);
+        p[i].velocity[2] = splitmix64_uniform(&seed, -6.0, -3.0);
         p[i].acceleration[2] = -9.81;
-        p[i].lifetime = hail_rng_uniform(&seed, 1.6, 2.2);
-        p[i].birth = -hail_rng_uniform(&seed, 0.0, p[i].lifetime);
+        p[i].lifetime = splitmix64_uniform(&seed, 1.6, 2.2);
+        p[i].birth = -splitmix64_uniform(&seed, 0.0, p[i].lifetime);
     }
     return p;
 }

@@ -129,19 +129,6 @@ END_TEST
 
 /* ------------------------------------------------------------ random scenes */
 
-static uint32_t add_mesh(glcollide_scene *scene, glcollide_mesh *mesh)
-{
-    uint32_t index;
-    ck_assert_ptr_nonnull(mesh);
-    ck_assert_int_eq(glcollide_scene_add_mesh(scene, mesh, &index), GLCOLLIDE_OK);
-    return index;
-}
-
-static void add_object(glcollide_scene *scene, uint32_t mesh, const double t[3], const double q[4])
-{
-    ck_assert_int_eq(glcollide_scene_add_object(scene, mesh, t, q, NULL), GLCOLLIDE_OK);
-}
-
 /* Real meshes, loaded once and scaled to about unit size in each scene. */
 static glcollide_mesh *real_meshes[4];
 static const char *const real_names[4] = {"knot1.off", "elephant.off", "cow.off", "knot2.off"};
@@ -177,26 +164,26 @@ static glcollide_scene *random_scene(uint64_t seed, double *distance)
     double origin = kind == 1 ? 1e4 : 0;
     double q[4], t[3];
     if (kind == 2) {
-        uint32_t outer = add_mesh(scene, test_random_mesh(&rng, 1.0));
-        uint32_t inner = add_mesh(scene, test_random_mesh(&rng, 0.05));
+        uint32_t outer = test_scene_add_mesh(scene, test_random_mesh(&rng, 1.0));
+        uint32_t inner = test_scene_add_mesh(scene, test_random_mesh(&rng, 0.05));
         test_rng_quaternion(&rng, q);
         t[0] = t[1] = t[2] = 0;
-        add_object(scene, outer, t, q);
+        test_scene_add_object(scene, outer, t, q);
         test_rng_quaternion(&rng, q);
         for (int k = 0; k < 3; k++)
             t[k] = test_rng_uniform(&rng, -0.1, 0.1);
-        add_object(scene, inner, t, q);
+        test_scene_add_object(scene, inner, t, q);
     }
     if (kind == 3) {
         glcollide_mesh *box = NULL;
         ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &box), GLCOLLIDE_OK);
-        uint32_t b = add_mesh(scene, box);
+        uint32_t b = test_scene_add_mesh(scene, box);
         const double identity[4] = {1, 0, 0, 0};
         double shift = test_rng_uniform(&rng, -0.4, 0.4);
         const double t0[3] = {0, 0, 0}, t1[3] = {1.0, shift, 0}, t2[3] = {-1.0 - 1e-6, 0, shift};
-        add_object(scene, b, t0, identity); /* touches 1 along a face */
-        add_object(scene, b, t1, identity);
-        add_object(scene, b, t2, identity); /* 1e-6 from 0 */
+        test_scene_add_object(scene, b, t0, identity); /* touches 1 along a face */
+        test_scene_add_object(scene, b, t1, identity);
+        test_scene_add_object(scene, b, t2, identity); /* 1e-6 from 0 */
         if (*distance == 0 && (seed & 8))
             *distance = 2e-6;
     }
@@ -205,11 +192,11 @@ static glcollide_scene *random_scene(uint64_t seed, double *distance)
     for (int i = 0; i < count; i++) {
         glcollide_mesh *mesh = kind == 4 ? real_mesh(&rng, test_rng_uniform(&rng, 0.4, 1.0))
                                          : test_random_mesh(&rng, test_rng_uniform(&rng, 0.3, 1.0));
-        uint32_t m = add_mesh(scene, mesh);
+        uint32_t m = test_scene_add_mesh(scene, mesh);
         test_rng_quaternion(&rng, q);
         for (int k = 0; k < 3; k++)
             t[k] = origin + test_rng_uniform(&rng, 0, spread);
-        add_object(scene, m, t, q);
+        test_scene_add_object(scene, m, t, q);
     }
     return scene;
 }
@@ -286,7 +273,7 @@ START_TEST(test_cost_structure)
         ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
         glcollide_mesh *sphere = NULL;
         ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 8, 5, &sphere), GLCOLLIDE_OK);
-        uint32_t m = add_mesh(scene, sphere);
+        uint32_t m = test_scene_add_mesh(scene, sphere);
         test_rng rng = {0xC057u + (uint64_t)c};
         double side = cbrt((double)counts[c]) * 1.2;
         for (int i = 0; i < counts[c]; i++) {
@@ -294,7 +281,7 @@ START_TEST(test_cost_structure)
                            test_rng_uniform(&rng, 0, side)},
                    q[4];
             test_rng_quaternion(&rng, q);
-            add_object(scene, m, t, q);
+            test_scene_add_object(scene, m, t, q);
         }
         glcollide_query_result far = query(scene, GLCOLLIDE_METHOD_FAR, GLCOLLIDE_LEVEL_TRIANGLES, 256, 0);
         draw_calls[c] = far.stats.draw_calls;

@@ -43,19 +43,6 @@ static void teardown(void)
     glcollide_context_destroy(&context);
 }
 
-static uint32_t add_mesh(glcollide_scene *scene, glcollide_mesh *mesh)
-{
-    uint32_t index;
-    ck_assert_ptr_nonnull(mesh);
-    ck_assert_int_eq(glcollide_scene_add_mesh(scene, mesh, &index), GLCOLLIDE_OK);
-    return index;
-}
-
-static void add_object(glcollide_scene *scene, uint32_t mesh, const double t[3], const double q[4])
-{
-    ck_assert_int_eq(glcollide_scene_add_object(scene, mesh, t, q, NULL), GLCOLLIDE_OK);
-}
-
 /* Exact answer for objects 0 and 1 of a two-object scene: do they touch,
  * or come closer than distance? */
 static int exact_touch(const glcollide_scene *scene, double distance)
@@ -152,7 +139,7 @@ static glcollide_scene *random_pair(uint64_t seed, int kinds[2])
     double origin = (seed % 11 == 0) ? 1e4 : 0; /* far from the world origin now and then */
     for (int f = 0; f < 2; f++) {
         kinds[f] = (int)test_rng_below(&rng, SHAPE_KINDS);
-        uint32_t m = add_mesh(
+        uint32_t m = test_scene_add_mesh(
             scene, make_shape(&rng, kinds[f], test_rng_uniform(&rng, 0.5, 1.0), seed % 97 == 5));
         double q[4], t[3] = {origin, origin, origin};
         test_rng_quaternion(&rng, q);
@@ -166,7 +153,7 @@ static glcollide_scene *random_pair(uint64_t seed, int kinds[2])
             for (int k = 0; k < 3; k++)
                 t[k] += d[k] * r;
         }
-        add_object(scene, m, t, q);
+        test_scene_add_object(scene, m, t, q);
     }
     return scene;
 }
@@ -334,8 +321,8 @@ START_TEST(test_guarantee)
         }
         for (int k = 0; k < 3; k++)
             t[k] = centre_a[k] + dir[k] / n * (in_a + in_b - depth);
-        add_object(scene, add_mesh(scene, a), t0, qa);
-        add_object(scene, add_mesh(scene, b), t, q);
+        test_scene_add_object(scene, test_scene_add_mesh(scene, a), t0, qa);
+        test_scene_add_object(scene, test_scene_add_mesh(scene, b), t, q);
         glcollide_myszkowski_result found = run(scene, (int)resolution, 0);
         /* The overlap of the inscribed solids holds a ball of radius depth / 2. */
         if (depth / 2 >= found.pixel_size + 2 * found.depth_range * 0x1p-24) {
@@ -657,8 +644,8 @@ START_TEST(test_refine)
             c[k] /= sqrt(n2);
             t[k] = c[k] * (0.8 - overlap);
         }
-        add_object(scene, add_mesh(scene, a), t0, qa);
-        add_object(scene, add_mesh(scene, b), t, qb);
+        test_scene_add_object(scene, test_scene_add_mesh(scene, a), t0, qa);
+        test_scene_add_object(scene, test_scene_add_mesh(scene, b), t, qb);
         glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
         options.resolution = 96;
         options.margin = 0.02;
@@ -728,8 +715,9 @@ START_TEST(test_boxes)
         const double places[4][3] = {
             {1.35, 0, 0}, {1.1, 0.2, 0.3}, {0.2, -0.3, 0.1}, {1.25, 1.25, 0}};
         const double t0[3] = {0, 0, 0}, turned[4] = {0.92387953251, 0, 0, 0.38268343236};
-        add_object(scene, add_mesh(scene, big), t0, q);
-        add_object(scene, add_mesh(scene, small), places[c], c == 3 ? turned : q);
+        test_scene_add_object(scene, test_scene_add_mesh(scene, big), t0, q);
+        test_scene_add_object(scene, test_scene_add_mesh(scene, small), places[c],
+                              c == 3 ? turned : q);
         glcollide_myszkowski_result found = run(scene, 128, 1);
         ck_assert_int_eq(found.interference, exact_touch(scene, 0));
         ck_assert_int_eq(found.interference, c == 1 || c == 2);
@@ -755,8 +743,8 @@ START_TEST(test_torus_hole)
         ck_assert_int_eq(glcollide_mesh_generate_torus(1, 0.3, 48, 16, &torus), GLCOLLIDE_OK);
         ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 24, 12, &sphere), GLCOLLIDE_OK);
         const double places[3][3] = {{0, 0, 0.0}, {0.4, 0, 0.2}, {0.9, 0, 0.5}};
-        add_object(scene, add_mesh(scene, torus), t0, q);
-        add_object(scene, add_mesh(scene, sphere), places[c], q);
+        test_scene_add_object(scene, test_scene_add_mesh(scene, torus), t0, q);
+        test_scene_add_object(scene, test_scene_add_mesh(scene, sphere), places[c], q);
         glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
         options.resolution = 256;
         options.full_map = 1;
@@ -828,9 +816,11 @@ START_TEST(test_deep_stack)
         enum { PLATES = 80 };
         double pitch = 0.02, last = pitch * (PLATES - 1) + 0.005; /* far face of the last plate */
         double back = last + 0.003 + (c ? -0.002 : 0.002);        /* centre of A's back box */
-        add_object(scene, add_mesh(scene, plate_stack(PLATES, pitch, 0.5, 0.005)), t0, q);
+        test_scene_add_object(
+            scene, test_scene_add_mesh(scene, plate_stack(PLATES, pitch, 0.5, 0.005)), t0, q);
         const double t[3] = {0.1, 0.1, -1.0};
-        add_object(scene, add_mesh(scene, plate_stack(2, back + 1.0, 0.2, 0.003)), t, q);
+        test_scene_add_object(
+            scene, test_scene_add_mesh(scene, plate_stack(2, back + 1.0, 0.2, 0.003)), t, q);
         ck_assert_int_eq(glcollide_mesh_require_solid(scene->meshes[0], NULL), GLCOLLIDE_OK);
         ck_assert_int_eq(glcollide_mesh_require_solid(scene->meshes[1], NULL), GLCOLLIDE_OK);
         glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
@@ -870,8 +860,8 @@ START_TEST(test_errors)
                                            box->triangle_count - 2, "open box", &open),
                      GLCOLLIDE_OK);
     const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0}, t1[3] = {0.3, 0, 0};
-    add_object(scene, add_mesh(scene, box), t0, q);
-    add_object(scene, add_mesh(scene, open), t1, q);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, box), t0, q);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, open), t1, q);
     glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
     glcollide_myszkowski_result result;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
@@ -929,8 +919,8 @@ START_TEST(test_errors)
     glcollide_mesh *empty = NULL, *cube = NULL;
     ck_assert_int_eq(glcollide_mesh_create(NULL, 0, NULL, 0, "empty", &empty), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &cube), GLCOLLIDE_OK);
-    add_object(scene, add_mesh(scene, empty), t0, q);
-    add_object(scene, add_mesh(scene, cube), t0, q);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, empty), t0, q);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, cube), t0, q);
     options = glcollide_myszkowski_default_options();
     options.check_solids = 0;
     ck_assert_int_eq(glcollide_myszkowski_test(tester, scene, 0, 1, &options, &result),
@@ -954,18 +944,19 @@ START_TEST(test_query)
     ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 16, 10, &sphere), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_torus(1, 0.25, 48, 12, &torus), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 0.8, 0.15, 120, 8, &knot), GLCOLLIDE_OK);
-    uint32_t ms = add_mesh(scene, sphere), mt = add_mesh(scene, torus), mk = add_mesh(scene, knot);
+    uint32_t ms = test_scene_add_mesh(scene, sphere), mt = test_scene_add_mesh(scene, torus),
+             mk = test_scene_add_mesh(scene, knot);
     const double q[4] = {1, 0, 0, 0}, tilted[4] = {0.9238795, 0.3826834, 0, 0};
     for (int i = 0; i < 6; i++) {
         double t[3] = {0.95 * i, 5, 0};
-        add_object(scene, ms, t, q);
+        test_scene_add_object(scene, ms, t, q);
     }
     const double tt[3] = {0, -3, 0}, tk[3] = {0.2, -3, 0.1}, tk2[3] = {5, -3, 0},
                  tt2[3] = {5, -3.4, 1.6};
-    add_object(scene, mt, tt, tilted);
-    add_object(scene, mk, tk, q);
-    add_object(scene, mk, tk2, q);
-    add_object(scene, mt, tt2, q); /* boxes overlap, solids do not */
+    test_scene_add_object(scene, mt, tt, tilted);
+    test_scene_add_object(scene, mk, tk, q);
+    test_scene_add_object(scene, mk, tk2, q);
+    test_scene_add_object(scene, mt, tt2, q); /* boxes overlap, solids do not */
     glcollide_query_options options = glcollide_query_default_options();
     glcollide_query_result exact, convex;
     ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &exact), GLCOLLIDE_OK);
@@ -1015,12 +1006,13 @@ START_TEST(test_query_scenes)
         int n = 3 + (int)test_rng_below(&rng, 4);
         for (int k = 0; k < n; k++) {
             int kind = (int)test_rng_below(&rng, SHAPE_REAL);
-            uint32_t m = add_mesh(scene, make_shape(&rng, kind, test_rng_uniform(&rng, 0.5, 1), 0));
+            uint32_t m = test_scene_add_mesh(
+                scene, make_shape(&rng, kind, test_rng_uniform(&rng, 0.5, 1), 0));
             double q[4], t[3];
             test_rng_quaternion(&rng, q);
             for (int c = 0; c < 3; c++)
                 t[c] = test_rng_uniform(&rng, 0, 1.5);
-            add_object(scene, m, t, q);
+            test_scene_add_object(scene, m, t, q);
         }
         glcollide_query_options options = glcollide_query_default_options();
         glcollide_query_result exact, near, convex;
@@ -1077,8 +1069,8 @@ START_TEST(test_gl_state)
     ck_assert_int_eq(glcollide_mesh_generate_torus(1, 0.3, 32, 12, &torus), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 16, 8, &sphere), GLCOLLIDE_OK);
     const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0}, t1[3] = {0.9, 0, 0.5};
-    add_object(scene, add_mesh(scene, torus), t0, q);
-    add_object(scene, add_mesh(scene, sphere), t1, q);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, torus), t0, q);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, sphere), t1, q);
     glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
     options.resolution = 64;
     options.full_map = 1;

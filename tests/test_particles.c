@@ -1026,12 +1026,7 @@ START_TEST(test_wrapped_context_state)
     context_setup();
     ck_assert_int_eq(glcollide_context_make_current(context), GLCOLLIDE_OK);
     GLuint framebuffer, renderbuffer, buffer;
-    glGenFramebuffers(1, &framebuffer);
-    glGenRenderbuffers(1, &renderbuffer);
-    glBindRenderbuffer(GL_RENDERBUFFER, renderbuffer);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 32, 32);
-    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, renderbuffer);
+    test_gl_framebuffer_create(&framebuffer, &renderbuffer);
     glGenBuffers(1, &buffer);
     glBindBuffer(GL_UNIFORM_BUFFER, buffer);
     glBufferData(GL_UNIFORM_BUFFER, 256, NULL, GL_STATIC_DRAW);

@@ -23,14 +23,6 @@ static glcollide_scene *new_scene(void)
     return scene;
 }
 
-static uint32_t add_mesh(glcollide_scene *scene, glcollide_mesh *mesh)
-{
-    uint32_t index;
-    ck_assert_ptr_nonnull(mesh);
-    ck_assert_int_eq(glcollide_scene_add_mesh(scene, mesh, &index), GLCOLLIDE_OK);
-    return index;
-}
-
 static void add_object(glcollide_scene *scene, uint32_t mesh, double x, double y, double z,
                        const double rotation[4])
 {
@@ -75,7 +67,7 @@ START_TEST(test_exact_cubes_touching)
                  {1.5, 0.49, 0}, {1.5, 0.5, 1}, {3.0, 0, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         glcollide_scene *scene = new_scene();
-        uint32_t cube = add_mesh(scene, box(0.5));
+        uint32_t cube = test_scene_add_mesh(scene, box(0.5));
         add_object(scene, cube, 0, 0, 0, identity);
         add_object(scene, cube, cases[c].offset, 0, 0, identity);
         glcollide_query_result result =
@@ -96,8 +88,8 @@ END_TEST
 START_TEST(test_exact_containment)
 {
     glcollide_scene *scene = new_scene();
-    uint32_t big = add_mesh(scene, sphere(2, 24, 12));
-    uint32_t small = add_mesh(scene, sphere(0.5, 12, 6));
+    uint32_t big = test_scene_add_mesh(scene, sphere(2, 24, 12));
+    uint32_t small = test_scene_add_mesh(scene, sphere(0.5, 12, 6));
     add_object(scene, big, 10, 0, 0, identity);
     add_object(scene, small, 10.3, 0.2, -0.1, identity); /* inside object 0 */
     add_object(scene, small, 11.9, 0, 0, identity);      /* crosses the surface of 0 */
@@ -120,8 +112,8 @@ START_TEST(test_exact_containment)
                                            &open),
                      GLCOLLIDE_OK);
     glcollide_scene *open_scene = new_scene();
-    uint32_t open_big = add_mesh(open_scene, open);
-    uint32_t open_small = add_mesh(open_scene, sphere(0.5, 12, 6));
+    uint32_t open_big = test_scene_add_mesh(open_scene, open);
+    uint32_t open_small = test_scene_add_mesh(open_scene, sphere(0.5, 12, 6));
     for (size_t i = 0; i < scene->object_count; i++)
         add_object(open_scene, scene->objects[i].mesh == big ? open_big : open_small,
                    scene->objects[i].translation[0], scene->objects[i].translation[1],
@@ -196,7 +188,8 @@ START_TEST(test_exact_random_scenes_vs_brute_force)
         size_t n = 2 + test_rng_below(&rng, 4);
         double origin = (s % 2) ? 1e4 : 0;
         for (size_t i = 0; i < n; i++) {
-            uint32_t mesh = add_mesh(scene, test_random_mesh(&rng, test_rng_uniform(&rng, 0.3, 1.0)));
+            uint32_t mesh = test_scene_add_mesh(
+                scene, test_random_mesh(&rng, test_rng_uniform(&rng, 0.3, 1.0)));
             double q[4];
             test_rng_quaternion(&rng, q);
             add_object(scene, mesh, origin + test_rng_uniform(&rng, 0, 2.5),
@@ -258,7 +251,8 @@ START_TEST(test_sap_method_vs_brute_force)
     for (int s = 0; s < 40; s++) {
         test_rng rng = {0x5A900000u + (uint64_t)s};
         glcollide_scene *scene = new_scene();
-        uint32_t mesh = add_mesh(scene, test_random_mesh(&rng, test_rng_uniform(&rng, 0.3, 1.0)));
+        uint32_t mesh =
+            test_scene_add_mesh(scene, test_random_mesh(&rng, test_rng_uniform(&rng, 0.3, 1.0)));
         size_t n = 30;
         for (size_t i = 0; i < n; i++) {
             double q[4];

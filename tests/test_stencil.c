@@ -58,19 +58,6 @@ static int has_pair(const glcollide_object_pair *pairs, size_t count, uint32_t a
            bsearch(&key, pairs, count, sizeof key, glcollide_object_pair_compare) != NULL;
 }
 
-static uint32_t add_mesh(glcollide_scene *scene, glcollide_mesh *mesh)
-{
-    uint32_t index;
-    ck_assert_ptr_nonnull(mesh);
-    ck_assert_int_eq(glcollide_scene_add_mesh(scene, mesh, &index), GLCOLLIDE_OK);
-    return index;
-}
-
-static void add_object(glcollide_scene *scene, uint32_t mesh, const double t[3], const double q[4])
-{
-    ck_assert_int_eq(glcollide_scene_add_object(scene, mesh, t, q, NULL), GLCOLLIDE_OK);
-}
-
 /* test_random_mesh, redrawn until it is a closed solid (its sliver fan is
  * not: the stencil method requires solids and says so, see test_open_mesh). */
 static glcollide_mesh *closed_mesh(test_rng *rng, double s)
@@ -120,27 +107,27 @@ static glcollide_scene *random_scene(uint64_t seed)
     double origin = kind == 1 ? 1e4 : 0;
     double q[4], t[3];
     if (kind == 2) {
-        uint32_t outer = add_mesh(scene, closed_mesh(&rng, 1.0));
+        uint32_t outer = test_scene_add_mesh(scene, closed_mesh(&rng, 1.0));
         double inner_size = (seed & 8) ? 1e-3 : 0.05;
-        uint32_t inner = add_mesh(scene, closed_mesh(&rng, inner_size));
+        uint32_t inner = test_scene_add_mesh(scene, closed_mesh(&rng, inner_size));
         test_rng_quaternion(&rng, q);
         t[0] = t[1] = t[2] = 0;
-        add_object(scene, outer, t, q);
+        test_scene_add_object(scene, outer, t, q);
         test_rng_quaternion(&rng, q);
         for (int k = 0; k < 3; k++)
             t[k] = test_rng_uniform(&rng, -0.1, 0.1);
-        add_object(scene, inner, t, q);
+        test_scene_add_object(scene, inner, t, q);
     }
     int count = kind == 2 ? (int)test_rng_below(&rng, 2) : 2 + (int)test_rng_below(&rng, 4);
     double spread = kind == 4 ? 0.6 : 2.0;
     for (int i = 0; i < count; i++) {
         glcollide_mesh *mesh = kind == 3 ? real_mesh(&rng, test_rng_uniform(&rng, 0.4, 1.0), seed % 25 == 3)
                                          : closed_mesh(&rng, test_rng_uniform(&rng, 0.3, 1.0));
-        uint32_t m = add_mesh(scene, mesh);
+        uint32_t m = test_scene_add_mesh(scene, mesh);
         test_rng_quaternion(&rng, q);
         for (int k = 0; k < 3; k++)
             t[k] = origin + test_rng_uniform(&rng, 0, spread);
-        add_object(scene, m, t, q);
+        test_scene_add_object(scene, m, t, q);
     }
     return scene;
 }
@@ -233,11 +220,11 @@ START_TEST(test_deep_nesting)
         glcollide_mesh *cube = NULL;
         ck_assert_int_eq(glcollide_mesh_generate_box(1.0 + 0.01 * i, 1.0 + 0.01 * i, 1.0 + 0.01 * i, &cube),
                          GLCOLLIDE_OK);
-        add_object(scene, add_mesh(scene, cube), origin, q);
+        test_scene_add_object(scene, test_scene_add_mesh(scene, cube), origin, q);
     }
     glcollide_mesh *small = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_box(0.01, 0.01, 0.01, &small), GLCOLLIDE_OK);
-    add_object(scene, add_mesh(scene, small), inner, q);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, small), inner, q);
     for (int forced = 0; forced < 2; forced++) {
         test_log_capture_start(GLCOLLIDE_LOG_WARNING);
         glcollide_stencil_result found = stencil(scene, 256, forced ? GLCOLLIDE_STENCIL_COUNTER_STENCIL
@@ -286,8 +273,8 @@ START_TEST(test_open_mesh)
     const double t0[3] = {0, 0, 0}, t1[3] = {0.3, 0.2, 0.1};
     const double norm = sqrt(0.95), turned[4] = {0.9 / norm, 0.3 / norm, 0.2 / norm, 0.1 / norm};
     const double tilted[4] = {0.8 / sqrt(0.9), 0.1 / sqrt(0.9), -0.4 / sqrt(0.9), 0.3 / sqrt(0.9)};
-    add_object(scene, add_mesh(scene, large), t0, tilted);
-    add_object(scene, add_mesh(scene, open), t1, turned);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, large), t0, tilted);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, open), t1, turned);
     glcollide_stencil_options options = glcollide_stencil_default_options();
     options.resolution = 128;
     glcollide_stencil_result found;
@@ -324,10 +311,10 @@ START_TEST(test_containment_localisation)
     ck_assert_int_eq(glcollide_mesh_generate_box(1e-4, 1e-4, 1e-4, &tiny), GLCOLLIDE_OK);
     const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0}, t1[3] = {0.3, -0.2, 0.1},
                  t2[3] = {-0.5, 0.5, 0.4}, t3[3] = {5, 0, 0};
-    add_object(scene, add_mesh(scene, big), t0, q);
-    add_object(scene, add_mesh(scene, small), t1, q);
-    add_object(scene, add_mesh(scene, tiny), t2, q);
-    add_object(scene, 0, t3, q); /* far away: pairs with nothing */
+    test_scene_add_object(scene, test_scene_add_mesh(scene, big), t0, q);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, small), t1, q);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, tiny), t2, q);
+    test_scene_add_object(scene, 0, t3, q); /* far away: pairs with nothing */
     glcollide_stencil_result found = stencil(scene, 128, GLCOLLIDE_STENCIL_COUNTER_AUTO);
     ck_assert_uint_eq(found.pair_count, 2);
     ck_assert(has_pair(found.pairs, found.pair_count, 0, 1));
@@ -376,7 +363,7 @@ START_TEST(test_cost_structure)
         ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
         glcollide_mesh *sphere = NULL;
         ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 8, 5, &sphere), GLCOLLIDE_OK);
-        uint32_t m = add_mesh(scene, sphere);
+        uint32_t m = test_scene_add_mesh(scene, sphere);
         double side = cbrt((double)counts[c]) * 1.2;
         test_rng rng = {0x57C0u + (uint64_t)c};
         for (int i = 0; i < counts[c]; i++) {
@@ -384,7 +371,7 @@ START_TEST(test_cost_structure)
                            test_rng_uniform(&rng, 0, side)},
                    q[4];
             test_rng_quaternion(&rng, q);
-            add_object(scene, m, t, q);
+            test_scene_add_object(scene, m, t, q);
         }
         glcollide_stencil_result found = stencil(scene, 256, GLCOLLIDE_STENCIL_COUNTER_AUTO);
         glcollide_query_result exact = exact_pairs(scene, 0);

@@ -3,6 +3,8 @@
 #ifndef GLCOLLIDE_TESTS_H
 #define GLCOLLIDE_TESTS_H
 
+#include "../demos/splitmix64.h"
+
 #include <glcollide/glcollide.h>
 
 #include <check.h>
@@ -69,16 +71,13 @@ typedef struct test_rng {
 
 static inline uint64_t test_rng_next(test_rng *rng)
 {
-    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return splitmix64_next(&rng->state);
 }
 
 /* Uniform in [lo, hi). */
 static inline double test_rng_uniform(test_rng *rng, double lo, double hi)
 {
-    return lo + (hi - lo) * (double)(test_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0);
+    return splitmix64_uniform(&rng->state, lo, hi);
 }
 
 /* Uniform integer in [0, n). */
@@ -95,6 +94,16 @@ void test_rng_quaternion(test_rng *rng, double q[4]);
 /* A random closed test mesh of size ~s: thin plate, sphere, torus, capsule,
  * (2,3) knot, or a fan of sliver triangles (aspect ~1e4). */
 glcollide_mesh *test_random_mesh(test_rng *rng, double s);
+
+/* Adds mesh (must not be NULL) / an object to scene, failing the test on
+ * any error; test_scene_add_mesh returns the index of the mesh. */
+uint32_t test_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh);
+void test_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double t[3],
+                           const double q[4]);
+
+/* A caller's own framebuffer (a 32 x 32 RGBA8 renderbuffer), created and
+ * bound in the current GL context; the caller deletes both (GLuint). */
+void test_gl_framebuffer_create(unsigned int *framebuffer, unsigned int *renderbuffer);
 
 /* Path of a data mesh (libcgal-demo, extracted by tests/cgal-meshes.sh);
  * fails the test (never skips) when the mesh cache is missing. */

@@ -5,6 +5,8 @@
 
 #include <glcollide/glcollide.h>
 
+#include <epoxy/gl.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,3 +165,26 @@ glcollide_mesh *test_random_mesh(test_rng *rng, double s)
     return mesh;
 }
 
+uint32_t test_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh)
+{
+    uint32_t index;
+    ck_assert_ptr_nonnull(mesh);
+    ck_assert_int_eq(glcollide_scene_add_mesh(scene, mesh, &index), GLCOLLIDE_OK);
+    return index;
+}
+
+void test_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double t[3],
+                           const double q[4])
+{
+    ck_assert_int_eq(glcollide_scene_add_object(scene, mesh, t, q, NULL), GLCOLLIDE_OK);
+}
+
+void test_gl_framebuffer_create(unsigned int *framebuffer, unsigned int *renderbuffer)
+{
+    glGenFramebuffers(1, framebuffer);
+    glGenRenderbuffers(1, renderbuffer);
+    glBindRenderbuffer(GL_RENDERBUFFER, *renderbuffer);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 32, 32);
+    glBindFramebuffer(GL_FRAMEBUFFER, *framebuffer);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *renderbuffer);
+}

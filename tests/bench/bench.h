@@ -4,9 +4,10 @@
 #ifndef GLCOLLIDE_BENCH_H
 #define GLCOLLIDE_BENCH_H
 
+#include "../../demos/splitmix64.h"
+
 #include <stdint.h>
 #include <stdio.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -129,20 +130,6 @@ static inline void bench_row_print(const bench_row *r)
     bench_csv_field(r->gpu_buffer_mb, 3);
     putchar('\n');
     fflush(stdout);
-}
-
-static inline uint64_t bench_rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [lo, hi). */
-static inline double bench_rng_uniform(uint64_t *state, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(bench_rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 #endif

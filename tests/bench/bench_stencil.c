@@ -164,14 +164,14 @@ static glcollide_scene *make_scene(size_t n, int detail, double density, uint64_
     double side = cbrt((double)n / density);
     uint64_t state = seed;
     for (size_t i = 0; i < n; i++) {
-        uint32_t mesh = (uint32_t)(bench_rng_next(&state) % scene->mesh_count);
+        uint32_t mesh = (uint32_t)(splitmix64_next(&state) % scene->mesh_count);
         double t[3], q[4], norm = 0;
         for (int k = 0; k < 3; k++)
-            t[k] = bench_rng_uniform(&state, 0, side);
+            t[k] = splitmix64_uniform(&state, 0, side);
         do {
             norm = 0;
             for (int k = 0; k < 4; k++) {
-                q[k] = bench_rng_uniform(&state, -1, 1);
+                q[k] = splitmix64_uniform(&state, -1, 1);
                 norm += q[k] * q[k];
             }
         } while (norm > 1 || norm < 1e-6);

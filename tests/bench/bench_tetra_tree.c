@@ -179,8 +179,8 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
             for (int k = 0; k < 3; k++) {
                 double pad = 0.1 * (hi[k] - lo[k]);
-                points[3 * i + k] = bench_rng_uniform(&state, lo[k] - pad, hi[k] + pad);
-                velocity[3 * i + k] = bench_rng_uniform(&state, -1e-3, 1e-3) * (hi[k] - lo[k]);
+                points[3 * i + k] = splitmix64_uniform(&state, lo[k] - pad, hi[k] + pad);
+                velocity[3 * i + k] = splitmix64_uniform(&state, -1e-3, 1e-3) * (hi[k] - lo[k]);
             }
         row rows[5] = {{.method = "gpu"},
                        {.method = "gpu-coherent"},
