@@ -40,8 +40,8 @@ typedef struct bvh_node {
 struct glcollide_bvh {
     size_t vertex_count;
     size_t triangle_count;
-    uint32_t *triangles;      /* 3 vertex indices per slot, in leaf order */
-    uint32_t *ids;            /* the caller's triangle index of each slot */
+    uint32_t *triangles;        /* 3 vertex indices per slot, in leaf order */
+    uint32_t *ids;              /* the caller's triangle index of each slot */
     glcollide_aabb *slot_boxes; /* box of each slot's triangle */
     bvh_node *nodes;
     size_t node_count;
@@ -167,8 +167,8 @@ int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "BVH: NULL %s",
                               triangle_count && !triangles ? "triangles" : "positions");
     if (triangle_count > UINT32_MAX / 2)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "BVH: %zu triangles, at most %u", triangle_count, UINT32_MAX / 2);
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "BVH: %zu triangles, at most %u",
+                              triangle_count, UINT32_MAX / 2);
     for (size_t t = 0; t < triangle_count; t++)
         for (int v = 0; v < 3; v++)
             if (triangles[3 * t + v] >= vertex_count)
@@ -197,8 +197,7 @@ int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint
     bvh->slot_boxes = glcollide_alloc_array(n, sizeof *bvh->slot_boxes);
     bvh->nodes = glcollide_alloc_array(max_nodes, sizeof *bvh->nodes);
     int status = GLCOLLIDE_OK;
-    if (!refs || !stack || !bvh->triangles || !bvh->ids || !bvh->slot_boxes ||
-        !bvh->nodes) {
+    if (!refs || !stack || !bvh->triangles || !bvh->ids || !bvh->slot_boxes || !bvh->nodes) {
         status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
                                 "BVH: out of memory for %zu triangles", n);
         goto done;
@@ -355,8 +354,8 @@ static int obb_overlap(const glcollide_aabb *a, const glcollide_aabb *b, const r
     }
     for (int j = 0; j < 3; j++) { /* b's axes: column j of r */
         double distance = f->r[j] * d[0] + f->r[3 + j] * d[1] + f->r[6 + j] * d[2];
-        double extent = hb[j] + f->abs_r[j] * ha[0] + f->abs_r[3 + j] * ha[1] +
-                        f->abs_r[6 + j] * ha[2];
+        double extent =
+            hb[j] + f->abs_r[j] * ha[0] + f->abs_r[3 + j] * ha[1] + f->abs_r[6 + j] * ha[2];
         if (fabs(distance) > extent)
             return 0;
     }
@@ -484,4 +483,132 @@ int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,
                 stack[top++] = node->first + c;
     }
     return 0;
+}
+
+/* ---------------------------------------------------------------- nearest point */
+
+/* Squared distance from p to box (0 inside). */
+static inline double box_distance2(const glcollide_aabb *box, const double p[3])
+{
+    double d2 = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double d = p[k] < box->min[k] ? box->min[k] - p[k]
+                                      : (p[k] > box->max[k] ? p[k] - box->max[k] : 0.0);
+        d2 += d * d;
+    }
+    return d2;
+}
+
+/* The point of triangle abc nearest to p (Voronoi regions of the vertices,
+ * edges and face, tested in turn). */
+static void closest_on_triangle(const double p[3], const double a[3], const double b[3],
+                                const double c[3], double out[3])
+{
+    double ab[3], ac[3], ap[3];
+    glcollide_vec3_sub(ab, b, a);
+    glcollide_vec3_sub(ac, c, a);
+    glcollide_vec3_sub(ap, p, a);
+    double d1 = glcollide_vec3_dot(ab, ap), d2 = glcollide_vec3_dot(ac, ap);
+    if (d1 <= 0.0 && d2 <= 0.0) {
+        memcpy(out, a, 3 * sizeof *out);
+        return;
+    }
+    double bp[3];
+    glcollide_vec3_sub(bp, p, b);
+    double d3 = glcollide_vec3_dot(ab, bp), d4 = glcollide_vec3_dot(ac, bp);
+    if (d3 >= 0.0 && d4 <= d3) {
+        memcpy(out, b, 3 * sizeof *out);
+        return;
+    }
+    double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+        double v = d1 / (d1 - d3);
+        for (int k = 0; k < 3; k++)
+            out[k] = a[k] + v * ab[k];
+        return;
+    }
+    double cp[3];
+    glcollide_vec3_sub(cp, p, c);
+    double d5 = glcollide_vec3_dot(ab, cp), d6 = glcollide_vec3_dot(ac, cp);
+    if (d6 >= 0.0 && d5 <= d6) {
+        memcpy(out, c, 3 * sizeof *out);
+        return;
+    }
+    double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+        double w = d2 / (d2 - d6);
+        for (int k = 0; k < 3; k++)
+            out[k] = a[k] + w * ac[k];
+        return;
+    }
+    double va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
+        double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        for (int k = 0; k < 3; k++)
+            out[k] = b[k] + w * (c[k] - b[k]);
+        return;
+    }
+    double denom = va + vb + vc;
+    if (!(denom > 0.0) || !isfinite(denom)) { /* no area: the nearest of its corners */
+        const double *best = a;
+        double da = 0, db = 0, dc = 0;
+        for (int k = 0; k < 3; k++) {
+            da += (p[k] - a[k]) * (p[k] - a[k]);
+            db += (p[k] - b[k]) * (p[k] - b[k]);
+            dc += (p[k] - c[k]) * (p[k] - c[k]);
+        }
+        best = db < da ? (dc < db ? c : b) : (dc < da ? c : a);
+        memcpy(out, best, 3 * sizeof *out);
+        return;
+    }
+    double v = vb / denom, w = vc / denom;
+    for (int k = 0; k < 3; k++)
+        out[k] = a[k] + ab[k] * v + ac[k] * w;
+}
+
+double glcollide_bvh_nearest(const glcollide_bvh *bvh, const double *positions, const double p[3],
+                             double closest[3], uint32_t *triangle)
+{
+    if (!bvh || !positions || !p || !bvh->node_count)
+        return INFINITY;
+    double best2 = INFINITY;
+    uint32_t stack[GLCOLLIDE_BVH_MAX_DEPTH + 2];
+    size_t top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const bvh_node *node = &bvh->nodes[stack[--top]];
+        if (box_distance2(&node->box, p) >= best2)
+            continue;
+        if (node->count) {
+            for (uint32_t s = node->first; s < node->first + node->count; s++) {
+                if (box_distance2(&bvh->slot_boxes[s], p) >= best2)
+                    continue;
+                const uint32_t *t = bvh->triangles + 3 * (size_t)s;
+                double q[3];
+                closest_on_triangle(p, positions + 3 * (size_t)t[0], positions + 3 * (size_t)t[1],
+                                    positions + 3 * (size_t)t[2], q);
+                double d2 = 0.0;
+                for (int k = 0; k < 3; k++)
+                    d2 += (q[k] - p[k]) * (q[k] - p[k]);
+                if (d2 < best2) {
+                    best2 = d2;
+                    if (closest)
+                        memcpy(closest, q, sizeof q);
+                    if (triangle)
+                        *triangle = bvh->ids[s];
+                }
+            }
+            continue;
+        }
+        /* The nearer child last on the stack, so it is searched first. */
+        uint32_t near = node->first, far = node->first + 1;
+        if (box_distance2(&bvh->nodes[far].box, p) < box_distance2(&bvh->nodes[near].box, p)) {
+            uint32_t t = near;
+            near = far;
+            far = t;
+        }
+        stack[top++] = far;
+        stack[top++] = near;
+    }
+    return sqrt(best2);
 }

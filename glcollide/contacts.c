@@ -1,86 +1,223 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Contact generation between two triangle meshes, for rigid-body solvers
- * (ODE's dContactGeom). Each candidate triangle pair is first decided
- * exactly (glcollide_tri_tri_intersection); an intersecting pair gives one
- * or two contact points, then the set is reduced to max_contacts.
+ * Contacts between two triangle meshes for rigid-body solvers (ODE's
+ * dContactGeom), made per contact region: a connected part of the two
+ * solids' overlap (or of their touching set) gets one normal, one depth
+ * scale and a small manifold of points spread over it.
  *
- * Per pair (triangles a of mesh A and b of mesh B, outward normals n_a, n_b):
- * - Position: both ends of the intersection segment (one point when they
- *   coincide). They lie on both triangles up to rounding, and the ends of the
- *   segments trace the intersection curve, so the reduction below can spread
- *   contacts to the corners of a contact region, not only to segment middles.
- * - Normal and depth: a separating-axis choice between the two face normals,
- *   each with a local depth:
- *     along n_b: how far a dips below b's plane inside the prism over b
- *                (a clipped to b's three side planes; the deepest vertex);
- *     along -n_a: how far b dips below a's plane inside the prism over a.
- *   The smaller depth wins (the cheaper way to undo this pair's overlap);
- *   ties go to n_b. The clipped polygon is part of one triangle, so the depth
- *   never exceeds that triangle's extent: a sliver cannot report a depth
- *   larger than itself. Depths are clamped to >= 0. The normal points from
- *   B toward A (out of B, into A), as ODE expects: moving A by normal * depth
- *   undoes the pair's overlap. The difference n_b - n_a was rejected: it is
- *   45 degrees off for a box resting on a face (side wall against floor),
- *   the configuration solvers see most; face normals are exact there.
- * - Touching without crossing: when the intersection lies on the boundary of
- *   both triangles (edges lying along each other, as where the side faces of
- *   two stacked equal boxes meet), neither triangle enters the other's
- *   interior, so the pair only touches: depth 0, normal n_b. Without this,
- *   such pairs would report the whole height of a side face as depth.
- * - Coplanar pairs: faces touching back to back (n_a . n_b < 0) give depth 0
- *   and n_b. Coplanar faces facing the same way (flush sides of two
- *   overlapping solids) give no contact: the solids are on the same side of
- *   them, and the pairs that cross carry the penetration.
- * - A zero-area triangle has no normal: the other one's is used; if both are
- *   degenerate the pair gives no contact. Non-finite results are dropped.
- * The depth is local to the two triangles: it is exact for flat faces (box
- * on box, box on floor) and, for curved or finely tessellated surfaces,
- * bounded by the size of the triangles near the intersection curve rather
- * than equal to the global penetration depth (for two spheres, each contact's
- * normal is a sphere normal on the rim, off the centre line by up to the
- * rim's angle; the set of contacts is balanced around it).
+ * Why regions: one triangle pair at a time, the side faces of two resting
+ * boxes give sideways normals and depths as large as a face; a solver fed
+ * such contacts launches the top box. A region's normal must undo the
+ * region's overlap as a whole.
  *
- * Reduction, deterministic and independent of the order of candidates:
- * 1. Points are sorted by (triangle_a, triangle_b, segment end); repeats of a
- *    candidate pair are dropped.
- * 2. Near-duplicates (within 1e-9 of the size of the contact set, plus a few
- *    ulps of the coordinates) are merged, keeping the deeper one (ties: the
- *    smaller key). Adjacent pairs share the ends of their segments, so this
- *    roughly halves the points.
- * 3. If more than max_contacts remain: keep the deepest point (among equally
- *    deep ones, the one farthest from the centroid of all points, i.e. a
- *    corner of a flat contact patch), then repeatedly the point farthest from
- *    all kept ones (ties: deeper, then smaller key): farthest-point sampling,
- *    which spreads the kept contacts over the region. O(points * max_contacts).
- * 4. Output sorted by depth, deepest first (ties by key, then position).
+ * 1. Elements. Each candidate pair (a of A, b of B) is decided exactly
+ *    (glcollide_tri_tri_intersection). A pair that crosses gives a segment
+ *    of the intersection curve, oriented along n_a x n_b: that leaves the
+ *    part of a inside B on its left, so the segments of a region form the
+ *    boundary curve of A's surface patch inside B, counter-clockwise seen
+ *    from outside A. A pair that only touches (the segment lies on an edge
+ *    of both triangles, as at the corners of two flush boxes) and a
+ *    coplanar pair facing back to back (exact resting) give touching points;
+ *    the latter also its overlap polygon and area. Coplanar faces facing
+ *    the same way (flush sides) give nothing: the pairs around them carry
+ *    the overlap.
+ * 2. Regions: elements sharing a point (within 1e-7 of the contact set's
+ *    size) are connected (union-find over a hash grid of their points).
+ * 3. Normal: the overlap volume's gradient with respect to translating A is
+ *    minus the integral of A's outward normal over A's patch inside B, i.e.
+ *    minus that patch's vector area, and a vector area depends only on the
+ *    boundary curve: V = 1/2 sum (p - c) x (q - c) over the region's
+ *    oriented segments (c: their centroid). For a box sunk into a box, or
+ *    caps on caps, the strips of the side faces cancel and V is vertical,
+ *    whatever the tessellation; short corner segments add only their tiny
+ *    vector area. Faces touching back to back add their area times n_b (F),
+ *    which also dominates where near-coplanar faces make the curve
+ *    ill-conditioned (a resting pair within rounding of exact contact).
+ *    The normal is (F - V) / |F - V|, from B toward A (ODE's convention:
+ *    moving A along it separates the pair); when that sum vanishes (a
+ *    degenerate touch), the sum of n_b - n_a over the region's pairs.
+ * 4. Depth: the width of the overlap along the normal, from points known
+ *    to lie in both solids: the curve's points, and the vertices of the
+ *    crossing triangles that lie inside the other mesh. A vertex v of a is
+ *    counted inside B when it is behind or on the plane of every triangle
+ *    of B that meets a (exact orient3d): for B convex near a this is
+ *    exactly "inside"; where B is concave it can only leave vertices out.
+ *    So the width W = top - bottom (top: highest such point of B's patch
+ *    along n, bottom: lowest of A's) never exceeds the true overlap along n
+ *    (a contact never reports more depth than the solids overlap), and a
+ *    point's own depth is how far it lies below top (points of A and of the
+ *    curve) or above bottom (vertices of B), clamped to [0, W]: a tilted
+ *    box gets its deep corners deep and its crossing line at 0, as ODE's
+ *    box-box collider gives them.
+ * 5. Manifold: per region, points_per_region (default 4) points: the
+ *    deepest (within a band of 1e-6 W; among those, the farthest from the
+ *    region's centre), then farthest-point sampling in the plane normal to
+ *    n (ties within 1e-6 of the region's size go to the deeper, then to the
+ *    smaller key: triangles and vertex indices, so a resting pair keeps the
+ *    same contacts step after step). With fewer slots than regions times
+ *    points, regions take turns (deepest region first), one point a turn.
+ *    The count never grows with the caller's buffer beyond regions times
+ *    points_per_region: in ODE's default friction model mu bounds each
+ *    contact's friction force, so more contacts would mean more friction.
  *
- * Memory: up to 16 candidate pairs use the stack; more use one heap block of
- * 2 * candidate_count points (~100 bytes each), freed before returning.
+ * The result does not depend on the order of candidates (elements are
+ * sorted by their triangle pair; every tie is broken by keys). Scratch
+ * memory lives in a glcollide_contact_scratch and only grows.
  */
 #include "internal.h"
+#include "predicates.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+enum { MAX_POLYGON = 9, MAX_DIRECTIONS = 16 };
+enum { ELEMENT_SEGMENT = 0, ELEMENT_TOUCH = 1 };
+/* Vertices sort before curve points: where both stand at one corner, the
+ * mesh's own corner is the one reported, step after step. */
+enum { SOURCE_VERTEX_A = 0, SOURCE_VERTEX_B = 1, SOURCE_CURVE = 2 };
+
+/* Faces closer to antiparallel than this (|n_a x n_b|) count as facing:
+ * their overlap area feeds the normal (rounding-level tilts only). */
+static const double facing_sine = 1e-6;
+/* Points within this fraction of the contact set's size are one point. */
+static const double connect_tolerance = 1e-7;
+/* Face normals closer than this cosine (20 degrees) to a region's vector
+ * area are candidates for its normal. */
+static const double direction_cone = 0.9396926207859084;
+/* Ties in the manifold's choices, relative to the region's size and depth. */
+static const double tie_tolerance = 1e-6;
+
+/* One candidate pair that meets: a segment of the curve or a touch. */
+typedef struct element {
+    uint32_t a, b;
+    uint32_t kind;
+    uint32_t first_point, point_count;
+    uint32_t region;                 /* union-find parent, then the region's index */
+    double facing[3];                /* n_b * overlap area, for faces touching back to back */
+    double touch[3];                 /* a touch's normal: the face touched, from B toward A */
+    double hint[3];                  /* n_b - n_a, for regions without area or face touches */
+    double offset[3];                /* centroid of a - centroid of b, the last resort */
+    double normal_a[3], normal_b[3]; /* unit face normals (0 for a triangle without area) */
+    double facet[3];  /* the face the pair lies on, times its length; 0: no facet (edges) */
+    double facets[3]; /* union-find roots: the sum of their set's facets */
+} element;
+
+/* A point a contact can be made at. */
 typedef struct contact_point {
     double position[3];
-    double normal[3];
     double depth;
-    double distance2; /* squared distance to the nearest kept point, during selection */
-    uint32_t triangle_a, triangle_b;
-    uint32_t end;    /* which end of the pair's segment: 0 or 1 */
-    uint32_t status; /* 0 candidate, 1 merged away, 2 kept */
+    double u, v;                           /* in the plane normal to the region's normal */
+    double distance2;                      /* to the nearest kept point, during selection */
+    uint32_t first_partner, partner_count; /* vertices: the other mesh's triangles meeting theirs */
+    uint32_t element; /* curve points: owner; vertices: an element of their triangle */
+    uint32_t source;
+    uint32_t index; /* end / polygon corner, or vertex index */
+    uint32_t region;
+    uint32_t kept;
+    uint32_t open; /* a segment's end that no other element shares */
 } contact_point;
 
-enum { STACK_PAIRS = 16, MAX_POLYGON = 9 };
-enum { POINT_CANDIDATE = 0, POINT_MERGED = 1, POINT_KEPT = 2 };
+typedef struct region {
+    double centroid[3];
+    uint32_t curve_points;
+    uint32_t open_points; /* the curve is closed when 0 */
+    double facets[3];     /* sum of its elements' facets */
+    double area[3];       /* F - V */
+    double hint[3];
+    double offset[3];
+    double normal[3];
+    double top, bottom, width;
+    double lo[3], hi[3];
+    uint32_t first, count; /* its candidate points, after bucketing */
+    uint32_t kept;
+    uint32_t first_element; /* smallest element index: the region's key */
+    uint32_t direction_count;
+    uint32_t guessed; /* the normal is a fallback: face normals are tried in every direction */
+} region;
 
-/* Relative tolerance for "same point" and "on an edge": far above rounding,
- * far below any feature a mesh of doubles would model. */
-static const double relative_tolerance = 1e-9;
+enum { CELL_SLOTS = 4 };
+/* A cell of the connection grid: the first element of each region (that
+ * could not join the others) seen there. */
+typedef struct grid_cell {
+    int64_t cell[3];
+    uint32_t element[CELL_SLOTS]; /* element[0] == UINT32_MAX: an empty cell */
+    uint32_t first;               /* the element of the cell's first point */
+    uint32_t mixed;               /* points of more than one element fell here */
+} grid_cell;
+
+/* A sort key with its payload. */
+typedef struct keyed {
+    uint64_t key;
+    uint32_t index, pad;
+} keyed;
+
+struct glcollide_contact_scratch {
+    element *elements, *elements_tmp;
+    size_t element_capacity, element_tmp_capacity;
+    contact_point *points, *bucketed;
+    size_t point_capacity, bucketed_capacity;
+    keyed *keys, *keys_tmp;
+    size_t key_capacity, key_tmp_capacity;
+    region *regions;
+    size_t region_capacity;
+    grid_cell *grid;
+    size_t grid_capacity;
+    uint32_t *order; /* regions by importance */
+    size_t order_capacity;
+    uint32_t *partners; /* partner lists of inside vertices */
+    size_t partner_capacity;
+    double *directions; /* MAX_DIRECTIONS candidate normals per region */
+    size_t direction_capacity;
+    glcollide_index_pair *refused; /* element pairs kept apart for their facets */
+    size_t refused_count, refused_capacity;
+};
+
+int glcollide_contact_scratch_create(glcollide_contact_scratch **out)
+{
+    if (!out)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: scratch out is NULL");
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "contacts: out of memory for scratch");
+    return GLCOLLIDE_OK;
+}
+
+static void scratch_release(glcollide_contact_scratch *s)
+{
+    free(s->elements);
+    free(s->elements_tmp);
+    free(s->points);
+    free(s->bucketed);
+    free(s->keys);
+    free(s->keys_tmp);
+    free(s->regions);
+    free(s->grid);
+    free(s->order);
+    free(s->partners);
+    free(s->directions);
+    free(s->refused);
+    memset(s, 0, sizeof *s);
+}
+
+void glcollide_contact_scratch_destroy(glcollide_contact_scratch **scratch)
+{
+    if (!scratch || !*scratch)
+        return;
+    scratch_release(*scratch);
+    free(*scratch);
+    *scratch = NULL;
+}
+
+glcollide_contact_options glcollide_contact_default_options(void)
+{
+    glcollide_contact_options options = {0};
+    options.points_per_region = 4;
+    return options;
+}
+
+/* ---------------------------------------------------------------- small geometry */
 
 static double length3(const double v[3])
 {
@@ -109,13 +246,12 @@ static int unit_normal(const double *const t[3], double n[3])
     return 1;
 }
 
-/* Does segment pq lie on one edge line of triangle t (within tol)? A
- * triangle without area is all boundary. */
+/* Does segment pq lie on one edge line of triangle t (within tol)? */
 static int on_boundary(const double *const t[3], int has_normal, const double p[3],
                        const double q[3], double tol)
 {
     if (!has_normal)
-        return 1;
+        return 1; /* a triangle without area is all boundary */
     for (int i = 0; i < 3; i++) {
         const double *u = t[i], *v = t[(i + 1) % 3];
         double e[3], up[3], uq[3], c[3];
@@ -135,15 +271,15 @@ static int on_boundary(const double *const t[3], int has_normal, const double p[
     return 0;
 }
 
-/* Keeps the part of poly[0..n) where dot(m, p - origin) >= -tol (Sutherland-Hodgman). */
+/* Keeps the part of poly[0..n) where dot(m, p - origin) >= 0 (Sutherland-Hodgman). */
 static int clip_half_space(double poly[MAX_POLYGON][3], int n, const double m[3],
-                           const double origin[3], double tol)
+                           const double origin[3])
 {
     double out[MAX_POLYGON][3], side[MAX_POLYGON];
     for (int i = 0; i < n; i++) {
         double d[3];
         glcollide_vec3_sub(d, poly[i], origin);
-        side[i] = glcollide_vec3_dot(m, d) + tol;
+        side[i] = glcollide_vec3_dot(m, d);
     }
     int count = 0;
     for (int i = 0; i < n && count + 2 <= MAX_POLYGON; i++) {
@@ -161,50 +297,146 @@ static int clip_half_space(double poly[MAX_POLYGON][3], int n, const double m[3]
     return count;
 }
 
-/*
- * How far triangle other dips below the plane of face (unit normal n) inside
- * the prism over face: other clipped by face's three side planes (kept
- * inclusively, so that a triangle lying in a side plane counts), then the
- * deepest vertex. 0 when nothing is below or inside.
- */
-static double penetration(const double *const face[3], const double n[3],
-                          const double *const other[3], double tol)
+/* Triangle t clipped to the infinite prism over face (unit normal n, the
+ * face counter-clockwise about it); returns the corner count. */
+static int clip_to_prism(const double *const t[3], const double *const face[3], const double n[3],
+                         double poly[MAX_POLYGON][3])
 {
-    double poly[MAX_POLYGON][3];
     for (int i = 0; i < 3; i++)
-        memcpy(poly[i], other[i], sizeof poly[i]);
+        memcpy(poly[i], t[i], sizeof poly[i]);
     int count = 3;
     for (int i = 0; i < 3 && count > 0; i++) {
         double e[3], m[3];
         glcollide_vec3_sub(e, face[(i + 1) % 3], face[i]);
-        glcollide_vec3_cross(m, n, e); /* inward in the plane: face is counter-clockwise about n */
-        double len = length3(m);
-        if (!(len > 0.0))
-            continue;
-        for (int k = 0; k < 3; k++)
-            m[k] /= len;
-        count = clip_half_space(poly, count, m, face[i], tol);
+        glcollide_vec3_cross(m, n, e); /* points inward */
+        count = clip_half_space(poly, count, m, face[i]);
     }
-    double plane = glcollide_vec3_dot(n, face[0]), depth = 0.0;
+    return count;
+}
+
+/* The part of a over face b (a clipped to the prism over b), projected onto
+ * b's plane; returns the corner count and the polygon's area. */
+static int overlap_polygon(const double *const a[3], const double *const b[3], const double n_b[3],
+                           double poly[MAX_POLYGON][3], double *area)
+{
+    int count = clip_to_prism(a, b, n_b, poly);
+    double plane = glcollide_vec3_dot(n_b, b[0]), sum[3] = {0, 0, 0};
     for (int i = 0; i < count; i++) {
-        double below = plane - glcollide_vec3_dot(n, poly[i]);
-        if (below > depth)
-            depth = below;
+        double off = glcollide_vec3_dot(n_b, poly[i]) - plane;
+        for (int k = 0; k < 3; k++)
+            poly[i][k] -= off * n_b[k];
     }
+    for (int i = 1; i + 1 < count; i++) {
+        double e1[3], e2[3], c[3];
+        glcollide_vec3_sub(e1, poly[i], poly[0]);
+        glcollide_vec3_sub(e2, poly[i + 1], poly[0]);
+        glcollide_vec3_cross(c, e1, e2);
+        for (int k = 0; k < 3; k++)
+            sum[k] += 0.5 * c[k];
+    }
+    *area = fabs(glcollide_vec3_dot(sum, n_b));
+    return count;
+}
+
+/* How far triangle other dips below the plane of face (unit normal n)
+ * within the prism over face (other clipped to face's side planes). */
+static double local_depth(const double *const face[3], const double n[3],
+                          const double *const other[3])
+{
+    double poly[MAX_POLYGON][3];
+    int count = clip_to_prism(other, face, n, poly);
+    double plane = glcollide_vec3_dot(n, face[0]), depth = 0.0;
+    for (int i = 0; i < count; i++)
+        depth = fmax(depth, plane - glcollide_vec3_dot(n, poly[i]));
     return depth;
 }
 
-/* The contact points of one candidate pair: 0, 1 or 2 written to out. */
-static int pair_contacts(const double *const a[3], const double *const b[3], uint32_t triangle_a,
-                         uint32_t triangle_b, contact_point out[2])
-{
-    double seg[2][3];
-    int kind = glcollide_tri_tri_intersection(a[0], a[1], a[2], b[0], b[1], b[2], seg[0], seg[1]);
-    if (kind == 0)
-        return 0;
+/* ---------------------------------------------------------------- scratch arrays */
 
-    /* Tolerance from the pair's own scale: size of the triangles, plus a few
-     * ulps of the coordinates for rounding far from the origin. */
+static int reserve(void **array, size_t *capacity, size_t count, size_t size)
+{
+    return glcollide_array_reserve(array, capacity, count, size, "contacts");
+}
+
+/* LSD radix sort of keyed items by key (8 passes of 8 bits, skipping
+ * passes where every key has the same byte); stable. */
+static void radix_sort(keyed *items, keyed *tmp, size_t n)
+{
+    uint64_t all_or = 0, all_and = ~(uint64_t)0;
+    for (size_t i = 0; i < n; i++) {
+        all_or |= items[i].key;
+        all_and &= items[i].key;
+    }
+    keyed *from = items, *to = tmp;
+    for (int shift = 0; shift < 64; shift += 8) {
+        if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
+            continue;
+        size_t count[256] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(from[i].key >> shift) & 0xff]++;
+        glcollide_counts_to_offsets(count, 256);
+        for (size_t i = 0; i < n; i++)
+            to[count[(from[i].key >> shift) & 0xff]++] = from[i];
+        keyed *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != items)
+        memcpy(items, from, n * sizeof *items);
+}
+
+/* ---------------------------------------------------------------- elements */
+
+typedef struct input {
+    const double *positions_a, *positions_b;
+    const uint32_t *triangles_a, *triangles_b;
+} input;
+
+static void triangle_of(const double *positions, const uint32_t *triangles, uint32_t t,
+                        const double *out[3])
+{
+    const uint32_t *v = triangles + 3 * (size_t)t;
+    for (int i = 0; i < 3; i++)
+        out[i] = positions + 3 * (size_t)v[i];
+}
+
+static int add_point(glcollide_contact_scratch *s, size_t *count, const double p[3], uint32_t owner,
+                     uint32_t source, uint32_t index)
+{
+    if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+        return GLCOLLIDE_OK;
+    if (reserve((void **)&s->points, &s->point_capacity, *count + 1, sizeof *s->points))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    contact_point *c = &s->points[(*count)++];
+    memset(c, 0, sizeof *c);
+    memcpy(c->position, p, sizeof c->position);
+    c->element = owner;
+    c->source = source;
+    c->index = index;
+    return GLCOLLIDE_OK;
+}
+
+/*
+ * The element of one candidate pair, appended to s->elements with its
+ * points in s->points (0 when the pair does not meet or gives nothing).
+ */
+static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t ta, uint32_t tb,
+                        size_t *element_count, size_t *point_count)
+{
+    const double *a[3], *b[3];
+    triangle_of(in->positions_a, in->triangles_a, ta, a);
+    triangle_of(in->positions_b, in->triangles_b, tb, b);
+    double seg[2][3];
+    int side_a[3], side_b[3];
+    int kind = glcollide_tri_tri_intersection_sides(a[0], a[1], a[2], b[0], b[1], b[2], seg[0],
+                                                    seg[1], side_a, side_b);
+    if (kind == 0)
+        return GLCOLLIDE_OK;
+    double n_a[3], n_b[3];
+    int has_a = unit_normal(a, n_a), has_b = unit_normal(b, n_b);
+    if (!has_a && !has_b)
+        return GLCOLLIDE_OK;
+
     double max_edge = 0.0, max_abs = 0.0;
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 3; k++) {
@@ -212,174 +444,1040 @@ static int pair_contacts(const double *const a[3], const double *const b[3], uin
             max_edge = fmax(max_edge, fmax(fabs(a[(i + 1) % 3][k] - a[i][k]),
                                            fabs(b[(i + 1) % 3][k] - b[i][k])));
         }
-    double tol = relative_tolerance * max_edge + 64.0 * DBL_EPSILON * max_abs;
+    double tol = 1e-9 * max_edge + 64.0 * DBL_EPSILON * max_abs;
 
-    double n_a[3], n_b[3], normal[3], depth = 0.0;
-    int has_a = unit_normal(a, n_a), has_b = unit_normal(b, n_b);
-    if (!has_a && !has_b)
-        return 0;
-    if (kind == 2 && has_a && has_b && glcollide_vec3_dot(n_a, n_b) > 0.0)
-        return 0; /* flush faces of overlapping solids */
-
-    int use_b = has_b;
-    if (kind == 1 && !(on_boundary(a, has_a, seg[0], seg[1], tol) &&
-                       on_boundary(b, has_b, seg[0], seg[1], tol))) {
-        double depth_b = has_b ? penetration(b, n_b, a, tol) : INFINITY;
-        double depth_a = has_a ? penetration(a, n_a, b, tol) : INFINITY;
-        use_b = depth_b <= depth_a;
-        depth = use_b ? depth_b : depth_a;
+    element e = {0};
+    e.a = ta;
+    e.b = tb;
+    e.kind = ELEMENT_TOUCH;
+    if (has_a)
+        memcpy(e.normal_a, n_a, sizeof n_a);
+    if (has_b)
+        memcpy(e.normal_b, n_b, sizeof n_b);
+    for (int k = 0; k < 3; k++) {
+        e.hint[k] = e.normal_b[k] - e.normal_a[k];
+        e.offset[k] = (a[0][k] + a[1][k] + a[2][k] - b[0][k] - b[1][k] - b[2][k]) / 3.0;
     }
-    for (int k = 0; k < 3; k++)
-        normal[k] = use_b ? n_b[k] : -n_a[k];
-    if (!isfinite(depth) || !(depth >= 0.0))
-        return 0;
+    double poly[MAX_POLYGON][3];
+    int corners = 0;
+    double cross[3] = {0, 0, 0};
+    if (has_a && has_b)
+        glcollide_vec3_cross(cross, n_a, n_b);
+    int antiparallel = has_a && has_b && glcollide_vec3_dot(n_a, n_b) < 0.0;
 
-    int count = distance2(seg[0], seg[1]) <= tol * tol ? 1 : 2;
-    for (int e = 0; e < count; e++) {
-        if (!isfinite(seg[e][0]) || !isfinite(seg[e][1]) || !isfinite(seg[e][2]))
-            return 0;
-        contact_point *c = &out[e];
-        memcpy(c->position, seg[e], sizeof c->position);
-        memcpy(c->normal, normal, sizeof c->normal);
-        c->depth = depth;
-        c->distance2 = 0.0;
-        c->triangle_a = triangle_a;
-        c->triangle_b = triangle_b;
-        c->end = (uint32_t)e;
-        c->status = POINT_CANDIDATE;
-    }
-    return count;
-}
-
-static int compare_key(const contact_point *p, const contact_point *q)
-{
-    if (p->triangle_a != q->triangle_a)
-        return p->triangle_a < q->triangle_a ? -1 : 1;
-    if (p->triangle_b != q->triangle_b)
-        return p->triangle_b < q->triangle_b ? -1 : 1;
-    if (p->end != q->end)
-        return p->end < q->end ? -1 : 1;
-    return 0;
-}
-
-static int compare_by_key(const void *x, const void *y)
-{
-    return compare_key(x, y);
-}
-
-/* By x, then key: the order of the merging sweep. */
-static int compare_by_x(const void *x, const void *y)
-{
-    const contact_point *p = x, *q = y;
-    if (p->position[0] != q->position[0])
-        return p->position[0] < q->position[0] ? -1 : 1;
-    return compare_key(p, q);
-}
-
-/* Output order: deeper first, then key, then position. */
-static int compare_output(const void *x, const void *y)
-{
-    const contact_point *p = x, *q = y;
-    if (p->depth != q->depth)
-        return p->depth > q->depth ? -1 : 1;
-    int c = compare_key(p, q);
-    if (c)
-        return c;
-    for (int k = 0; k < 3; k++)
-        if (p->position[k] != q->position[k])
-            return p->position[k] < q->position[k] ? -1 : 1;
-    return 0;
-}
-
-/* Is p a better representative than q (deeper; ties: smaller key)? */
-static int better(const contact_point *p, const contact_point *q)
-{
-    if (p->depth != q->depth)
-        return p->depth > q->depth;
-    return compare_key(p, q) < 0;
-}
-
-/* Marks near-duplicates as merged; points must be sorted by compare_by_x. */
-static void merge_duplicates(contact_point *points, size_t n, double tol)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (points[i].status == POINT_MERGED)
-            continue;
-        for (size_t j = i + 1; j < n && points[j].position[0] - points[i].position[0] <= tol; j++) {
-            if (points[j].status == POINT_MERGED ||
-                distance2(points[i].position, points[j].position) > tol * tol)
-                continue;
-            if (better(&points[j], &points[i])) {
-                points[i].status = POINT_MERGED;
-                break;
+    if (kind == 2) {
+        if (!antiparallel)
+            return GLCOLLIDE_OK; /* flush faces of overlapping solids */
+        double area;
+        corners = overlap_polygon(a, b, n_b, poly, &area);
+        for (int k = 0; k < 3; k++) {
+            e.facing[k] = area * n_b[k];
+            e.touch[k] = n_b[k];
+        }
+    } else {
+        /* A pair crosses when each triangle enters the other solid (has a
+         * vertex strictly behind the other's plane) along a segment that is
+         * not an edge of both. Otherwise it touches: an edge or vertex of
+         * one on the other's face (the face's normal, from B toward A); edges
+         * or vertices meeting carry no normal of their own (the corners of
+         * flush faces would point sideways). */
+        int a_enters = 0, b_enters = 0;
+        for (int i = 0; i < 3; i++) {
+            a_enters |= has_b && side_a[i] > 0;
+            b_enters |= has_a && side_b[i] > 0;
+        }
+        int on_a = on_boundary(a, has_a, seg[0], seg[1], tol);
+        int on_b = on_boundary(b, has_b, seg[0], seg[1], tol);
+        int point = distance2(seg[0], seg[1]) <= tol * tol;
+        if (a_enters && b_enters && !(on_a && on_b) && !point) {
+            e.kind = ELEMENT_SEGMENT;
+            double d[3];
+            glcollide_vec3_sub(d, seg[1], seg[0]);
+            if (glcollide_vec3_dot(d, cross) < 0.0) { /* orient along n_a x n_b */
+                double t[3];
+                memcpy(t, seg[0], sizeof t);
+                memcpy(seg[0], seg[1], sizeof t);
+                memcpy(seg[1], t, sizeof t);
             }
-            points[j].status = POINT_MERGED;
+            /* The pair's facet: the face the other triangle enters less
+             * deeply (within its prism), as a separating-axis test picks
+             * a reference face: the floor under a box's side, the side of
+             * a box's bottom edge pressed into a wall. */
+            double length = length3(d);
+            double depth_b = local_depth(b, n_b, a), depth_a = local_depth(a, n_a, b);
+            /* B's face unless A's is clearly thinner: along a curved
+             * contact (sphere on sphere) neighbouring pairs then agree
+             * instead of flipping between the two surfaces' normals. */
+            int on_b_face = !(depth_a < 0.5 * depth_b);
+            /* Only a pair much longer than deep, of faces not turned the
+             * same way, lies on a slab; others (the short jog where the
+             * sides of two yawed boxes cross, a solid pushed deep through a
+             * face, faces nearly flush) take their neighbours' facet. */
+            if (fmin(depth_a, depth_b) <= 0.25 * length && glcollide_vec3_dot(n_a, n_b) <= 0.0)
+                for (int k = 0; k < 3; k++)
+                    e.facet[k] = length * (on_b_face ? n_b[k] : -n_a[k]);
+        } else if (on_a && !on_b && has_b) {
+            memcpy(e.touch, n_b, sizeof e.touch);
+        } else if (on_b && !on_a && has_a) {
+            for (int k = 0; k < 3; k++)
+                e.touch[k] = -n_a[k];
         }
+        if (antiparallel && length3(cross) < facing_sine) {
+            double area, scratch_poly[MAX_POLYGON][3];
+            overlap_polygon(a, b, n_b, scratch_poly, &area);
+            for (int k = 0; k < 3; k++)
+                e.facing[k] = area * n_b[k];
+        }
+        memcpy(poly[0], seg[0], sizeof poly[0]);
+        memcpy(poly[1], seg[1], sizeof poly[1]);
+        corners = point ? 1 : 2;
     }
-}
-
-/* Removes points with status POINT_MERGED; returns the new count. */
-static size_t compact(contact_point *points, size_t n)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++)
-        if (points[i].status != POINT_MERGED)
-            points[kept++] = points[i];
-    return kept;
-}
-
-/* Farthest-point sampling of max points, started at the deepest; the kept
- * ones are moved to the front. Returns the number kept. */
-static size_t select_spread(contact_point *points, size_t n, size_t max, double tol)
-{
-    double centroid[3] = {0, 0, 0}, max_depth = 0.0;
-    for (size_t i = 0; i < n; i++) {
+    if (corners == 0)
+        return GLCOLLIDE_OK;
+    if (e.kind == ELEMENT_TOUCH) { /* a face touched: its normal, weighted by the touch's size */
+        double size = kind == 2 ? sqrt(length3(e.facing)) : sqrt(distance2(seg[0], seg[1]));
+        size = fmax(size, tol);
         for (int k = 0; k < 3; k++)
-            centroid[k] += points[i].position[k] / (double)n;
-        max_depth = fmax(max_depth, points[i].depth);
+            e.facet[k] = size * e.touch[k];
     }
-    size_t first = SIZE_MAX;
-    double first_distance2 = -1.0;
+    uint32_t index = (uint32_t)*element_count;
+    e.first_point = (uint32_t)*point_count;
+    for (int i = 0; i < corners; i++)
+        if (add_point(s, point_count, poly[i], index, SOURCE_CURVE, (uint32_t)i))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    e.point_count = (uint32_t)(*point_count - e.first_point);
+    if (e.point_count == 0 || (e.kind == ELEMENT_SEGMENT && e.point_count != 2)) {
+        *point_count = e.first_point; /* non-finite */
+        return GLCOLLIDE_OK;
+    }
+    if (reserve((void **)&s->elements, &s->element_capacity, *element_count + 1,
+                sizeof *s->elements))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    s->elements[(*element_count)++] = e;
+    return GLCOLLIDE_OK;
+}
+
+/* Sorts the elements by (a, b) and drops repeated pairs; points are
+ * rewritten in element order with their owners renumbered. */
+static int sort_elements(glcollide_contact_scratch *s, size_t *element_count, size_t *point_count)
+{
+    size_t n = *element_count;
+    if (reserve((void **)&s->keys, &s->key_capacity, n, sizeof *s->keys) ||
+        reserve((void **)&s->keys_tmp, &s->key_tmp_capacity, n, sizeof *s->keys_tmp) ||
+        reserve((void **)&s->elements_tmp, &s->element_tmp_capacity, n, sizeof *s->elements_tmp) ||
+        reserve((void **)&s->bucketed, &s->bucketed_capacity, *point_count, sizeof *s->bucketed))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; i++)
+        s->keys[i] = (keyed){((uint64_t)s->elements[i].a << 32) | s->elements[i].b, (uint32_t)i, 0};
+    radix_sort(s->keys, s->keys_tmp, n);
+    size_t kept = 0, points = 0;
     for (size_t i = 0; i < n; i++) {
-        if (points[i].depth < max_depth - tol)
+        if (i > 0 && s->keys[i].key == s->keys[i - 1].key)
             continue;
-        double d2 = distance2(points[i].position, centroid);
-        if (first == SIZE_MAX || d2 > first_distance2 ||
-            (d2 == first_distance2 && better(&points[i], &points[first]))) {
-            first = i;
-            first_distance2 = d2;
+        element e = s->elements[s->keys[i].index];
+        for (uint32_t p = 0; p < e.point_count; p++) {
+            s->bucketed[points + p] = s->points[e.first_point + p];
+            s->bucketed[points + p].element = (uint32_t)kept;
+        }
+        e.first_point = (uint32_t)points;
+        points += e.point_count;
+        s->elements_tmp[kept++] = e;
+    }
+    element *swap_elements = s->elements;
+    size_t swap_element_capacity = s->element_capacity;
+    s->elements = s->elements_tmp;
+    s->element_capacity = s->element_tmp_capacity;
+    s->elements_tmp = swap_elements;
+    s->element_tmp_capacity = swap_element_capacity;
+    contact_point *swap_points = s->points;
+    size_t swap_point_capacity = s->point_capacity;
+    s->points = s->bucketed;
+    s->point_capacity = s->bucketed_capacity;
+    s->bucketed = swap_points;
+    s->bucketed_capacity = swap_point_capacity;
+    *element_count = kept;
+    *point_count = points;
+    return GLCOLLIDE_OK;
+}
+
+/* ---------------------------------------------------------------- regions */
+
+static uint32_t find(element *elements, uint32_t i)
+{
+    while (elements[i].region != i) {
+        elements[i].region = elements[elements[i].region].region;
+        i = elements[i].region;
+    }
+    return i;
+}
+
+/* Can sets with facet sums p and q form one region? When their mean facets
+ * lie within 45 degrees, or one weighs under 5% of the other (its facet is
+ * a detail of the other's overlap, or it has none: touching edges). An
+ * overlap that turns a sharp corner (a peg on a floor pressed against a
+ * wall) is two regions with two normals. */
+static int facets_agree(const double p[3], const double q[3])
+{
+    double lp = length3(p), lq = length3(q);
+    return !(lp > 0.05 * lq) || !(lq > 0.05 * lp) ||
+           glcollide_vec3_dot(p, q) >= 0.7071067811865476 * lp * lq;
+}
+
+/* Joins the sets of i and j when their facets agree; returns 1 when they
+ * are (now) one set. The smaller index is the root: deterministic. A pair
+ * kept apart is recorded (merge_regions looks at it again). */
+static int unite(glcollide_contact_scratch *s, uint32_t i, uint32_t j)
+{
+    element *elements = s->elements;
+    uint32_t ei = i, ej = j;
+    i = find(elements, i);
+    j = find(elements, j);
+    if (i == j)
+        return 1;
+    if (!facets_agree(elements[i].facets, elements[j].facets)) {
+        if (reserve((void **)&s->refused, &s->refused_capacity, s->refused_count + 1,
+                    sizeof *s->refused) == GLCOLLIDE_OK)
+            s->refused[s->refused_count++] = (glcollide_index_pair){ei, ej};
+        return 0;
+    }
+    uint32_t root = i < j ? i : j, other = i < j ? j : i;
+    elements[other].region = root;
+    for (int k = 0; k < 3; k++)
+        elements[root].facets[k] += elements[other].facets[k];
+    return 1;
+}
+
+static uint64_t cell_hash(const int64_t c[3])
+{
+    uint64_t h = (uint64_t)c[0] * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)c[1] * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+    h ^= (uint64_t)c[2] * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
+    return h ^ (h >> 29);
+}
+
+/* The slot of cell c in the open-addressed grid (its own or the empty one
+ * where it would go). */
+static size_t cell_slot(const grid_cell *grid, size_t mask, const int64_t c[3])
+{
+    size_t slot = cell_hash(c) & mask;
+    while (grid[slot].element[0] != UINT32_MAX &&
+           (grid[slot].cell[0] != c[0] || grid[slot].cell[1] != c[1] || grid[slot].cell[2] != c[2]))
+        slot = (slot + 1) & mask;
+    return slot;
+}
+
+/* Joins element e with the regions recorded in a cell (and records e's
+ * region there when it joined none); returns whether the cell holds a point
+ * of another element than e (a point of e's there is shared). */
+static int join_cell(glcollide_contact_scratch *s, grid_cell *cell, uint32_t e, int record)
+{
+    int joined = 0;
+    uint32_t n = 0;
+    for (; n < CELL_SLOTS && cell->element[n] != UINT32_MAX; n++)
+        joined |= unite(s, e, cell->element[n]);
+    if (record) {
+        if (n == 0)
+            cell->first = e;
+        else if (cell->first != e)
+            cell->mixed = 1;
+        if (!joined && n < CELL_SLOTS)
+            cell->element[n] = e;
+    }
+    return cell->mixed || cell->first != e;
+}
+
+/*
+ * Connects elements whose points lie within tol of each other, in time
+ * linear in the points: points are binned into cells of side 2 tol; each
+ * point joins the regions recorded in its cell, then in the 2 x 2 x 2 block
+ * of cells around it (on each axis, the neighbour on the side of the nearer
+ * face). A point within tol of p lies in that block; points up to 4 sqrt(3)
+ * tol apart may be joined too, the same tolerance for a region's shape.
+ * Joins respect facets (facets_agree). A segment's point that meets no other
+ * element's leaves its region's curve open (point.open).
+ */
+static int connect_elements(glcollide_contact_scratch *s, size_t element_count, size_t point_count,
+                            double tol)
+{
+    s->refused_count = 0;
+    for (size_t i = 0; i < element_count; i++) {
+        element *e = &s->elements[i];
+        e->region = (uint32_t)i;
+        memcpy(e->facets, e->facet, sizeof e->facets);
+    }
+    size_t slots = 16;
+    while (slots < 2 * point_count)
+        slots *= 2;
+    if (reserve((void **)&s->grid, &s->grid_capacity, slots, sizeof *s->grid))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    size_t mask = slots - 1;
+    for (size_t i = 0; i < slots; i++) {
+        for (int k = 0; k < CELL_SLOTS; k++)
+            s->grid[i].element[k] = UINT32_MAX;
+        s->grid[i].mixed = 0;
+    }
+    double side = 2.0 * tol;
+    for (size_t i = 0; i < point_count; i++) {
+        contact_point *p = &s->points[i];
+        int64_t c[3];
+        for (int k = 0; k < 3; k++)
+            c[k] = (int64_t)floor(p->position[k] / side);
+        size_t slot = cell_slot(s->grid, mask, c);
+        if (s->grid[slot].element[0] == UINT32_MAX)
+            memcpy(s->grid[slot].cell, c, sizeof c);
+        p->open = !join_cell(s, &s->grid[slot], p->element, 1);
+    }
+    for (size_t i = 0; i < point_count; i++) {
+        contact_point *p = &s->points[i];
+        int64_t c[3], step[3];
+        for (int k = 0; k < 3; k++) {
+            double f = floor(p->position[k] / side);
+            c[k] = (int64_t)f;
+            step[k] = p->position[k] / side - f < 0.5 ? -1 : 1;
+        }
+        /* Its own cell again (points that came after it share it too),
+         * then the seven neighbours. */
+        for (int d = 0; d < 8; d++) {
+            int64_t n[3] = {c[0] + (d & 1 ? step[0] : 0), c[1] + (d & 2 ? step[1] : 0),
+                            c[2] + (d & 4 ? step[2] : 0)};
+            size_t other = cell_slot(s->grid, mask, n);
+            if (s->grid[other].element[0] != UINT32_MAX &&
+                join_cell(s, &s->grid[other], p->element, 0))
+                p->open = 0;
         }
     }
-    for (size_t i = 0; i < n; i++)
-        points[i].distance2 = INFINITY;
-    size_t kept = 0, pick = first;
-    while (kept < max) {
-        contact_point *chosen = &points[pick];
-        chosen->status = POINT_KEPT;
-        kept++;
-        pick = SIZE_MAX;
-        for (size_t i = 0; i < n; i++) {
-            if (points[i].status == POINT_KEPT)
+    return GLCOLLIDE_OK;
+}
+
+/* ---------------------------------------------------------------- inside vertices */
+
+/* Is v behind or on the plane of every triangle of the other mesh that
+ * meets t (elements [first, last) sharing t, through partner indices)? */
+/* Is v behind or on the plane of every partner (triangles of the other
+ * mesh meeting v's triangle)? */
+static int behind_all(const double v[3], const double *positions, const uint32_t *triangles,
+                      const uint32_t *partners, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const double *t[3];
+        triangle_of(positions, triangles, partners[i], t);
+        if (glcollide_orient3d(t[0], t[1], t[2], v) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* How far v must travel along dir to leave the other solid through the
+ * plane of a partner facing dir (the nearest such plane); -1 when no
+ * partner faces dir. For a vertex of a box's face sunk into a box this is
+ * its penetration below the face, as ODE's box-box collider reports it. */
+static double exit_distance(const double v[3], const double dir[3], const double *positions,
+                            const uint32_t *triangles, const uint32_t *partners, size_t count)
+{
+    double best = -1.0;
+    for (size_t i = 0; i < count; i++) {
+        const double *t[3];
+        double n[3], d[3];
+        triangle_of(positions, triangles, partners[i], t);
+        if (!unit_normal(t, n))
+            continue;
+        double facing = glcollide_vec3_dot(n, dir);
+        if (!(facing > 0.0))
+            continue;
+        glcollide_vec3_sub(d, v, t[0]);
+        double distance = -glcollide_vec3_dot(n, d) / facing;
+        if (distance < 0.0)
+            distance = 0.0;
+        if (best < 0.0 || distance < best)
+            best = distance;
+    }
+    return best;
+}
+
+/*
+ * Vertices of A's crossing triangles inside B (side 0), then of B's inside
+ * A (side 1), appended as candidate points. keys[] holds the elements
+ * grouped by the triangle of that side; a triangle whose segments lie in
+ * more than one region gives no vertices.
+ */
+static int inside_vertices(glcollide_contact_scratch *s, const input *in, size_t element_count,
+                           size_t *point_count, size_t *partner_count, int side)
+{
+    const double *own_positions = side ? in->positions_b : in->positions_a;
+    const uint32_t *own_triangles = side ? in->triangles_b : in->triangles_a;
+    const double *other_positions = side ? in->positions_a : in->positions_b;
+    const uint32_t *other_triangles = side ? in->triangles_a : in->triangles_b;
+    for (size_t i = 0; i < element_count; i++) {
+        const element *e = &s->elements[i];
+        uint32_t own = side ? e->b : e->a, other = side ? e->a : e->b;
+        s->keys[i] = (keyed){((uint64_t)own << 32) | other, (uint32_t)i, other};
+    }
+    radix_sort(s->keys, s->keys_tmp, element_count);
+    /* The partners of one triangle, reusing keys_tmp as a plain list. */
+    uint32_t *partners = (uint32_t *)(void *)s->keys_tmp;
+    for (size_t first = 0; first < element_count;) {
+        uint32_t own = (uint32_t)(s->keys[first].key >> 32);
+        size_t last = first, segments = 0;
+        uint32_t group_region = UINT32_MAX, element_index = 0;
+        int split = 0;
+        for (; last < element_count && (uint32_t)(s->keys[last].key >> 32) == own; last++) {
+            const element *e = &s->elements[s->keys[last].index];
+            partners[last - first] = s->keys[last].pad;
+            if (e->kind != ELEMENT_SEGMENT)
                 continue;
-            double d2 = distance2(points[i].position, chosen->position);
+            if (segments++ == 0) {
+                group_region = e->region;
+                element_index = s->keys[last].index;
+            } else if (e->region != group_region) {
+                split = 1;
+            }
+        }
+        if (segments > 0 && !split) {
+            const uint32_t *t = own_triangles + 3 * (size_t)own;
+            uint32_t first_partner = UINT32_MAX;
+            for (int c = 0; c < 3; c++) {
+                const double *v = own_positions + 3 * (size_t)t[c];
+                if (!behind_all(v, other_positions, other_triangles, partners, last - first))
+                    continue;
+                if (first_partner == UINT32_MAX) { /* the group's partners, once */
+                    if (reserve((void **)&s->partners, &s->partner_capacity,
+                                *partner_count + (last - first), sizeof *s->partners))
+                        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+                    first_partner = (uint32_t)*partner_count;
+                    memcpy(s->partners + first_partner, partners,
+                           (last - first) * sizeof *partners);
+                    *partner_count += last - first;
+                }
+                if (add_point(s, point_count, v, element_index,
+                              side ? SOURCE_VERTEX_B : SOURCE_VERTEX_A, (uint32_t)c))
+                    return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+                contact_point *p = &s->points[*point_count - 1];
+                p->region = group_region;
+                p->first_partner = first_partner;
+                p->partner_count = (uint32_t)(last - first);
+            }
+        }
+        first = last;
+    }
+    return GLCOLLIDE_OK;
+}
+
+/* ---------------------------------------------------------------- per region */
+
+/* An orthonormal pair spanning the plane normal to n (deterministic). */
+static void plane_basis(const double n[3], double e1[3], double e2[3])
+{
+    int k = fabs(n[0]) <= fabs(n[1]) ? (fabs(n[0]) <= fabs(n[2]) ? 0 : 2)
+                                     : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
+    double axis[3] = {0, 0, 0};
+    axis[k] = 1.0;
+    glcollide_vec3_cross(e1, n, axis);
+    double len = length3(e1);
+    for (int i = 0; i < 3; i++)
+        e1[i] /= len;
+    glcollide_vec3_cross(e2, n, e1);
+}
+
+/*
+ * The region's normal: its vector area F - V when its curve is closed, that
+ * has an area and agrees with its facets within 45 degrees; else the mean of
+ * its facets (the faces its pairs lie on); else of n_b - n_a over its pairs
+ * (edges meeting edges: the corners of flush boxes cancel, their tops and
+ * sides do not); else the direction from B's triangles to A's; else +z.
+ */
+static void region_normal(region *r)
+{
+    double size2 = distance2(r->lo, r->hi), len = length3(r->area);
+    int closed_area = r->open_points == 0 && len > 1e-12 * size2 && isfinite(len) &&
+                      facets_agree(r->area, r->facets);
+    const double *choices[4] = {closed_area ? r->area : r->facets, r->facets, r->hint, r->offset};
+    r->guessed = 0;
+    for (int c = 0; c < 4; c++) {
+        len = length3(choices[c]);
+        if (!(len > 0.0) || !isfinite(len) || (c == 2 && !(len > 1e-9 * r->curve_points)))
+            continue;
+        for (int k = 0; k < 3; k++)
+            r->normal[k] = choices[c][k] / len;
+        r->guessed = c >= 2;
+        return;
+    }
+    r->normal[0] = r->normal[1] = 0.0;
+    r->normal[2] = 1.0;
+    r->guessed = 1;
+}
+
+/* Keys of points, stable from step to step while the same triangles meet,
+ * and the same whether a caller passes whole meshes or only the candidate
+ * triangles (in the same order): curve points by their element (sorted by
+ * triangle pair) and end, vertices by their triangle and corner. */
+static int compare_point_keys(const contact_point *p, const contact_point *q,
+                              const element *elements)
+{
+    if (p->source != q->source)
+        return p->source < q->source ? -1 : 1;
+    if (p->source != SOURCE_CURVE) {
+        uint32_t tp =
+            p->source == SOURCE_VERTEX_A ? elements[p->element].a : elements[p->element].b;
+        uint32_t tq =
+            q->source == SOURCE_VERTEX_A ? elements[q->element].a : elements[q->element].b;
+        if (tp != tq)
+            return tp < tq ? -1 : 1;
+    }
+    if (p->source == SOURCE_CURVE && p->element != q->element)
+        return p->element < q->element ? -1 : 1;
+    if (p->index != q->index)
+        return p->index < q->index ? -1 : 1;
+    if (p->element != q->element)
+        return p->element < q->element ? -1 : 1;
+    return 0;
+}
+
+/* Is p a better pick than q at equal spread (deeper beyond the band, then key)? */
+static int better(const contact_point *p, const contact_point *q, double depth_band,
+                  const element *elements)
+{
+    if (fabs(p->depth - q->depth) > depth_band)
+        return p->depth > q->depth;
+    return compare_point_keys(p, q, elements) < 0;
+}
+
+/* Twice the area of the triangle pqr in the plane (u, v). */
+static double triangle_area(const contact_point *p, const contact_point *q, const contact_point *r)
+{
+    return fabs((q->u - p->u) * (r->v - p->v) - (q->v - p->v) * (r->u - p->u));
+}
+
+/* Twice the area point x adds to the convex hull of triangle abc: the
+ * largest triangle it forms with an edge it lies outside of. */
+static double added_area(const contact_point *a, const contact_point *b, const contact_point *c,
+                         const contact_point *x)
+{
+    const contact_point *t[3] = {a, b, c};
+    double orientation = (b->u - a->u) * (c->v - a->v) - (b->v - a->v) * (c->u - a->u);
+    double best = 0.0;
+    for (int i = 0; i < 3; i++) {
+        const contact_point *p = t[i], *q = t[(i + 1) % 3];
+        double side = (q->u - p->u) * (x->v - p->v) - (q->v - p->v) * (x->u - p->u);
+        if (side * orientation < 0.0) /* outside this edge */
+            best = fmax(best, fabs(side));
+    }
+    return best;
+}
+
+/* Farthest-point sampling of the region's points; marks up to max picks
+ * with kept = 1, 2, ... in pick order. Returns the number picked. */
+static uint32_t select_manifold(contact_point *points, uint32_t n, const region *r, size_t max,
+                                const element *elements)
+{
+    if (n == 0 || max == 0)
+        return 0;
+    double e1[3], e2[3], cu = 0.0, cv = 0.0, max_depth = 0.0;
+    plane_basis(r->normal, e1, e2);
+    double lo_u = INFINITY, hi_u = -INFINITY, lo_v = INFINITY, hi_v = -INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        double d[3];
+        glcollide_vec3_sub(d, points[i].position, r->centroid);
+        points[i].u = glcollide_vec3_dot(d, e1);
+        points[i].v = glcollide_vec3_dot(d, e2);
+        points[i].kept = 0;
+        points[i].distance2 = INFINITY;
+        cu += points[i].u / n;
+        cv += points[i].v / n;
+        max_depth = fmax(max_depth, points[i].depth);
+        lo_u = fmin(lo_u, points[i].u);
+        hi_u = fmax(hi_u, points[i].u);
+        lo_v = fmin(lo_v, points[i].v);
+        hi_v = fmax(hi_v, points[i].v);
+    }
+    double size = hypot(hi_u - lo_u, hi_v - lo_v);
+    double band = 0.01 * r->width + 1e-12 * size; /* depths this close tie (then keys decide) */
+    double tie = tie_tolerance * size;
+    /* First: the deepest, farthest from the centre; "deepest" within 10% of
+     * the region's width, so that a resting face, whose points differ in
+     * depth only by the solver's jitter, keeps the same first point (a
+     * corner) from step to step. */
+    uint32_t pick = UINT32_MAX;
+    double pick_d = -1.0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (points[i].depth < max_depth - 0.1 * r->width - band)
+            continue;
+        double d = hypot(points[i].u - cu, points[i].v - cv);
+        if (pick == UINT32_MAX || d > pick_d + tie ||
+            (d >= pick_d - tie && compare_point_keys(&points[i], &points[pick], elements) < 0)) {
+            if (pick == UINT32_MAX || d > pick_d + tie)
+                pick_d = d;
+            pick = i;
+        }
+    }
+    uint32_t kept = 0;
+    const contact_point *chosen[4] = {NULL, NULL, NULL, NULL};
+    while (pick != UINT32_MAX && kept < max) {
+        points[pick].kept = ++kept;
+        if (kept <= 4)
+            chosen[kept - 1] = &points[pick];
+        const contact_point *last = &points[pick];
+        pick = UINT32_MAX;
+        double best = -1.0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (points[i].kept)
+                continue;
+            double du = points[i].u - last->u, dv = points[i].v - last->v;
+            double d2 = du * du + dv * dv;
             if (d2 < points[i].distance2)
                 points[i].distance2 = d2;
-            if (pick == SIZE_MAX || points[i].distance2 > points[pick].distance2 ||
-                (points[i].distance2 == points[pick].distance2 &&
-                 better(&points[i], &points[pick])))
+            /* The score of a candidate: the 2nd point is the farthest from
+             * the 1st; the 3rd makes the largest triangle with them, the
+             * 4th adds the most area to it (the largest support polygon, as
+             * Bullet's manifold keeps: a long thin strip gets its four
+             * corners, not points along its length); then farthest-point
+             * sampling. */
+            double score;
+            if (kept == 2 || kept == 3) {
+                score = kept == 2 ? triangle_area(chosen[0], chosen[1], &points[i])
+                                  : added_area(chosen[0], chosen[1], chosen[2], &points[i]);
+                if (!(score > tie * size))
+                    continue;
+            } else {
+                score = sqrt(points[i].distance2);
+                if (score <= tie)
+                    continue; /* nothing new there */
+            }
+            double eps = kept == 2 || kept == 3 ? tie * size : tie;
+            if (pick == UINT32_MAX || score > best + eps ||
+                (score >= best - eps && better(&points[i], &points[pick], band, elements))) {
+                if (pick == UINT32_MAX || score > best + eps)
+                    best = score;
                 pick = i;
+            }
         }
-        if (pick == SIZE_MAX)
+    }
+    return kept;
+}
+
+/* Regions numbered by their smallest element (elements are sorted, and a
+ * set's root is its smallest element): after full compression every element
+ * points at its root, which comes first. */
+static int number_regions(glcollide_contact_scratch *s, size_t element_count, size_t *count)
+{
+    for (size_t i = 0; i < element_count; i++)
+        s->elements[i].region = find(s->elements, (uint32_t)i);
+    size_t region_count = 0;
+    for (size_t i = 0; i < element_count; i++)
+        region_count += s->elements[i].region == i;
+    if (reserve((void **)&s->regions, &s->region_capacity, region_count, sizeof *s->regions) ||
+        reserve((void **)&s->order, &s->order_capacity, region_count, sizeof *s->order))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    region_count = 0;
+    for (size_t i = 0; i < element_count; i++) {
+        element *e = &s->elements[i];
+        if (e->region != i) {
+            e->region = s->elements[e->region].region; /* the root's, already numbered */
+            continue;
+        }
+        s->regions[region_count].first_element = (uint32_t)i;
+        e->region = (uint32_t)region_count++;
+    }
+    *count = region_count;
+    return GLCOLLIDE_OK;
+}
+
+/* Each region's centroid, box, vector area and hint, then its normal. */
+static void region_sums(glcollide_contact_scratch *s, size_t element_count, size_t point_count,
+                        size_t region_count)
+{
+    for (size_t i = 0; i < region_count; i++) {
+        region *r = &s->regions[i];
+        uint32_t first = r->first_element;
+        memset(r, 0, sizeof *r);
+        r->first_element = first;
+        for (int k = 0; k < 3; k++) {
+            r->lo[k] = INFINITY;
+            r->hi[k] = -INFINITY;
+        }
+    }
+    for (size_t i = 0; i < point_count; i++) {
+        uint32_t index = s->elements[s->points[i].element].region;
+        region *r = &s->regions[index];
+        s->points[i].region = index;
+        for (int k = 0; k < 3; k++) {
+            r->centroid[k] += s->points[i].position[k];
+            r->lo[k] = fmin(r->lo[k], s->points[i].position[k]);
+            r->hi[k] = fmax(r->hi[k], s->points[i].position[k]);
+        }
+        r->curve_points++;
+        r->open_points +=
+            s->points[i].open && s->elements[s->points[i].element].kind == ELEMENT_SEGMENT;
+    }
+    for (size_t i = 0; i < region_count; i++)
+        for (int k = 0; k < 3; k++)
+            s->regions[i].centroid[k] /= s->regions[i].curve_points;
+    for (size_t i = 0; i < element_count; i++) {
+        const element *e = &s->elements[i];
+        region *r = &s->regions[e->region];
+        for (int k = 0; k < 3; k++) {
+            r->area[k] += e->facing[k];
+            r->hint[k] += e->hint[k];
+            r->offset[k] += e->offset[k];
+            r->facets[k] += e->facet[k];
+        }
+        if (e->kind != ELEMENT_SEGMENT)
+            continue;
+        double p[3], q[3], c[3];
+        glcollide_vec3_sub(p, s->points[e->first_point].position, r->centroid);
+        glcollide_vec3_sub(q, s->points[e->first_point + 1].position, r->centroid);
+        glcollide_vec3_cross(c, p, q);
+        for (int k = 0; k < 3; k++)
+            r->area[k] -= 0.5 * c[k];
+    }
+    for (size_t i = 0; i < region_count; i++)
+        region_normal(&s->regions[i]);
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+/*
+ * One overlap can be bounded by several curve components (a hole in a
+ * patch, an island where two surfaces graze): components whose pairs share
+ * a triangle are joined when their facets agree. Returns 1 when regions
+ * were joined (renumbered, *region_count updated), 0 otherwise.
+ */
+static int merge_regions(glcollide_contact_scratch *s, size_t element_count, size_t *region_count)
+{
+    uint32_t *parent = s->order; /* free until the output */
+    for (size_t i = 0; i < *region_count; i++)
+        parent[i] = (uint32_t)i;
+    int joined = 0;
+    for (int side = 0; side < 2; side++) {
+        for (size_t i = 0; i < element_count; i++) {
+            const element *e = &s->elements[i];
+            s->keys[i] =
+                (keyed){((uint64_t)(side ? e->b : e->a) << 32) | e->region, (uint32_t)i, 0};
+        }
+        radix_sort(s->keys, s->keys_tmp, element_count);
+        for (size_t i = 1; i < element_count; i++) {
+            if (s->keys[i].key >> 32 != s->keys[i - 1].key >> 32)
+                continue;
+            uint32_t r1 = (uint32_t)s->keys[i - 1].key, r2 = (uint32_t)s->keys[i].key;
+            uint32_t x = find_root(parent, r1), y = find_root(parent, r2);
+            if (x == y || !facets_agree(s->regions[r1].facets, s->regions[r2].facets))
+                continue;
+            parent[x > y ? x : y] = x < y ? x : y;
+            joined = 1;
+        }
+    }
+    /* Parts of one curved overlap kept apart for their facets (two sets grown
+     * from either side of a sphere's rim): joined when their normals agree
+     * within 60 degrees; a right-angled corner stays two regions. */
+    for (size_t i = 0; i < s->refused_count; i++) {
+        uint32_t r1 = s->elements[s->refused[i].a].region, r2 = s->elements[s->refused[i].b].region;
+        uint32_t x = find_root(parent, r1), y = find_root(parent, r2);
+        if (x == y || glcollide_vec3_dot(s->regions[r1].normal, s->regions[r2].normal) < 0.5)
+            continue;
+        parent[x > y ? x : y] = x < y ? x : y;
+        joined = 1;
+    }
+    if (!joined)
+        return 0;
+    /* Renumber: roots in order (a root is its set's smallest region). */
+    size_t count = 0;
+    for (size_t i = 0; i < *region_count; i++) {
+        uint32_t root = find_root(parent, (uint32_t)i);
+        parent[i] = root;
+        if (root == i)
+            s->regions[count++].first_element = s->regions[i].first_element;
+    }
+    /* parent[] now maps to roots; a root's new number is its rank. */
+    uint32_t rank = 0;
+    for (size_t i = 0; i < *region_count; i++)
+        if (parent[i] == i)
+            parent[i] = rank++ | 0x80000000u;
+    for (size_t i = 0; i < *region_count; i++)
+        if (!(parent[i] & 0x80000000u))
+            parent[i] = parent[parent[i]];
+    for (size_t i = 0; i < element_count; i++)
+        s->elements[i].region = parent[s->elements[i].region] & 0x7fffffffu;
+    *region_count = count;
+    return 1;
+}
+
+/* The points bucketed by region into s->bucketed (stable: element order,
+ * then vertices). */
+static int bucket_points(glcollide_contact_scratch *s, size_t point_count, size_t region_count)
+{
+    for (size_t i = 0; i < region_count; i++)
+        s->regions[i].count = 0;
+    for (size_t i = 0; i < point_count; i++)
+        s->regions[s->points[i].region].count++;
+    uint32_t offset = 0;
+    for (size_t i = 0; i < region_count; i++) {
+        s->regions[i].first = offset;
+        offset += s->regions[i].count;
+        s->regions[i].count = 0;
+    }
+    if (reserve((void **)&s->bucketed, &s->bucketed_capacity, point_count, sizeof *s->bucketed))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < point_count; i++) {
+        region *r = &s->regions[s->points[i].region];
+        s->bucketed[r->first + r->count++] = s->points[i];
+    }
+    return GLCOLLIDE_OK;
+}
+
+/* Offers direction d (unit) to a region's candidates: kept when within the
+ * cone around the region's normal (anywhere when that is a guess: touching
+ * edges only) and new; a full list keeps the directions closest to that
+ * normal. */
+static void offer_direction(region *r, double *directions, const double d[3])
+{
+    double closeness = glcollide_vec3_dot(d, r->normal);
+    if (closeness < (r->guessed ? -2.0 : direction_cone))
+        return;
+    uint32_t worst = 0;
+    double worst_closeness = 2.0;
+    for (uint32_t i = 0; i < r->direction_count; i++) {
+        const double *e = directions + 3 * i;
+        double c = glcollide_vec3_dot(e, r->normal);
+        if (glcollide_vec3_dot(e, d) > 1.0 - 1e-15)
+            return; /* the same face orientation */
+        if (c < worst_closeness) {
+            worst_closeness = c;
+            worst = i;
+        }
+    }
+    if (r->direction_count < MAX_DIRECTIONS)
+        worst = r->direction_count++;
+    else if (closeness <= worst_closeness)
+        return;
+    memcpy(directions + 3 * worst, d, 3 * sizeof *d);
+}
+
+/* Candidate normals per region: the vector-area normal, then the face
+ * normals (n_b, and -n_a) of its pairs near it. */
+static int collect_directions(glcollide_contact_scratch *s, size_t element_count,
+                              size_t region_count)
+{
+    if (reserve((void **)&s->directions, &s->direction_capacity, 3 * MAX_DIRECTIONS * region_count,
+                sizeof *s->directions))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < region_count; i++) {
+        memcpy(s->directions + 3 * MAX_DIRECTIONS * i, s->regions[i].normal, 3 * sizeof(double));
+        s->regions[i].direction_count = 1;
+    }
+    for (size_t i = 0; i < element_count; i++) {
+        const element *e = &s->elements[i];
+        region *r = &s->regions[e->region];
+        double *directions = s->directions + 3 * MAX_DIRECTIONS * e->region;
+        double n[3] = {-e->normal_a[0], -e->normal_a[1], -e->normal_a[2]};
+        if (glcollide_vec3_dot(e->normal_b, e->normal_b) > 0.0)
+            offer_direction(r, directions, e->normal_b);
+        if (glcollide_vec3_dot(n, n) > 0.0)
+            offer_direction(r, directions, n);
+    }
+    return GLCOLLIDE_OK;
+}
+
+/* The overlap's width along d, from the region's points known to lie in
+ * both solids: B's side (curve, B's vertices) on top, A's at the bottom. */
+static double width_along(const double d[3], const contact_point *points, uint32_t n, double *top,
+                          double *bottom)
+{
+    *top = -INFINITY;
+    *bottom = INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        double h = glcollide_vec3_dot(d, points[i].position);
+        if (points[i].source != SOURCE_VERTEX_A)
+            *top = fmax(*top, h);
+        if (points[i].source != SOURCE_VERTEX_B)
+            *bottom = fmin(*bottom, h);
+    }
+    return *top > *bottom ? *top - *bottom : 0.0;
+}
+
+/*
+ * The region's normal: of its candidates (the vector-area normal and the
+ * face normals within 20 degrees of it), the one along which the overlap is
+ * thinnest, as separating-axis tests choose a reference face. Flush boxes
+ * overlap in a thin slab whose side strips tilt the vector area by about
+ * depth / size; the face normal has none of that tilt, and a width measured
+ * along a tilted normal would count the face's size into the depth.
+ */
+static void choose_normal(region *r, const double *directions, const contact_point *points,
+                          uint32_t n)
+{
+    uint32_t best = 0;
+    double best_width = INFINITY, top = 0.0, bottom = 0.0;
+    for (uint32_t i = 0; i < r->direction_count; i++) {
+        double t, b;
+        double w = width_along(directions + 3 * i, points, n, &t, &b);
+        if (w < best_width) {
+            best_width = w;
+            best = i;
+            top = t;
+            bottom = b;
+        }
+    }
+    memcpy(r->normal, directions + 3 * best, sizeof r->normal);
+    r->width = best_width < INFINITY ? best_width : 0.0;
+    r->top = top;
+    r->bottom = bottom;
+}
+
+/*
+ * Each point's depth. A vertex inside the other solid: how far it travels
+ * along the normal to leave it (through the plane of a partner facing that
+ * way), as ODE's box-box collider reports a box's corners. A curve point
+ * lies on both surfaces: its depth is the overlap's thickness along the
+ * normal through it, where the two faces it lies on let a line run inside
+ * both solids: up from it (toward A) when A's face is not turned up and B's
+ * face not turned up either (then up to the top of the region's overlap),
+ * down from it when both are not turned down. On the rim of a slab whose
+ * walls are parallel to the normal (flush boxes) that is the slab's
+ * thickness; on a tilted face's crossing line, or a sphere's rim, it is 0.
+ */
+static void point_depths(const glcollide_contact_scratch *s, const input *in, const region *r,
+                         contact_point *points, uint32_t n)
+{
+    const double slack = 1e-9;
+    for (uint32_t i = 0; i < n; i++) {
+        contact_point *p = &points[i];
+        double h = glcollide_vec3_dot(r->normal, p->position), d = 0.0;
+        if (p->source == SOURCE_CURVE) {
+            const element *e = &s->elements[p->element];
+            double up_a = glcollide_vec3_dot(e->normal_a, r->normal);
+            double up_b = glcollide_vec3_dot(e->normal_b, r->normal);
+            if (up_a <= slack && up_b <= slack)
+                d = fmax(d, r->top - h);
+            if (up_a >= -slack && up_b >= -slack)
+                d = fmax(d, h - r->bottom);
+        } else {
+            int side = p->source == SOURCE_VERTEX_B;
+            double dir[3];
+            d = side ? h - r->bottom : r->top - h;
+            for (int k = 0; k < 3; k++) /* A leaves B along +n, B leaves A along -n */
+                dir[k] = side ? -r->normal[k] : r->normal[k];
+            double exit = exit_distance(p->position, dir, side ? in->positions_a : in->positions_b,
+                                        side ? in->triangles_a : in->triangles_b,
+                                        s->partners + p->first_partner, p->partner_count);
+            if (exit >= 0.0)
+                d = exit;
+        }
+        p->depth = d > 0.0 ? (d < r->width ? d : r->width) : 0.0;
+    }
+}
+
+/* ---------------------------------------------------------------- the pipeline */
+
+static int generate(glcollide_contact_scratch *s, const input *in,
+                    const glcollide_index_pair *candidates, size_t candidate_count,
+                    const glcollide_contact_options *options, glcollide_contact *contacts,
+                    size_t max_contacts, size_t *count)
+{
+    size_t element_count = 0, point_count = 0;
+    for (size_t i = 0; i < candidate_count; i++)
+        if (make_element(s, in, candidates[i].a, candidates[i].b, &element_count, &point_count))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    if (element_count == 0)
+        return GLCOLLIDE_OK;
+    if (sort_elements(s, &element_count, &point_count))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+
+    double lo[3], hi[3], max_abs = 0.0;
+    memcpy(lo, s->points[0].position, sizeof lo);
+    memcpy(hi, s->points[0].position, sizeof hi);
+    for (size_t i = 0; i < point_count; i++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], s->points[i].position[k]);
+            hi[k] = fmax(hi[k], s->points[i].position[k]);
+            max_abs = fmax(max_abs, fabs(s->points[i].position[k]));
+        }
+    double tol = connect_tolerance * sqrt(distance2(lo, hi)) + 64.0 * DBL_EPSILON * max_abs;
+    if (!(tol > 0.0))
+        tol = DBL_MIN;
+    if (connect_elements(s, element_count, point_count, tol))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+
+    size_t region_count;
+    if (number_regions(s, element_count, &region_count))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    region_sums(s, element_count, point_count, region_count);
+    if (merge_regions(s, element_count, &region_count))
+        region_sums(s, element_count, point_count, region_count);
+
+    /* Vertices inside the other mesh join their region's points. */
+    size_t partner_count = 0;
+    if (inside_vertices(s, in, element_count, &point_count, &partner_count, 0) ||
+        inside_vertices(s, in, element_count, &point_count, &partner_count, 1) ||
+        bucket_points(s, point_count, region_count) ||
+        collect_directions(s, element_count, region_count))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < region_count; i++) {
+        region *r = &s->regions[i];
+        choose_normal(r, s->directions + 3 * MAX_DIRECTIONS * i, s->bucketed + r->first, r->count);
+        point_depths(s, in, r, s->bucketed + r->first, r->count);
+    }
+
+    size_t per_region = options->points_per_region ? options->points_per_region : 4;
+    for (size_t i = 0; i < region_count; i++) {
+        region *r = &s->regions[i];
+        r->kept = select_manifold(s->bucketed + r->first, r->count, r, per_region, s->elements);
+        s->order[i] = (uint32_t)i;
+    }
+    /* Regions by importance: deeper, then larger, then key (insertion sort:
+     * region counts are small). */
+    for (size_t i = 1; i < region_count; i++)
+        for (size_t j = i; j > 0; j--) {
+            const region *p = &s->regions[s->order[j - 1]], *q = &s->regions[s->order[j]];
+            double ap = length3(p->area), aq = length3(q->area);
+            int swap = q->width > p->width ||
+                       (q->width == p->width &&
+                        (aq > ap || (aq == ap && q->first_element < p->first_element)));
+            if (!swap)
+                break;
+            uint32_t t = s->order[j - 1];
+            s->order[j - 1] = s->order[j];
+            s->order[j] = t;
+        }
+    /* Turns: pick number 1 of every region, then number 2, ... */
+    size_t written = 0;
+    for (uint32_t turn = 1; written < max_contacts; turn++) {
+        size_t before = written;
+        for (size_t o = 0; o < region_count && written < max_contacts; o++) {
+            const region *r = &s->regions[s->order[o]];
+            if (turn > r->kept)
+                continue;
+            for (uint32_t i = 0; i < r->count; i++) {
+                const contact_point *p = &s->bucketed[r->first + i];
+                if (p->kept != turn)
+                    continue;
+                glcollide_contact *c = &contacts[written++];
+                memcpy(c->position, p->position, sizeof c->position);
+                memcpy(c->normal, r->normal, sizeof c->normal);
+                c->depth = p->depth;
+                c->triangle_a = s->elements[p->element].a;
+                c->triangle_b = s->elements[p->element].b;
+                c->region = (uint32_t)o;
+                break;
+            }
+        }
+        if (written == before)
             break;
     }
-    size_t front = 0;
-    for (size_t i = 0; i < n; i++)
-        if (points[i].status == POINT_KEPT) {
-            contact_point swap = points[front];
-            points[front++] = points[i];
-            points[i] = swap;
+    /* Output grouped by region, each region's picks in order. */
+    for (size_t i = 1; i < written; i++)
+        for (size_t j = i; j > 0 && contacts[j].region < contacts[j - 1].region; j--) {
+            glcollide_contact t = contacts[j - 1];
+            contacts[j - 1] = contacts[j];
+            contacts[j] = t;
         }
-    return kept;
+    *count = written;
+    return GLCOLLIDE_OK;
 }
 
 int glcollide_contacts_generate(const double *positions_a, const uint32_t *triangles_a,
@@ -389,15 +1487,15 @@ int glcollide_contacts_generate(const double *positions_a, const uint32_t *trian
 {
     return glcollide_contacts_generate_with(positions_a, triangles_a, positions_b, triangles_b,
                                             candidates, candidate_count, contacts, max_contacts,
-                                            count, NULL);
+                                            count, NULL, NULL);
 }
 
 int glcollide_contacts_generate_with(const double *positions_a, const uint32_t *triangles_a,
                                      const double *positions_b, const uint32_t *triangles_b,
-                                     const glcollide_index_pair *candidates,
-                                     size_t candidate_count, glcollide_contact *contacts,
-                                     size_t max_contacts, size_t *count,
-                                     glcollide_workspace *workspace)
+                                     const glcollide_index_pair *candidates, size_t candidate_count,
+                                     glcollide_contact *contacts, size_t max_contacts,
+                                     size_t *count, const glcollide_contact_options *options,
+                                     glcollide_contact_scratch *scratch)
 {
     if (!count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: count is NULL");
@@ -412,68 +1510,193 @@ int glcollide_contacts_generate_with(const double *positions_a, const uint32_t *
                               "contacts: contacts is NULL with max_contacts %zu", max_contacts);
     if (candidate_count == 0 || max_contacts == 0)
         return GLCOLLIDE_OK;
+    glcollide_contact_options defaults = glcollide_contact_default_options();
+    if (!options)
+        options = &defaults;
+    glcollide_contact_scratch own = {0}, *s = scratch ? scratch : &own;
+    input in = {positions_a, positions_b, triangles_a, triangles_b};
+    int status =
+        generate(s, &in, candidates, candidate_count, options, contacts, max_contacts, count);
+    if (s == &own)
+        scratch_release(&own);
+    if (status != GLCOLLIDE_OK)
+        *count = 0; /* logged by the array helper */
+    return status;
+}
 
-    contact_point stack_points[2 * STACK_PAIRS];
-    contact_point *points = stack_points;
-    void *own = NULL; /* scratch of its own when there is no workspace */
-    if (candidate_count > STACK_PAIRS) {
-        points = candidate_count <= SIZE_MAX / 2 / sizeof *points
-                     ? glcollide_workspace_get(workspace, 2 * candidate_count * sizeof *points, &own)
-                     : NULL;
-        if (!points)
-            return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
-                                  "contacts: out of memory for %zu candidate pairs",
-                                  candidate_count);
+/* ---------------------------------------------------------------- containment */
+
+/* A solid's vertex in world space. */
+static void solid_vertex(const glcollide_contact_solid *s, size_t v, double out[3])
+{
+    glcollide_object_transform_points(&s->pose, s->positions + 3 * v, 1, out);
+}
+
+/* World point p in the solid's object space (the rotation's transpose). */
+static void to_object(const glcollide_contact_solid *s, const double p[3], double out[3])
+{
+    double m[9], d[3];
+    glcollide_object_rotation_matrix(&s->pose, m);
+    glcollide_vec3_sub(d, p, s->pose.translation);
+    for (int k = 0; k < 3; k++)
+        out[k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
+}
+
+/* Is the inner solid inside the outer one? The caller knows their surfaces
+ * do not meet, so one vertex decides, if it is clearly away from the other
+ * surface: within 1e-9 of the scene's size of it, the solids only touch
+ * (rounding put them a hair apart), and nothing is contained. */
+static int solid_inside(const glcollide_contact_solid *inner, const glcollide_contact_solid *outer)
+{
+    if (!outer->closed || !inner->triangle_count || !outer->triangle_count || !outer->bvh)
+        return 0;
+    double world[3], local[3];
+    solid_vertex(inner, inner->triangles[0], world);
+    to_object(outer, world, local);
+    glcollide_aabb box = glcollide_bvh_bounds(outer->bvh);
+    double size = 0.0;
+    for (int k = 0; k < 3; k++)
+        size = fmax(size, fmax(fabs(box.min[k]), fabs(box.max[k])));
+    if (!(glcollide_bvh_nearest(outer->bvh, outer->positions, local, NULL, NULL) > 1e-9 * size))
+        return 0;
+    return glcollide_point_in_mesh(outer->positions, outer->triangles, outer->triangle_count,
+                                   outer->bvh, local);
+}
+
+/*
+ * Contacts pushing inner out of outer: the way out is toward the point s of
+ * outer's surface nearest to inner's centroid c (direction u = s - c); the
+ * depth is how far inner must travel along u for its last vertex to pass the
+ * plane through s normal to u; the points are inner's vertices, the
+ * trailing one first, then spread (farthest-point sampling in the plane
+ * normal to u). One region, uniform depth: the whole solid moves.
+ */
+static size_t push_out(const glcollide_contact_solid *inner, const glcollide_contact_solid *outer,
+                       int inner_is_a, size_t per_region, glcollide_contact *contacts, size_t max)
+{
+    size_t n = inner->vertex_count;
+    double c[3] = {0, 0, 0};
+    for (size_t v = 0; v < n; v++) {
+        double w[3];
+        solid_vertex(inner, v, w);
+        for (int k = 0; k < 3; k++)
+            c[k] += w[k] / (double)n;
     }
-
-    size_t n = 0;
-    for (size_t i = 0; i < candidate_count; i++) {
-        const uint32_t *ta = triangles_a + 3 * (size_t)candidates[i].a;
-        const uint32_t *tb = triangles_b + 3 * (size_t)candidates[i].b;
-        const double *a[3] = {positions_a + 3 * (size_t)ta[0], positions_a + 3 * (size_t)ta[1],
-                              positions_a + 3 * (size_t)ta[2]};
-        const double *b[3] = {positions_b + 3 * (size_t)tb[0], positions_b + 3 * (size_t)tb[1],
-                              positions_b + 3 * (size_t)tb[2]};
-        n += (size_t)pair_contacts(a, b, candidates[i].a, candidates[i].b, points + n);
+    double c_local[3], s_local[3], s[3], u[3];
+    uint32_t nearest = 0;
+    to_object(outer, c, c_local);
+    if (!(glcollide_bvh_nearest(outer->bvh, outer->positions, c_local, s_local, &nearest) <
+          INFINITY))
+        return 0;
+    glcollide_object_transform_points(&outer->pose, s_local, 1, s);
+    glcollide_vec3_sub(u, s, c);
+    double len = length3(u);
+    if (!(len > 0.0)) { /* the centroid on the surface: the face's outward normal */
+        const uint32_t *t = outer->triangles + 3 * (size_t)nearest;
+        double p[3][3];
+        for (int i = 0; i < 3; i++)
+            solid_vertex(outer, t[i], p[i]);
+        const double *tri[3] = {p[0], p[1], p[2]};
+        if (!unit_normal(tri, u))
+            return 0;
+        len = 1.0;
+    } else {
+        for (int k = 0; k < 3; k++)
+            u[k] /= len;
     }
-
-    if (n > 0) {
-        /* Repeated candidates give bit-identical points with the same key. */
-        glcollide_sort(points, n, sizeof *points, compare_by_key);
-        size_t unique = 1;
-        for (size_t i = 1; i < n; i++)
-            if (compare_key(&points[i], &points[unique - 1]) != 0)
-                points[unique++] = points[i];
-        n = unique;
-
-        double lo[3], hi[3], max_abs = 0.0;
-        memcpy(lo, points[0].position, sizeof lo);
-        memcpy(hi, points[0].position, sizeof hi);
-        for (size_t i = 0; i < n; i++)
-            for (int k = 0; k < 3; k++) {
-                lo[k] = fmin(lo[k], points[i].position[k]);
-                hi[k] = fmax(hi[k], points[i].position[k]);
-                max_abs = fmax(max_abs, fabs(points[i].position[k]));
-            }
-        double extent[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
-        double tol = relative_tolerance * length3(extent) + 64.0 * DBL_EPSILON * max_abs;
-
-        glcollide_sort(points, n, sizeof *points, compare_by_x);
-        merge_duplicates(points, n, tol);
-        n = compact(points, n);
-        if (n > max_contacts)
-            n = select_spread(points, n, max_contacts, tol);
-        glcollide_sort(points, n, sizeof *points, compare_output);
-        for (size_t i = 0; i < n; i++) {
-            glcollide_contact *c = &contacts[i];
-            memcpy(c->position, points[i].position, sizeof c->position);
-            memcpy(c->normal, points[i].normal, sizeof c->normal);
-            c->depth = points[i].depth;
-            c->triangle_a = points[i].triangle_a;
-            c->triangle_b = points[i].triangle_b;
+    double depth = 0.0;
+    for (size_t v = 0; v < n; v++) {
+        double w[3], d[3];
+        solid_vertex(inner, v, w);
+        glcollide_vec3_sub(d, s, w);
+        depth = fmax(depth, glcollide_vec3_dot(d, u));
+    }
+    if (!isfinite(depth))
+        return 0;
+    /* Farthest-point sampling over the vertices in the plane normal to u,
+     * from the trailing vertex; ties to the smaller index. */
+    double e1[3], e2[3];
+    plane_basis(u, e1, e2);
+    size_t want = per_region < max ? per_region : max, count = 0;
+    size_t picked[64];
+    if (want > 64)
+        want = 64;
+    size_t first = 0;
+    double first_h = INFINITY;
+    for (size_t v = 0; v < n; v++) {
+        double w[3];
+        solid_vertex(inner, v, w);
+        double h = glcollide_vec3_dot(w, u);
+        if (h < first_h) {
+            first_h = h;
+            first = v;
         }
-        *count = n;
     }
-    free(own);
+    picked[count++] = first;
+    while (count < want) {
+        size_t best = SIZE_MAX;
+        double best_d = 0.0;
+        for (size_t v = 0; v < n; v++) {
+            double w[3];
+            solid_vertex(inner, v, w);
+            double nearest_d = INFINITY;
+            for (size_t i = 0; i < count; i++) {
+                double q[3], d[3];
+                solid_vertex(inner, picked[i], q);
+                glcollide_vec3_sub(d, w, q);
+                double du = glcollide_vec3_dot(d, e1), dv = glcollide_vec3_dot(d, e2);
+                nearest_d = fmin(nearest_d, du * du + dv * dv);
+            }
+            if (nearest_d > best_d) {
+                best_d = nearest_d;
+                best = v;
+            }
+        }
+        if (best == SIZE_MAX)
+            break;
+        picked[count++] = best;
+    }
+    /* A triangle of inner using each picked vertex (for side1/side2). */
+    for (size_t i = 0; i < count; i++) {
+        glcollide_contact *out = &contacts[i];
+        solid_vertex(inner, picked[i], out->position);
+        uint32_t owner = 0;
+        for (size_t t = 0; t < 3 * inner->triangle_count; t++)
+            if (inner->triangles[t] == picked[i]) {
+                owner = (uint32_t)(t / 3);
+                break;
+            }
+        for (int k = 0; k < 3; k++) /* from B toward A: A moves along it */
+            out->normal[k] = inner_is_a ? u[k] : -u[k];
+        out->depth = depth;
+        out->triangle_a = inner_is_a ? owner : nearest;
+        out->triangle_b = inner_is_a ? nearest : owner;
+        out->region = 0;
+    }
+    return count;
+}
+
+int glcollide_contacts_containment(const glcollide_contact_solid *a,
+                                   const glcollide_contact_solid *b,
+                                   const glcollide_contact_options *options,
+                                   glcollide_contact *contacts, size_t max_contacts, size_t *count)
+{
+    if (!count)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: count is NULL");
+    *count = 0;
+    if (!a || !b || (max_contacts > 0 && !contacts) ||
+        (a->triangle_count && (!a->positions || !a->triangles)) ||
+        (b->triangle_count && (!b->positions || !b->triangles)))
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "contacts: NULL solid, arrays or contacts for containment");
+    if (max_contacts == 0)
+        return GLCOLLIDE_OK;
+    glcollide_contact_options defaults = glcollide_contact_default_options();
+    size_t per_region = options && options->points_per_region ? options->points_per_region
+                                                              : defaults.points_per_region;
+    if (a->bvh && solid_inside(a, b))
+        *count = b->bvh ? push_out(a, b, 1, per_region, contacts, max_contacts) : 0;
+    else if (b->bvh && solid_inside(b, a))
+        *count = a->bvh ? push_out(b, a, 0, per_region, contacts, max_contacts) : 0;
     return GLCOLLIDE_OK;
 }

@@ -33,6 +33,16 @@ void *glcollide_alloc_array(size_t count, size_t size);
 void *glcollide_realloc_array(void *ptr, size_t count, size_t size);
 char *glcollide_strdup(const char *s);
 
+/*
+ * Grows *array (room for *capacity items of size bytes) to hold at least
+ * count items, geometrically, so that repeated growth is amortised and a
+ * warm caller allocates nothing. On failure logs "<what>: out of memory for
+ * N items" and returns GLCOLLIDE_ERROR_OUT_OF_MEMORY, leaving the array as
+ * it was.
+ */
+int glcollide_array_reserve(void **array, size_t *capacity, size_t count, size_t size,
+                            const char *what);
+
 /* Scratch of bytes: the workspace's block (grown) or, without a workspace, a
  * block of its own in *own that the caller frees. NULL when out of memory. */
 /* qsort's contract without its heap use (glibc's qsort mallocs a merge
@@ -52,6 +62,18 @@ static inline void glcollide_counts_to_offsets(size_t *counts, size_t n)
         sum += count;
     }
 }
+
+/*
+ * glcollide_tri_tri_intersection, also giving the exact sides of each
+ * triangle's vertices relative to the other's plane when the triangles meet:
+ * side_a[i] = glcollide_orient3d(b0, b1, b2, a_i) (+1: a_i behind B's
+ * face, i.e. inside B near it), side_b[i] = glcollide_orient3d(a0, a1, a2,
+ * b_i). Either may be NULL (then neither is written).
+ */
+int glcollide_tri_tri_intersection_sides(const double a0[3], const double a1[3], const double a2[3],
+                                         const double b0[3], const double b1[3], const double b2[3],
+                                         double seg0[3], double seg1[3], int side_a[3],
+                                         int side_b[3]);
 
 /* Vector helpers on double[3]. */
 static inline void glcollide_vec3_sub(double out[3], const double a[3], const double b[3])
@@ -81,10 +103,10 @@ void glcollide_aabb_add_point(glcollide_aabb *box, const double p[3]);
 /* Mesh with positions already in world space, built for each object of a query. */
 typedef struct glcollide_world_mesh {
     const glcollide_mesh *mesh;
-    double *positions;   /* world space, 3 * vertex_count */
-    glcollide_bvh *bvh;  /* over world positions */
+    double *positions;  /* world space, 3 * vertex_count */
+    glcollide_bvh *bvh; /* over world positions */
     glcollide_aabb bounds;
-    int closed;          /* mesh is a solid (containment is meaningful) */
+    int closed; /* mesh is a solid (containment is meaningful) */
 } glcollide_world_mesh;
 
 #endif /* GLCOLLIDE_INTERNAL_H */

@@ -558,11 +558,28 @@ int glcollide_tri_tri_intersection(const double a0[3], const double a1[3], const
                                    const double b0[3], const double b1[3], const double b2[3],
                                    double seg0[3], double seg1[3])
 {
+    return glcollide_tri_tri_intersection_sides(a0, a1, a2, b0, b1, b2, seg0, seg1, NULL, NULL);
+}
+
+int glcollide_tri_tri_intersection_sides(const double a0[3], const double a1[3], const double a2[3],
+                                         const double b0[3], const double b1[3], const double b2[3],
+                                         double seg0[3], double seg1[3], int side_a[3],
+                                         int side_b[3])
+{
     overlap_state st;
     init_state(&st, a0, a1, a2, b0, b1, b2);
     classify(&st);
     if (!decide(&st))
         return 0;
+    if (side_a && side_b) {
+        /* classify computed both sets of signs unless the triangles are
+         * coplanar (or one is degenerate in the other's plane). */
+        int computed = st.kind == CASE_CROSSING || st.kind == CASE_HULL_B_CROSSING;
+        for (int i = 0; i < 3; i++) {
+            side_b[i] = st.sb[i];
+            side_a[i] = computed ? st.sa[i] : glcollide_orient3d(b0, b1, b2, st.a[i]);
+        }
+    }
 
     double p0[3], p1[3];
     int result = 1;

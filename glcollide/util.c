@@ -32,6 +32,23 @@ void *glcollide_realloc_array(void *ptr, size_t count, size_t size)
     return realloc(ptr, bytes ? bytes : 1);
 }
 
+int glcollide_array_reserve(void **array, size_t *capacity, size_t count, size_t size,
+                            const char *what)
+{
+    if (count <= *capacity)
+        return GLCOLLIDE_OK;
+    size_t grown = *capacity ? *capacity : 16;
+    while (grown < count)
+        grown = grown > SIZE_MAX / 2 ? count : 2 * grown;
+    void *bigger = glcollide_realloc_array(*array, grown, size);
+    if (!bigger)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "%s: out of memory for %zu items",
+                              what, count);
+    *array = bigger;
+    *capacity = grown;
+    return GLCOLLIDE_OK;
+}
+
 char *glcollide_strdup(const char *s)
 {
     if (!s)

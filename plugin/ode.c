@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The ODE plugin: lifetime, options, statistics and dCollide's entry. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include "plugin.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -32,6 +33,17 @@ int plugin_reserve(void **array, size_t *capacity, size_t count, size_t size)
     return GLCOLLIDE_OK;
 }
 
+/*
+ * ODE's own trimesh-trimesh collider, to put back at shutdown: ODE has no
+ * getter for a collider, and dSetColliderOverride(..., NULL) would leave
+ * trimesh pairs with no collider at all (they would pass through each
+ * other). dCollideTTL is exported by the shared libode with C++ linkage.
+ */
+static dColliderFn *ode_trimesh_collider(void)
+{
+    return (dColliderFn *)dlsym(RTLD_DEFAULT, "_Z11dCollideTTLP6dxGeomS0_iP12dContactGeomi");
+}
+
 int glcollide_ode_init(void)
 {
     if (plugin.started)
@@ -54,7 +66,12 @@ void glcollide_ode_shutdown(void)
 {
     if (!plugin.started)
         return;
-    dSetColliderOverride(dTriMeshClass, dTriMeshClass, NULL);
+    dColliderFn *own = ode_trimesh_collider();
+    if (!own)
+        glcollide_log(GLCOLLIDE_LOG_WARNING,
+                      "ODE plugin: ODE's trimesh collider (dCollideTTL) not found: trimesh pairs "
+                      "get no contacts after glcollide_ode_shutdown");
+    dSetColliderOverride(dTriMeshClass, dTriMeshClass, own);
     plugin_sides_release();
     plugin_meshes_release();
     plugin_space_release();
@@ -65,7 +82,7 @@ void glcollide_ode_shutdown(void)
     free(plugin.step_candidates);
     free(plugin.contacts);
     free(plugin.candidates);
-    glcollide_workspace_release(&plugin.contact_workspace);
+    glcollide_contact_scratch_destroy(&plugin.contact_scratch);
     int mode = plugin.gpu_mode;
     memset(&plugin, 0, sizeof plugin);
     plugin.gpu_mode = mode;

@@ -15,6 +15,7 @@ typedef struct plugin_mesh {
     int stale;             /* vertices changed: capture again before use */
     glcollide_aabb bounds; /* object space */
     glcollide_bvh *bvh;    /* object space */
+    int closed;            /* a closed solid: containment can be decided */
 } plugin_mesh;
 
 /* The arrays a trimesh data was built from, as registered by
@@ -25,14 +26,14 @@ typedef struct plugin_source {
     int vertex_stride, vertex_count;
     const void *indices; /* dTriIndex */
     int index_count, tri_stride;
-    int single;          /* float vertices, else double */
+    int single; /* float vertices, else double */
 } plugin_source;
 
 /* Candidate triangle pairs of one geom pair, from this step's GPU culling. */
 typedef struct plugin_step_pair {
-    dGeomID a, b;              /* a < b as pointers */
+    dGeomID a, b;                         /* a < b as pointers */
     dReal transform_a[7], transform_b[7]; /* position + quaternion when culled */
-    size_t first, count;       /* in plugin.step_candidates */
+    size_t first, count;                  /* in plugin.step_candidates */
 } plugin_step_pair;
 
 /*
@@ -45,21 +46,21 @@ typedef struct plugin_step_pair {
 typedef struct plugin_side {
     uint32_t *slot, *stamp; /* per mesh triangle, sized to the largest mesh seen */
     size_t map_capacity;
-    double *positions;      /* 9 per slot */
-    uint32_t *triangles;    /* 3 per slot: 3i, 3i+1, 3i+2 */
-    uint32_t *ids;          /* mesh triangle of each slot */
+    double *positions;   /* 9 per slot */
+    uint32_t *triangles; /* 3 per slot: 3i, 3i+1, 3i+2 */
+    uint32_t *ids;       /* mesh triangle of each slot */
     size_t used, positions_capacity, triangles_capacity, ids_capacity;
 } plugin_side;
 
 typedef struct plugin_state {
     int started;
-    glcollide_context *context;       /* NULL: CPU only */
-    int gpu_mode;                     /* GLCOLLIDE_ODE_GPU_* */
+    glcollide_context *context; /* NULL: CPU only */
+    int gpu_mode;               /* GLCOLLIDE_ODE_GPU_* */
     plugin_mesh *meshes;
     size_t mesh_count, mesh_capacity;
-    plugin_source *sources;           /* registered arrays of trimesh data */
+    plugin_source *sources; /* registered arrays of trimesh data */
     size_t source_count, source_capacity;
-    glcollide_scene *scene;           /* captured meshes; objects rebuilt each step */
+    glcollide_scene *scene; /* captured meshes; objects rebuilt each step */
     plugin_step_pair *step_pairs;
     size_t step_pair_count, step_pair_capacity;
     glcollide_index_pair *step_candidates;
@@ -73,7 +74,7 @@ typedef struct plugin_state {
     size_t contact_capacity;
     glcollide_index_pair *candidates; /* CPU candidates of one trimesh pair */
     size_t candidate_capacity;
-    glcollide_workspace contact_workspace;
+    glcollide_contact_scratch *contact_scratch;
     glcollide_ode_stats stats;
 } plugin_state;
 

@@ -108,8 +108,9 @@ static int read_source(const plugin_source *src, double *positions, uint32_t *tr
         for (int c = 0; c < 3; c++) {
             uint32_t index = source_index(src, t, c);
             if (index >= vertex_count) {
-                glcollide_log(GLCOLLIDE_LOG_ERROR, "trimesh data %p: triangle %zu uses vertex %u of %zu",
-                                        (void *)src->data, t, index, vertex_count);
+                glcollide_log(GLCOLLIDE_LOG_ERROR,
+                              "trimesh data %p: triangle %zu uses vertex %u of %zu",
+                              (void *)src->data, t, index, vertex_count);
                 return -1;
             }
             changed |= triangles[3 * t + c] != index;
@@ -214,6 +215,10 @@ static int update_bvh(plugin_mesh *entry, const glcollide_mesh *mesh, int same_t
         return GLCOLLIDE_OK;
     }
     glcollide_bvh_destroy(&entry->bvh);
+    /* New triangles: is it a closed solid (a contained mesh can then be
+     * pushed out)? A refit keeps the topology, and the answer. */
+    glcollide_mesh_report report;
+    entry->closed = glcollide_mesh_validate(mesh, &report) == GLCOLLIDE_OK && report.closed;
     return glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
                                mesh->triangle_count, &entry->bvh);
 }
@@ -297,10 +302,10 @@ static void register_source(dTriMeshDataID data, int single, const void *vertice
     if (!vertices || !indices || vertex_count < 0 || index_count < 0 || index_count % 3 ||
         vertex_stride < (int)(3 * (single ? sizeof(float) : sizeof(double))) ||
         tri_stride < (int)(3 * sizeof(dTriIndex))) {
-        glcollide_log(GLCOLLIDE_LOG_ERROR, "trimesh data %p: bad arrays (%d vertices, stride %d; %d indices, "
-                                "stride %d): captured through ODE instead",
-                                (void *)data, vertex_count, vertex_stride, index_count,
-                                tri_stride);
+        glcollide_log(GLCOLLIDE_LOG_ERROR,
+                      "trimesh data %p: bad arrays (%d vertices, stride %d; %d indices, "
+                      "stride %d): captured through ODE instead",
+                      (void *)data, vertex_count, vertex_stride, index_count, tri_stride);
         glcollide_ode_trimesh_data_forget(data);
         return;
     }
@@ -311,8 +316,8 @@ static void register_source(dTriMeshDataID data, int single, const void *vertice
             return; /* captured through ODE instead */
         src = &plugin.sources[plugin.source_count++];
     }
-    *src = (plugin_source){data, vertices, vertex_stride, vertex_count, indices, index_count,
-                           tri_stride, single};
+    *src = (plugin_source){data,    vertices,    vertex_stride, vertex_count,
+                           indices, index_count, tri_stride,    single};
     glcollide_ode_trimesh_data_changed(data);
 }
 
@@ -501,6 +506,32 @@ static const plugin_step_pair *step_pair(dGeomID o1, dGeomID o2)
     return NULL;
 }
 
+/* The world box of an object-space box placed by object. */
+static glcollide_aabb world_box(const glcollide_aabb *local, const glcollide_object *object)
+{
+    double m[9];
+    glcollide_object_rotation_matrix(object, m);
+    glcollide_aabb box;
+    for (int k = 0; k < 3; k++) {
+        double centre = object->translation[k], extent = 0.0;
+        for (int j = 0; j < 3; j++) {
+            centre += m[3 * k + j] * 0.5 * (local->min[j] + local->max[j]);
+            extent += fabs(m[3 * k + j]) * 0.5 * (local->max[j] - local->min[j]);
+        }
+        box.min[k] = centre - extent;
+        box.max[k] = centre + extent;
+    }
+    return box;
+}
+
+static int box_inside(const glcollide_aabb *inner, const glcollide_aabb *outer)
+{
+    for (int k = 0; k < 3; k++)
+        if (!(inner->min[k] >= outer->min[k] && inner->max[k] <= outer->max[k]))
+            return 0;
+    return 1;
+}
+
 typedef struct candidate_list {
     glcollide_index_pair *pairs;
     size_t count, capacity;
@@ -558,15 +589,44 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
 
     /* Only the candidate triangles go to world space, each once. */
     size_t count = 0;
-    if (gather_sides(ma, &oa, mb, &ob, candidates, candidate_count) == GLCOLLIDE_OK &&
+    if ((plugin.contact_scratch ||
+         glcollide_contact_scratch_create(&plugin.contact_scratch) == GLCOLLIDE_OK) &&
+        gather_sides(ma, &oa, mb, &ob, candidates, candidate_count) == GLCOLLIDE_OK &&
         plugin_reserve((void **)&plugin.contacts, &plugin.contact_capacity, max_contacts,
                        sizeof *plugin.contacts) == GLCOLLIDE_OK)
         glcollide_contacts_generate_with(plugin.sides[0].positions, plugin.sides[0].triangles,
                                          plugin.sides[1].positions, plugin.sides[1].triangles,
                                          plugin.local_candidates, candidate_count, plugin.contacts,
-                                         max_contacts, &count, &plugin.contact_workspace);
+                                         max_contacts, &count, NULL, plugin.contact_scratch);
     plugin.candidates = cpu.pairs;
     plugin.candidate_capacity = cpu.capacity;
+    /* No surfaces meet: one solid may lie inside the other (its box inside
+     * the other's box first, which costs nothing). */
+    int contained = 0;
+    if (count == 0 && max_contacts > 0 && (da->closed || db->closed)) {
+        glcollide_aabb box_a = world_box(&da->bounds, &oa), box_b = world_box(&db->bounds, &ob);
+        if (box_inside(&box_a, &box_b) || box_inside(&box_b, &box_a)) {
+            glcollide_contact_solid sa = {ma->positions,      ma->triangles, ma->vertex_count,
+                                          ma->triangle_count, da->bvh,       oa,
+                                          da->closed};
+            glcollide_contact_solid sb = {mb->positions,      mb->triangles, mb->vertex_count,
+                                          mb->triangle_count, db->bvh,       ob,
+                                          db->closed};
+            glcollide_contacts_containment(&sa, &sb, NULL, plugin.contacts, max_contacts, &count);
+            contained = count > 0;
+            plugin.stats.contained += contained;
+        }
+    }
+    /* Touching contacts get a depth of 1e-12 of the meshes' size, never
+     * exactly 0: ODE's dWorldStep (Dantzig LCP) gives up with "LCP internal
+     * error, s <= 0" and drops the remaining constraint forces when a
+     * zero-depth contact joins bodies moving at exactly the same velocity, as
+     * in a stack placed exactly face to face. */
+    double size = 0.0;
+    for (int k = 0; k < 3; k++)
+        size = fmax(size, fmax(da->bounds.max[k] - da->bounds.min[k],
+                               db->bounds.max[k] - db->bounds.min[k]));
+    double least_depth = 1e-12 * size;
     for (size_t i = 0; i < count; i++) {
         dContactGeom *out = (dContactGeom *)((char *)contact + i * (size_t)skip);
         const glcollide_contact *c = &plugin.contacts[i];
@@ -575,11 +635,11 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
             out->normal[k] = (dReal)c->normal[k];
         }
         out->pos[3] = out->normal[3] = 0;
-        out->depth = (dReal)c->depth;
+        out->depth = (dReal)fmax(c->depth, least_depth);
         out->g1 = o1;
         out->g2 = o2;
-        out->side1 = (int)plugin.sides[0].ids[c->triangle_a];
-        out->side2 = (int)plugin.sides[1].ids[c->triangle_b];
+        out->side1 = (int)(contained ? c->triangle_a : plugin.sides[0].ids[c->triangle_a]);
+        out->side2 = (int)(contained ? c->triangle_b : plugin.sides[1].ids[c->triangle_b]);
     }
     plugin.stats.contacts += count;
     plugin.stats.contact_ms += plugin_now_ms() - start;

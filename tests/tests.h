@@ -27,6 +27,9 @@ Suite *suite_contacts(void);
 Suite *suite_particles(void);
 Suite *suite_tetra_tree(void);
 Suite *suite_myszkowski(void);
+/* The ODE plugin's program (tests/glcollide-ode-tests). */
+Suite *suite_ode(void);
+Suite *suite_stacking(void);
 
 /* Check's ck_assert writes to a pipe on success too (its "last passed
  * point"); in loops over thousands of cases that dominates the run time, so

@@ -37,8 +37,9 @@ GLCOLLIDE_API int glcollide_orient2d(const double a[2], const double b[2], const
  * coplanar, touching and degenerate (segment or point) triangles exactly;
  * decisions use only exact orientation signs (Guigue-Devillers).
  */
-GLCOLLIDE_API int glcollide_tri_tri_overlap(const double a0[3], const double a1[3], const double a2[3],
-                                            const double b0[3], const double b1[3], const double b2[3]);
+GLCOLLIDE_API int glcollide_tri_tri_overlap(const double a0[3], const double a1[3],
+                                            const double a2[3], const double b0[3],
+                                            const double b1[3], const double b2[3]);
 
 /*
  * Intersection of two triangles. Returns 0 if disjoint (same decision as
@@ -154,8 +155,8 @@ typedef int (*glcollide_bvh_triangle_fn)(uint32_t triangle, void *user);
  * a and b may be the same BVH (then pairs (i, j) and (j, i) both appear and
  * (i, i) too; the caller filters).
  */
-GLCOLLIDE_API int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double margin,
-                                        glcollide_bvh_pair_fn fn, void *user);
+GLCOLLIDE_API int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b,
+                                        double margin, glcollide_bvh_pair_fn fn, void *user);
 
 /*
  * glcollide_bvh_overlap for two BVHs built in object space and placed in the
@@ -178,6 +179,17 @@ GLCOLLIDE_API int glcollide_bvh_overlap_objects(const glcollide_bvh *a,
 /* Calls fn for every triangle whose box overlaps box. Returns 1 if stopped. */
 GLCOLLIDE_API int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,
                                           glcollide_bvh_triangle_fn fn, void *user);
+
+/*
+ * The point of the mesh's surface nearest to p (positions: those the BVH was
+ * built or refit on): depth-first, nearer child first, pruned by box
+ * distance. Writes that point to closest and its triangle to triangle (either
+ * may be NULL) and returns the distance; INFINITY for an empty BVH or NULL
+ * arguments (nothing written). Ties go to the triangle met first.
+ */
+GLCOLLIDE_API double glcollide_bvh_nearest(const glcollide_bvh *bvh, const double *positions,
+                                           const double p[3], double closest[3],
+                                           uint32_t *triangle);
 
 /* ---------------------------------------------------------------- solids */
 
@@ -207,49 +219,105 @@ GLCOLLIDE_API double glcollide_winding_number(const double *positions, const uin
 
 /* One contact point between meshes A and B, in ODE's convention (dContactGeom). */
 typedef struct glcollide_contact {
-    double position[3];    /* on both triangles (up to rounding) */
-    double normal[3];      /* unit, from B toward A: moving A by normal * depth separates it from B here */
-    double depth;          /* >= 0, finite */
-    uint32_t triangle_a, triangle_b;
+    double position[3]; /* a point of both solids' overlap (or touching set) */
+    double normal[3];   /* unit, from B toward A: moving A along it separates the region */
+    double depth;       /* >= 0, finite, at most the region's overlap along normal */
+    uint32_t triangle_a, triangle_b; /* a pair of triangles of the region, meeting */
+    uint32_t region;                 /* 0, 1, ...: contacts of one region share its normal */
 } glcollide_contact;
+
+typedef struct glcollide_contact_options {
+    /* Manifold size per contact region (0: the default, 4). */
+    size_t points_per_region;
+} glcollide_contact_options;
+
+/* points_per_region 4. */
+GLCOLLIDE_API glcollide_contact_options glcollide_contact_default_options(void);
+
+/*
+ * Scratch memory of contact generation, kept between calls so that a
+ * simulation step allocates nothing once warm (grown when a call needs more,
+ * never shrunk). One scratch must not be used by two threads at once.
+ * destroy accepts NULL and a pointer to NULL, and clears the handle.
+ * Errors: INVALID_ARGUMENT, OUT_OF_MEMORY.
+ */
+typedef struct glcollide_contact_scratch glcollide_contact_scratch;
+GLCOLLIDE_API int glcollide_contact_scratch_create(glcollide_contact_scratch **out);
+GLCOLLIDE_API void glcollide_contact_scratch_destroy(glcollide_contact_scratch **scratch);
 
 /*
  * Contacts between meshes A and B (world-space positions, 3 vertex indices
  * per triangle, counter-clockwise = outward) from candidate triangle pairs
  * (a of A, b of B), e.g. glcollide_bvh_overlap's or GPU culling's output;
- * pairs that do not intersect are skipped after the exact test of
- * glcollide_tri_tri_intersection, repeated pairs count once. Each crossing
- * pair gives points at the ends of its intersection segment, with the face
- * normal (of b, or of a reversed) that needs the smaller local depth to undo
- * the pair's overlap; pairs that only touch (along both triangles' edges, or
- * coplanar back to back) have depth 0. Depths are local to the two triangles
- * (exact for flat faces, bounded by triangle size on curved surfaces). See
- * glcollide/contacts.c for the scheme and its tolerances.
- * At most max_contacts are written to contacts: near-duplicate points
- * (within 1e-9 of the contact set's size) are merged, then the deepest is
- * kept and the others chosen by farthest-point sampling, so that they spread
- * over the contact region; they are written deepest first, in an order that
- * does not depend on the order of candidates. *count receives the number
- * written (0 on error).
+ * the candidates must include every pair that meets (they are decided
+ * exactly, so extra ones cost only time; repeats count once).
+ *
+ * Contacts are made per contact region, a connected part of the curve where
+ * the two surfaces cross (or touch): one normal per region, from the vector
+ * area enclosed by that curve (the gradient of the overlap volume: vertical
+ * for a box resting on a box, whatever the tessellation), the region's
+ * overlap width along it as depth scale (a contact never reports more depth
+ * than the solids overlap along its normal), and up to points_per_region
+ * points spread over the region, the deepest first. Regions take turns when
+ * max_contacts is smaller than regions x points_per_region; the count never
+ * grows with max_contacts beyond that. Faces touching without overlap give
+ * depth 0 and the face normal. See glcollide/contacts.c for the model.
+ * A solid wholly inside another has no crossing curve: see
+ * glcollide_contacts_containment.
+ *
+ * Output: deterministic and independent of the order of candidates, grouped
+ * by region (region 0 the deepest), each region's points in order of
+ * choice; *count receives the number written (0 on error).
  * Indices are trusted: candidates must name triangles of A and B whose vertex
- * indices are valid for the positions (as when both come from BVHs built on
- * these arrays). Thread-safe; no memory is kept after the call (up to 16
- * candidates use no heap). Errors: INVALID_ARGUMENT (count NULL; NULL arrays
- * with candidates; contacts NULL with max_contacts > 0), OUT_OF_MEMORY.
+ * indices are valid for the positions. Thread-safe with distinct scratches.
+ * Errors: INVALID_ARGUMENT (count NULL; NULL arrays with candidates; contacts
+ * NULL with max_contacts > 0), OUT_OF_MEMORY.
  */
-GLCOLLIDE_API int glcollide_contacts_generate(const double *positions_a, const uint32_t *triangles_a,
-                                              const double *positions_b, const uint32_t *triangles_b,
-                                              const glcollide_index_pair *candidates,
-                                              size_t candidate_count, glcollide_contact *contacts,
-                                              size_t max_contacts, size_t *count);
+GLCOLLIDE_API int
+glcollide_contacts_generate(const double *positions_a, const uint32_t *triangles_a,
+                            const double *positions_b, const uint32_t *triangles_b,
+                            const glcollide_index_pair *candidates, size_t candidate_count,
+                            glcollide_contact *contacts, size_t max_contacts, size_t *count);
 
-/* glcollide_contacts_generate with scratch memory from workspace (grown when
- * needed, never shrunk); workspace NULL: as glcollide_contacts_generate. */
+/* glcollide_contacts_generate with options (NULL: the defaults) and scratch
+ * memory (NULL: allocated and freed within the call). */
 GLCOLLIDE_API int glcollide_contacts_generate_with(
     const double *positions_a, const uint32_t *triangles_a, const double *positions_b,
     const uint32_t *triangles_b, const glcollide_index_pair *candidates, size_t candidate_count,
     glcollide_contact *contacts, size_t max_contacts, size_t *count,
-    glcollide_workspace *workspace);
+    const glcollide_contact_options *options, glcollide_contact_scratch *scratch);
+
+/* A triangle mesh placed in the world, for glcollide_contacts_containment. */
+typedef struct glcollide_contact_solid {
+    const double *positions;   /* object space, 3 per vertex */
+    const uint32_t *triangles; /* 3 vertex indices per triangle, counter-clockwise = outward */
+    size_t vertex_count, triangle_count;
+    const glcollide_bvh *bvh; /* built on positions (required) */
+    glcollide_object pose;    /* translation and unit rotation (mesh unused) */
+    int closed;               /* a closed solid (glcollide_mesh_require_solid): an inside */
+} glcollide_contact_solid;
+
+/*
+ * Contacts for a solid wholly inside another, which have no crossing curve
+ * and get nothing from glcollide_contacts_generate: call it when that found
+ * no contact (the surfaces do not meet; then one vertex decides, with exact
+ * point-in-solid, whether A lies inside a closed B or B inside a closed A).
+ * The contained solid is pushed out the shortest way: toward the point of the
+ * other's surface nearest to its centroid, by the depth its last vertex must
+ * travel to pass the plane there (one region, that depth for every point);
+ * the points are its vertices, the trailing one first, then spread over its
+ * extent (up to points_per_region, at most max_contacts). Normals point from
+ * B toward A, as in glcollide_contacts_generate. *count is 0 when neither
+ * contains the other, or for an open solid. Cost: O(vertices) plus a
+ * point-in-solid and a nearest-point query; deterministic.
+ * Errors: INVALID_ARGUMENT (count NULL; NULL solids or arrays; contacts NULL
+ * with max_contacts > 0).
+ */
+GLCOLLIDE_API int glcollide_contacts_containment(const glcollide_contact_solid *a,
+                                                 const glcollide_contact_solid *b,
+                                                 const glcollide_contact_options *options,
+                                                 glcollide_contact *contacts, size_t max_contacts,
+                                                 size_t *count);
 
 #ifdef __cplusplus
 }

@@ -105,13 +105,13 @@ GLCOLLIDE_ODE_API void glcollide_ode_trimesh_data_changed(dTriMeshDataID data);
 GLCOLLIDE_ODE_API void glcollide_ode_trimesh_data_build_double(dTriMeshDataID data,
                                                                const void *vertices,
                                                                int vertex_stride, int vertex_count,
-                                                               const void *indices,
-                                                               int index_count, int tri_stride);
+                                                               const void *indices, int index_count,
+                                                               int tri_stride);
 GLCOLLIDE_ODE_API void glcollide_ode_trimesh_data_build_single(dTriMeshDataID data,
                                                                const void *vertices,
                                                                int vertex_stride, int vertex_count,
-                                                               const void *indices,
-                                                               int index_count, int tri_stride);
+                                                               const void *indices, int index_count,
+                                                               int tri_stride);
 /* Call before dGeomTriMeshDataDestroy: glcollide drops its registration and
  * capture, so a new data at the same address is not mistaken for it. */
 GLCOLLIDE_ODE_API void glcollide_ode_trimesh_data_forget(dTriMeshDataID data);
@@ -124,8 +124,9 @@ typedef struct glcollide_ode_stats {
     unsigned long long trimesh_collides; /* trimesh-trimesh contact generations */
     unsigned long long candidates;       /* triangle pairs tested exactly */
     unsigned long long contacts;         /* contacts returned */
+    unsigned long long contained;        /* pairs pushed apart as one solid inside the other */
     unsigned long long gpu_queries, draw_calls, gpu_syncs, readback_bytes;
-    double cull_ms, contact_ms;          /* time in GPU culling and contact generation */
+    double cull_ms, contact_ms; /* time in GPU culling and contact generation */
 } glcollide_ode_stats;
 
 /* Counters since glcollide_ode_init (or the last reset). */
