@@ -30,7 +30,7 @@ unsigned long long plugin_now_ns(void)
     return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
-int plugin_reserve(void **array, size_t *capacity, size_t count, size_t size)
+int plugin_grow(void **array, size_t *capacity, size_t count, size_t size)
 {
     if (count <= *capacity)
         return GLCOLLIDE_OK;
@@ -139,19 +139,12 @@ void glcollide_ode_shutdown(void)
 
 /* ------------------------------------------------------------- GPU */
 
-static int started(void)
-{
-    pthread_mutex_lock(&plugin.lock);
-    int users = plugin.users;
-    pthread_mutex_unlock(&plugin.lock);
-    return users > 0;
-}
-
 int plugin_gpu_wanted(void)
 {
     return atomic_load_explicit(&plugin.gpu_mode, memory_order_relaxed) !=
                GLCOLLIDE_ODE_GPU_NEVER &&
-           !plugin.gpu_refused && started();
+           !atomic_load_explicit(&plugin.gpu_refused, memory_order_relaxed) &&
+           atomic_load_explicit(&plugin.users, memory_order_relaxed) > 0;
 }
 
 /* Does the machine show a GPU device (DRM render node, NVIDIA)? Without one

@@ -53,8 +53,11 @@ typedef struct plugin_counters {
 } plugin_counters;
 
 typedef struct plugin_shared {
-    pthread_mutex_t lock; /* users, meshes, sources */
-    int users;            /* glcollide_ode_init calls not yet matched by a shutdown */
+    pthread_mutex_t lock; /* meshes, sources; changes of users */
+    atomic_int users;     /* glcollide_ode_init calls not yet matched by a shutdown */
+    /* Bumped (under lock) by every change of the registry: a thread's
+     * lookups made at this version still hold (plugin_thread.found). */
+    atomic_ullong registry_version;
     plugin_mesh **meshes;
     size_t mesh_count, mesh_capacity;
     plugin_source *sources;
@@ -91,11 +94,21 @@ typedef struct plugin_step_cache {
     size_t candidate_count, candidate_capacity;
 } plugin_step_cache;
 
+/* What the pair tests read of a geom, read once per step. */
+typedef struct plugin_geom_info {
+    dBodyID body;
+    unsigned long category, collide;
+    int user_class; /* a class of the program's own (dCreateGeomClass) */
+    int trimesh;
+} plugin_geom_info;
+
 /* One call of glcollide_ode_space_collide at one nesting depth (a near
  * callback may collide a nested space with it again). */
 typedef struct plugin_space_buffers {
     dGeomID *geoms;
     size_t geom_count, geom_capacity;
+    plugin_geom_info *info;
+    size_t info_capacity;
     glcollide_aabb *boxes;
     size_t box_capacity;
     int32_t *scene_object; /* geom -> object of the culling scene, -1 if none */
@@ -122,7 +135,16 @@ typedef struct plugin_side {
     size_t used, positions_capacity, triangles_capacity, ids_capacity;
 } plugin_side;
 
-enum { PLUGIN_MAX_DEPTH = 16 };
+enum { PLUGIN_MAX_DEPTH = 16, PLUGIN_FOUND_SLOTS = 16 };
+
+/* A registry lookup this thread made (trimesh data -> capture), valid while
+ * the registry's version is the one it was made at. */
+typedef struct plugin_found {
+    dTriMeshDataID data;
+    size_t triangle_count;
+    unsigned long long version;
+    const plugin_mesh *mesh;
+} plugin_found;
 
 /* Everything a thread steps its worlds with; reused, so a warm step
  * allocates nothing. Freed when the thread ends (or, for the thread that
@@ -130,6 +152,7 @@ enum { PLUGIN_MAX_DEPTH = 16 };
 typedef struct plugin_thread {
     plugin_space_buffers space[PLUGIN_MAX_DEPTH];
     int depth;
+    plugin_found found[PLUGIN_FOUND_SLOTS]; /* by data address: no lock for the rest of a step */
     dGeomID probe;              /* an infinite plane that lists quadtree spaces */
     plugin_step_cache step;     /* this step's GPU candidates */
     glcollide_scene cull_scene; /* meshes borrowed from the registry */
@@ -155,7 +178,7 @@ void plugin_sides_release(plugin_thread *thread);
 
 /* The capture of a trimesh geom's data, up to date (captured again when
  * marked changed or rebuilt); NULL on error (logged). */
-const plugin_mesh *plugin_geom_mesh(dGeomID geom);
+const plugin_mesh *plugin_geom_mesh(plugin_thread *thread, dGeomID geom);
 void plugin_meshes_release(void);
 void plugin_geom_transform(dGeomID geom, dReal out[7]);
 /* A geom's placement as a glcollide object (unit quaternion). */
@@ -178,7 +201,11 @@ void plugin_gpu_end(glcollide_context *context);
 unsigned long long plugin_now_ns(void);
 
 /* Grows *array to hold count items of size bytes (amortised). */
-int plugin_reserve(void **array, size_t *capacity, size_t count, size_t size);
+int plugin_grow(void **array, size_t *capacity, size_t count, size_t size);
+static inline int plugin_reserve(void **array, size_t *capacity, size_t count, size_t size)
+{
+    return count <= *capacity ? GLCOLLIDE_OK : plugin_grow(array, capacity, count, size);
+}
 
 /* The trimesh-trimesh collider (dColliderFn). */
 int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip);

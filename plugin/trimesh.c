@@ -221,6 +221,7 @@ static uint64_t next_generation = 1;
  * stale (the next use tries again) and NULL is returned. */
 static plugin_mesh *captured(plugin_mesh *entry, int same_triangles)
 {
+    atomic_fetch_add(&plugin.registry_version, 1);
     entry->generation = next_generation++;
     entry->bounds = bounds_of(entry->mesh);
     entry->stale = update_bvh(entry, entry->mesh, same_triangles) != GLCOLLIDE_OK;
@@ -264,13 +265,20 @@ static plugin_mesh *mesh_entry(dGeomID geom, dTriMeshDataID data, size_t triangl
     return captured(entry, 0);
 }
 
-const plugin_mesh *plugin_geom_mesh(dGeomID geom)
+const plugin_mesh *plugin_geom_mesh(plugin_thread *t, dGeomID geom)
 {
     /* ODE's side first, outside the lock. */
     dTriMeshDataID data = dGeomTriMeshGetTriMeshDataID(geom);
     size_t triangle_count = (size_t)dGeomTriMeshGetTriangleCount(geom);
+    /* This thread found it at the registry's present version: nothing has
+     * changed since, no lock needed. */
+    plugin_found *found = &t->found[((uintptr_t)data >> 4) % PLUGIN_FOUND_SLOTS];
+    unsigned long long version = atomic_load(&plugin.registry_version);
+    if (found->data == data && found->version == version && found->triangle_count == triangle_count)
+        return found->mesh;
     pthread_mutex_lock(&plugin.lock);
     const plugin_mesh *entry = mesh_entry(geom, data, triangle_count);
+    *found = (plugin_found){data, triangle_count, atomic_load(&plugin.registry_version), entry};
     pthread_mutex_unlock(&plugin.lock);
     return entry;
 }
@@ -284,6 +292,7 @@ static void mesh_free(plugin_mesh *entry)
 
 void plugin_meshes_release(void)
 {
+    atomic_fetch_add(&plugin.registry_version, 1);
     for (size_t i = 0; i < plugin.mesh_count; i++)
         mesh_free(plugin.meshes[i]);
     free(plugin.meshes);
@@ -294,8 +303,10 @@ void plugin_meshes_release(void)
 static void mark_changed(dTriMeshDataID data)
 {
     plugin_mesh *entry = find_mesh(data);
-    if (entry)
+    if (entry) {
         entry->stale = 1;
+        atomic_fetch_add(&plugin.registry_version, 1);
+    }
 }
 
 void glcollide_ode_trimesh_data_changed(dTriMeshDataID data)
@@ -308,6 +319,7 @@ void glcollide_ode_trimesh_data_changed(dTriMeshDataID data)
 /* Drops the registration and the capture of data; plugin.lock held. */
 static void forget(dTriMeshDataID data)
 {
+    atomic_fetch_add(&plugin.registry_version, 1);
     plugin_source *src = find_source(data);
     if (src)
         *src = plugin.sources[--plugin.source_count];
@@ -556,7 +568,7 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
     plugin_thread *t = max_contacts ? plugin_thread_get() : NULL;
     if (!t)
         return 0;
-    const plugin_mesh *da = plugin_geom_mesh(o1), *db = plugin_geom_mesh(o2);
+    const plugin_mesh *da = plugin_geom_mesh(t, o1), *db = plugin_geom_mesh(t, o2);
     if (!da || !db)
         return 0;
     const glcollide_mesh *ma = da->mesh, *mb = db->mesh;
