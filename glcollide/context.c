@@ -236,6 +236,22 @@ int glcollide_context_make_current(glcollide_context *context)
     return context->owned ? glcollide_egl_make_current(context) : GLCOLLIDE_OK;
 }
 
+int glcollide_context_acquire(glcollide_context *context)
+{
+    if (!context)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "context: NULL");
+    if (!context->owned)
+        return GLCOLLIDE_OK;
+    glcollide_egl_save(context);
+    return glcollide_egl_make_current(context);
+}
+
+void glcollide_context_release(glcollide_context *context)
+{
+    if (context && context->owned)
+        glcollide_egl_restore(context);
+}
+
 const glcollide_gl_caps *glcollide_context_caps(const glcollide_context *context)
 {
     return context ? &context->caps : NULL;

@@ -149,6 +149,7 @@ int glcollide_egl_create(glcollide_context *context)
                        egl_error_name(error));
         goto fail;
     }
+    glcollide_egl_save(context);
     if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, egl_context)) {
         egl_fail("eglMakeCurrent");
         eglDestroyContext(display, egl_context);
@@ -181,6 +182,26 @@ int glcollide_egl_make_current(glcollide_context *context)
     if (!eglMakeCurrent(context->egl_display, EGL_NO_SURFACE, EGL_NO_SURFACE, context->egl_context))
         return egl_fail("eglMakeCurrent");
     return GLCOLLIDE_OK;
+}
+
+void glcollide_egl_save(glcollide_context *context)
+{
+    context->saved_context = eglGetCurrentContext();
+    context->saved_display = eglGetCurrentDisplay();
+    context->saved_draw = eglGetCurrentSurface(EGL_DRAW);
+    context->saved_read = eglGetCurrentSurface(EGL_READ);
+}
+
+void glcollide_egl_restore(glcollide_context *context)
+{
+    if (eglGetCurrentContext() != context->egl_context)
+        return; /* someone else's is current: theirs to keep */
+    if (context->saved_context != EGL_NO_CONTEXT && context->saved_context != context->egl_context)
+        eglMakeCurrent(context->saved_display, context->saved_draw, context->saved_read,
+                       context->saved_context);
+    else
+        eglMakeCurrent(context->egl_display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    context->saved_context = EGL_NO_CONTEXT;
 }
 
 void glcollide_egl_destroy(glcollide_context *context)

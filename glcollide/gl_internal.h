@@ -47,6 +47,9 @@ struct glcollide_context {
     int owned;                /* glcollide made the EGL context */
     void *egl_display;        /* EGLDisplay, owned contexts only */
     void *egl_context;        /* EGLContext */
+    /* What was current on the thread before create or acquire (EGLDisplay,
+     * EGLSurface draw and read, EGLContext): release puts it back. */
+    void *saved_display, *saved_draw, *saved_read, *saved_context;
     glcollide_gl_caps caps;
     struct glcollide_cull_cache *cull; /* GL objects of the culling passes (cull.c) */
     struct glcollide_stencil_cache *stencil; /* GL objects of the stencil method (stencil.c) */
@@ -56,6 +59,10 @@ struct glcollide_context {
 int glcollide_egl_create(glcollide_context *context);
 void glcollide_egl_destroy(glcollide_context *context);
 int glcollide_egl_make_current(glcollide_context *context);
+/* Notes what EGL has current on this thread, for glcollide_egl_restore. */
+void glcollide_egl_save(glcollide_context *context);
+/* Makes current again what glcollide_egl_save noted (nothing if nothing was). */
+void glcollide_egl_restore(glcollide_context *context);
 /* Is some OpenGL context (EGL, or GLX when the caller loaded libGL) current
  * on this thread? Asked without letting epoxy abort. */
 int glcollide_gl_context_is_current(void);

@@ -1,24 +1,36 @@
 /* SPDX-License-Identifier: MIT */
-/* The ODE plugin: lifetime, options, statistics and dCollide's entry. */
-#define _GNU_SOURCE
+/*
+ * The ODE plugin: lifetime, threads, the GL context, options, statistics
+ * and dCollide's entry.
+ *
+ * glcollide_ode_init and glcollide_ode_shutdown are counted, as ODE counts
+ * dInitODE2 and dCloseODE: the last shutdown releases everything. Nothing is
+ * made at init but the collider override: the registry of meshes grows as
+ * trimeshes are met, each thread's buffers on its first step, and the GL
+ * context only when a space first has a trimesh pair to cull on the GPU.
+ */
+#define _GNU_SOURCE /* dlsym */
 #include "plugin.h"
 
 #include <dlfcn.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-plugin_state plugin = {.gpu_mode = GLCOLLIDE_ODE_GPU_AUTO};
-static int init_status;
+plugin_shared plugin = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                        .gpu_lock = PTHREAD_MUTEX_INITIALIZER,
+                        .gpu_mode = GLCOLLIDE_ODE_GPU_AUTO};
 
-double plugin_now_ms(void)
+unsigned long long plugin_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
-int plugin_reserve(void **array, size_t *capacity, size_t count, size_t size)
+int plugin_grow(void **array, size_t *capacity, size_t count, size_t size)
 {
     if (count <= *capacity)
         return GLCOLLIDE_OK;
@@ -33,12 +45,56 @@ int plugin_reserve(void **array, size_t *capacity, size_t count, size_t size)
     return GLCOLLIDE_OK;
 }
 
-/*
- * ODE's own trimesh-trimesh collider, to put back at shutdown: ODE has no
- * getter for a collider, and dSetColliderOverride(..., NULL) would leave
- * trimesh pairs with no collider at all (they would pass through each
- * other). dCollideTTL is exported by the shared libode with C++ linkage.
- */
+/* ------------------------------------------------------------- threads */
+
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+static _Thread_local plugin_thread *this_thread;
+
+static void thread_free(void *state)
+{
+    plugin_thread *t = state;
+    if (!t)
+        return;
+    plugin_space_release(t);
+    plugin_sides_release(t);
+    if (t->probe)
+        dGeomDestroy(t->probe);
+    free(t->step.pairs);
+    free(t->step.candidates);
+    free(t->cull_scene.meshes);
+    free(t->cull_scene.objects);
+    free(t->local_candidates);
+    free(t->contacts);
+    free(t->candidates);
+    glcollide_contact_scratch_destroy(&t->contact_scratch);
+    free(t);
+}
+
+/* A thread's buffers go when it ends (the key's destructor). */
+static void thread_key_make(void)
+{
+    pthread_key_create(&thread_key, thread_free);
+}
+
+plugin_thread *plugin_thread_get(void)
+{
+    if (this_thread)
+        return this_thread;
+    pthread_once(&thread_key_once, thread_key_make);
+    plugin_thread *t = calloc(1, sizeof *t);
+    if (!t) {
+        glcollide_log(GLCOLLIDE_LOG_ERROR, "ODE plugin: out of memory for a thread's buffers");
+        return NULL;
+    }
+    pthread_setspecific(thread_key, t);
+    return this_thread = t;
+}
+
+/* ------------------------------------------------------------- lifetime */
+
+/* ODE's own trimesh-trimesh collider, given back at the last shutdown; its
+ * name is exported by libode (C++), though no header declares it. */
 static dColliderFn *ode_trimesh_collider(void)
 {
     return (dColliderFn *)dlsym(RTLD_DEFAULT, "_Z11dCollideTTLP6dxGeomS0_iP12dContactGeomi");
@@ -46,68 +102,148 @@ static dColliderFn *ode_trimesh_collider(void)
 
 int glcollide_ode_init(void)
 {
-    if (plugin.started)
-        return init_status;
-    plugin.started = 1;
-    memset(&plugin.stats, 0, sizeof plugin.stats);
-    if (glcollide_scene_create(&plugin.scene) != GLCOLLIDE_OK)
-        return init_status = GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    dSetColliderOverride(dTriMeshClass, dTriMeshClass, plugin_trimesh_collide);
-    if (plugin.gpu_mode == GLCOLLIDE_ODE_GPU_NEVER)
-        return init_status = GLCOLLIDE_OK; /* set before init: no context at all */
-    init_status = glcollide_context_create_egl(&plugin.context);
-    if (init_status == GLCOLLIDE_OK &&
-        (init_status = glcollide_context_self_test(plugin.context)) != GLCOLLIDE_OK)
-        glcollide_context_destroy(&plugin.context);
-    return init_status; /* logged by glcollide; the CPU path works either way */
+    pthread_mutex_lock(&plugin.lock);
+    if (plugin.users++ == 0) {
+        dSetColliderOverride(dTriMeshClass, dTriMeshClass, plugin_trimesh_collide);
+        glcollide_ode_reset_stats();
+    }
+    pthread_mutex_unlock(&plugin.lock);
+    return GLCOLLIDE_OK;
 }
 
 void glcollide_ode_shutdown(void)
 {
-    if (!plugin.started)
+    pthread_mutex_lock(&plugin.lock);
+    int last = plugin.users > 0 && --plugin.users == 0;
+    if (last) {
+        dColliderFn *own = ode_trimesh_collider();
+        if (!own)
+            glcollide_log(GLCOLLIDE_LOG_WARNING,
+                          "ODE plugin: ODE's trimesh collider (dCollideTTL) not found: trimesh "
+                          "pairs get no contacts after the last glcollide_ode_shutdown");
+        dSetColliderOverride(dTriMeshClass, dTriMeshClass, own);
+        plugin_meshes_release();
+        free(plugin.sources);
+        plugin.sources = NULL;
+        plugin.source_count = plugin.source_capacity = 0;
+    }
+    pthread_mutex_unlock(&plugin.lock);
+    if (!last)
         return;
-    dColliderFn *own = ode_trimesh_collider();
-    if (!own)
-        glcollide_log(GLCOLLIDE_LOG_WARNING,
-                      "ODE plugin: ODE's trimesh collider (dCollideTTL) not found: trimesh pairs "
-                      "get no contacts after glcollide_ode_shutdown");
-    dSetColliderOverride(dTriMeshClass, dTriMeshClass, own);
-    plugin_sides_release();
-    plugin_meshes_release();
-    plugin_space_release();
-    glcollide_scene_destroy(&plugin.scene);
+    pthread_mutex_lock(&plugin.gpu_lock);
     glcollide_context_destroy(&plugin.context);
-    free(plugin.sources);
-    free(plugin.step_pairs);
-    free(plugin.step_candidates);
-    free(plugin.contacts);
-    free(plugin.candidates);
-    glcollide_contact_scratch_destroy(&plugin.contact_scratch);
-    int mode = plugin.gpu_mode;
-    memset(&plugin, 0, sizeof plugin);
-    plugin.gpu_mode = mode;
-    init_status = 0;
+    plugin.gpu_refused = 0;
+    pthread_mutex_unlock(&plugin.gpu_lock);
+    /* This thread's buffers; other threads free theirs when they end. */
+    if (this_thread) {
+        pthread_setspecific(thread_key, NULL);
+        thread_free(this_thread);
+        this_thread = NULL;
+    }
+}
+
+/* ------------------------------------------------------------- GPU */
+
+int plugin_gpu_wanted(void)
+{
+    return atomic_load_explicit(&plugin.gpu_mode, memory_order_relaxed) !=
+               GLCOLLIDE_ODE_GPU_NEVER &&
+           !atomic_load_explicit(&plugin.gpu_refused, memory_order_relaxed) &&
+           atomic_load_explicit(&plugin.users, memory_order_relaxed) > 0;
+}
+
+/* Does the machine show a GPU device (DRM render node, NVIDIA)? Without one
+ * EGL can only give a software renderer, which AUTO would not use: asking
+ * for it would cost ~0.3 s and ~85 MB (llvmpipe) for nothing. */
+static int gpu_device_present(void)
+{
+    glob_t found;
+    int present = glob("/dev/dri/renderD*", 0, NULL, &found) == 0 && found.gl_pathc > 0;
+    globfree(&found);
+    return present || access("/dev/nvidiactl", F_OK) == 0;
+}
+
+static int software_renderer(const glcollide_context *context)
+{
+    const char *renderer = glcollide_context_caps(context)->renderer;
+    return strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
+           strstr(renderer, "swrast");
+}
+
+/* The context for the mode set, made now; NULL (refused, logged once) when
+ * there is none to have or AUTO would not use it. gpu_lock held. */
+static glcollide_context *make_context(int mode)
+{
+    if (mode == GLCOLLIDE_ODE_GPU_AUTO && !gpu_device_present()) {
+        glcollide_log(GLCOLLIDE_LOG_INFO, "ODE plugin: no GPU device: trimesh pairs are culled "
+                                          "on the CPU (GLCOLLIDE_GPU=always tries a software "
+                                          "renderer)");
+        plugin.gpu_refused = 1;
+        return NULL;
+    }
+    glcollide_context *context = NULL;
+    if (glcollide_context_create_egl(&context) != GLCOLLIDE_OK ||
+        glcollide_context_self_test(context) != GLCOLLIDE_OK) {
+        /* logged by glcollide; the CPU path serves */
+        glcollide_context_destroy(&context);
+        plugin.gpu_refused = 1;
+        return NULL;
+    }
+    plugin_count(&plugin.counters.gl_contexts, 1);
+    glcollide_context_release(context); /* creation made it current here */
+    if (mode == GLCOLLIDE_ODE_GPU_AUTO && software_renderer(context)) {
+        /* On the same cores the CPU BVH is faster than a software rasterizer. */
+        glcollide_log(GLCOLLIDE_LOG_INFO,
+                      "ODE plugin: %s is a software renderer: trimesh pairs "
+                      "are culled on the CPU",
+                      glcollide_context_caps(context)->renderer);
+        glcollide_context_destroy(&context);
+        plugin.gpu_refused = 1;
+    }
+    return context;
+}
+
+glcollide_context *plugin_gpu_begin(void)
+{
+    pthread_mutex_lock(&plugin.gpu_lock);
+    int mode = atomic_load(&plugin.gpu_mode);
+    if (!plugin.context && !plugin.gpu_refused && mode != GLCOLLIDE_ODE_GPU_NEVER)
+        plugin.context = make_context(mode);
+    if (plugin.context && glcollide_context_acquire(plugin.context) == GLCOLLIDE_OK)
+        return plugin.context;
+    pthread_mutex_unlock(&plugin.gpu_lock);
+    return NULL;
+}
+
+void plugin_gpu_end(glcollide_context *context)
+{
+    glcollide_context_release(context);
+    pthread_mutex_unlock(&plugin.gpu_lock);
 }
 
 int glcollide_ode_has_gpu(void)
 {
-    return plugin.context != NULL;
+    pthread_mutex_lock(&plugin.gpu_lock);
+    int has = plugin.context != NULL;
+    pthread_mutex_unlock(&plugin.gpu_lock);
+    return has;
 }
 
 void glcollide_ode_set_gpu(int mode)
 {
-    plugin.gpu_mode = mode < 0 ? GLCOLLIDE_ODE_GPU_AUTO : mode > 0;
-    if (!plugin.started)
-        return;
-    /* NEVER gives the context's memory back (llvmpipe's is ~100 MiB); a
-     * later AUTO or ALWAYS makes one again. */
-    if (plugin.gpu_mode == GLCOLLIDE_ODE_GPU_NEVER) {
+    mode = mode < 0 ? GLCOLLIDE_ODE_GPU_AUTO : mode > 0;
+    pthread_mutex_lock(&plugin.gpu_lock);
+    atomic_store(&plugin.gpu_mode, mode);
+    plugin.gpu_refused = 0; /* a new mode: the next pair that needs it tries again */
+    /* NEVER gives the context's memory back (llvmpipe's is ~100 MiB); so does
+     * AUTO where AUTO would not use it. */
+    if (plugin.context && (mode == GLCOLLIDE_ODE_GPU_NEVER ||
+                           (mode == GLCOLLIDE_ODE_GPU_AUTO && software_renderer(plugin.context))))
         glcollide_context_destroy(&plugin.context);
-    } else if (!plugin.context && glcollide_context_create_egl(&plugin.context) == GLCOLLIDE_OK &&
-               glcollide_context_self_test(plugin.context) != GLCOLLIDE_OK) {
-        glcollide_context_destroy(&plugin.context);
-    }
+    pthread_mutex_unlock(&plugin.gpu_lock);
 }
+
+/* ------------------------------------------------------------- entries */
 
 dSpaceID glcollide_ode_space_create(dSpaceID parent)
 {
@@ -123,11 +259,36 @@ int glcollide_ode_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *conta
 
 void glcollide_ode_get_stats(glcollide_ode_stats *stats)
 {
-    if (stats)
-        *stats = plugin.stats;
+    if (!stats)
+        return;
+    const plugin_counters *c = &plugin.counters;
+    *stats = (glcollide_ode_stats){
+        .space_collides = atomic_load(&c->space_collides),
+        .aabb_pairs = atomic_load(&c->aabb_pairs),
+        .culled_pairs = atomic_load(&c->culled_pairs),
+        .callbacks = atomic_load(&c->callbacks),
+        .trimesh_collides = atomic_load(&c->trimesh_collides),
+        .candidates = atomic_load(&c->candidates),
+        .contacts = atomic_load(&c->contacts),
+        .contained = atomic_load(&c->contained),
+        .gpu_queries = atomic_load(&c->gpu_queries),
+        .draw_calls = atomic_load(&c->draw_calls),
+        .gpu_syncs = atomic_load(&c->gpu_syncs),
+        .readback_bytes = atomic_load(&c->readback_bytes),
+        .cull_ms = (double)atomic_load(&c->cull_ns) * 1e-6,
+        .contact_ms = (double)atomic_load(&c->contact_ns) * 1e-6,
+        .gl_contexts = atomic_load(&c->gl_contexts),
+    };
 }
 
 void glcollide_ode_reset_stats(void)
 {
-    memset(&plugin.stats, 0, sizeof plugin.stats);
+    plugin_counters *c = &plugin.counters;
+    atomic_ullong *all[] = {&c->space_collides, &c->aabb_pairs,       &c->culled_pairs,
+                            &c->callbacks,      &c->trimesh_collides, &c->candidates,
+                            &c->contacts,       &c->contained,        &c->gpu_queries,
+                            &c->draw_calls,     &c->gpu_syncs,        &c->readback_bytes,
+                            &c->gl_contexts,    &c->cull_ns,          &c->contact_ns};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        atomic_store(all[i], 0);
 }

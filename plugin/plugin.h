@@ -1,5 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Private state of the ODE plugin (libglcollide-ode). */
+/*
+ * Private state of the ODE plugin (libglcollide-ode).
+ *
+ * Threads: what all threads share is in `plugin` (one per process): the
+ * registry of trimesh data (the arrays registered for them, their captures
+ * and BVHs) under `lock`; the GL context, made on first need and used by one
+ * thread at a time under `gpu_lock`; the options and the counters (atomics).
+ * What a step works in (the space's buffers, this step's GPU candidates, the
+ * collider's scratch) belongs to the thread (plugin_thread), so worlds on
+ * separate threads never touch each other's. A capture is read without the
+ * lock once found: ODE's own rule (a trimesh data is not changed while
+ * another thread collides with it) keeps that safe.
+ */
 #ifndef GLCOLLIDE_PLUGIN_H
 #define GLCOLLIDE_PLUGIN_H
 
@@ -7,12 +19,17 @@
 #include <glcollide/glcollide.h>
 #include <glcollide/ode.h>
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 /* A trimesh data captured in object space, once (again after a change), with
- * its object-space BVH: rigid motions of the geoms using it need no refit. */
+ * its object-space BVH: rigid motions of the geoms using it need no refit.
+ * Allocated one by one, so a pointer to it stays valid while others come. */
 typedef struct plugin_mesh {
     dTriMeshDataID data;
-    uint32_t scene_mesh;   /* index in plugin.scene->meshes */
+    uint64_t generation;   /* of the capture: unique in the process, never reused */
     int stale;             /* vertices changed: capture again before use */
+    glcollide_mesh *mesh;  /* owned */
     glcollide_aabb bounds; /* object space */
     glcollide_bvh *bvh;    /* object space */
     int closed;            /* a closed solid: containment can be decided */
@@ -29,12 +46,79 @@ typedef struct plugin_source {
     int single; /* float vertices, else double */
 } plugin_source;
 
-/* Candidate triangle pairs of one geom pair, from this step's GPU culling. */
+/* Counters behind glcollide_ode_stats, added to by every thread. */
+typedef struct plugin_counters {
+    atomic_ullong space_collides, aabb_pairs, culled_pairs, callbacks, trimesh_collides, candidates,
+        contacts, contained, gpu_queries, draw_calls, gpu_syncs, readback_bytes, gl_contexts;
+    atomic_ullong cull_ns, contact_ns;
+} plugin_counters;
+
+typedef struct plugin_shared {
+    pthread_mutex_t lock; /* meshes, sources; changes of users */
+    atomic_int users;     /* glcollide_ode_init calls not yet matched by a shutdown */
+    /* Bumped (under lock) by every change of the registry: a thread's
+     * lookups made at this version still hold (plugin_thread.found). */
+    atomic_ullong registry_version;
+    plugin_mesh **meshes;
+    size_t mesh_count, mesh_capacity;
+    plugin_source *sources;
+    size_t source_count, source_capacity;
+    pthread_mutex_t gpu_lock;   /* the context: one thread at a time */
+    glcollide_context *context; /* NULL until a pair first needs the GPU */
+    atomic_int gpu_refused;     /* no context for the mode set: CPU until it is set again */
+    atomic_int gpu_mode;        /* GLCOLLIDE_ODE_GPU_* */
+    plugin_counters counters;
+} plugin_shared;
+
+extern plugin_shared plugin;
+
+static inline void plugin_count(atomic_ullong *counter, unsigned long long n)
+{
+    atomic_fetch_add_explicit(counter, n, memory_order_relaxed);
+}
+
+/* ------------------------------------------------------------- per thread */
+
+/* Candidate triangle pairs of one geom pair, from this step's GPU culling,
+ * valid while both geoms keep their captures and transforms. */
 typedef struct plugin_step_pair {
     dGeomID a, b;                         /* a < b as pointers */
+    uint64_t generation_a, generation_b;  /* captures the triangle indices refer to */
     dReal transform_a[7], transform_b[7]; /* position + quaternion when culled */
-    size_t first, count;                  /* in plugin.step_candidates */
+    size_t first, count;                  /* in the cache's candidates */
 } plugin_step_pair;
+
+typedef struct plugin_step_cache {
+    plugin_step_pair *pairs;
+    size_t pair_count, pair_capacity;
+    glcollide_index_pair *candidates;
+    size_t candidate_count, candidate_capacity;
+} plugin_step_cache;
+
+/* What the pair tests read of a geom, read once per step. */
+typedef struct plugin_geom_info {
+    dBodyID body;
+    unsigned long category, collide;
+    int user_class; /* a class of the program's own (dCreateGeomClass) */
+    int trimesh;
+} plugin_geom_info;
+
+/* One call of glcollide_ode_space_collide at one nesting depth (a near
+ * callback may collide a nested space with it again). */
+typedef struct plugin_space_buffers {
+    dGeomID *geoms;
+    size_t geom_count, geom_capacity;
+    plugin_geom_info *info;
+    size_t info_capacity;
+    glcollide_aabb *boxes;
+    size_t box_capacity;
+    int32_t *scene_object; /* geom -> object of the culling scene, -1 if none */
+    size_t scene_object_capacity;
+    unsigned char *keep; /* pair -> reported to the callback */
+    size_t keep_capacity;
+    glcollide_pair_list pairs;
+    glcollide_workspace sap;
+} plugin_space_buffers;
 
 /*
  * One side of a trimesh pair during a collide call: only the candidate
@@ -52,50 +136,77 @@ typedef struct plugin_side {
     size_t used, positions_capacity, triangles_capacity, ids_capacity;
 } plugin_side;
 
-typedef struct plugin_state {
-    int started;
-    glcollide_context *context; /* NULL: CPU only */
-    int gpu_mode;               /* GLCOLLIDE_ODE_GPU_* */
-    plugin_mesh *meshes;
-    size_t mesh_count, mesh_capacity;
-    plugin_source *sources; /* registered arrays of trimesh data */
-    size_t source_count, source_capacity;
-    glcollide_scene *scene; /* captured meshes; objects rebuilt each step */
-    plugin_step_pair *step_pairs;
-    size_t step_pair_count, step_pair_capacity;
-    glcollide_index_pair *step_candidates;
-    size_t step_candidate_count, step_candidate_capacity;
+enum { PLUGIN_MAX_DEPTH = 16, PLUGIN_FOUND_SLOTS = 16 };
+
+/* A registry lookup this thread made (trimesh data -> capture), valid while
+ * the registry's version is the one it was made at. */
+typedef struct plugin_found {
+    dTriMeshDataID data;
+    size_t triangle_count;
+    unsigned long long version;
+    const plugin_mesh *mesh;
+} plugin_found;
+
+/* Everything a thread steps its worlds with; reused, so a warm step
+ * allocates nothing. Freed when the thread ends (or, for the thread that
+ * calls it, at the last glcollide_ode_shutdown). */
+typedef struct plugin_thread {
+    plugin_space_buffers space[PLUGIN_MAX_DEPTH];
+    int depth;
+    plugin_found found[PLUGIN_FOUND_SLOTS]; /* by data address: no lock for the rest of a step */
+    dGeomID probe;                          /* an infinite plane that lists quadtree spaces */
+    plugin_step_cache step;                 /* this step's GPU candidates */
+    glcollide_scene cull_scene;             /* meshes borrowed from the registry */
+    size_t cull_mesh_capacity, cull_object_capacity;
     plugin_side sides[2];
     uint32_t side_epoch;
     glcollide_index_pair *local_candidates; /* candidates renumbered to slots */
     size_t local_candidate_capacity;
-    /* Reused buffers: no allocation per step once warm. */
     glcollide_contact *contacts;
     size_t contact_capacity;
     glcollide_index_pair *candidates; /* CPU candidates of one trimesh pair */
     size_t candidate_capacity;
     glcollide_contact_scratch *contact_scratch;
-    glcollide_ode_stats stats;
-} plugin_state;
+} plugin_thread;
 
-extern plugin_state plugin;
+/* This thread's state, made on first use; NULL when out of memory (logged). */
+plugin_thread *plugin_thread_get(void);
+/* Frees what space.c and trimesh.c keep in a thread's state. */
+void plugin_space_release(plugin_thread *thread);
+void plugin_sides_release(plugin_thread *thread);
 
-/* The captured mesh of a trimesh geom (NULL on error, logged). */
-const glcollide_mesh *plugin_geom_mesh(dGeomID geom);
-/* Object-space box of a captured mesh. */
-glcollide_aabb plugin_mesh_bounds(const glcollide_mesh *mesh);
-/* The world-space state of a trimesh geom, up to date for its current
- * transform and captured mesh (NULL on error, logged). */
-void plugin_sides_release(void);
-void plugin_geom_transform(dGeomID geom, dReal out[7]);
+/* ------------------------------------------------------------- meshes */
+
+/* The capture of a trimesh geom's data, up to date (captured again when
+ * marked changed or rebuilt); NULL on error (logged). */
+const plugin_mesh *plugin_geom_mesh(plugin_thread *thread, dGeomID geom);
 void plugin_meshes_release(void);
-void plugin_space_release(void);
+void plugin_geom_transform(dGeomID geom, dReal out[7]);
+/* A geom's placement as a glcollide object (unit quaternion). */
+glcollide_object plugin_geom_object(dGeomID geom);
 
-/* Monotonic clock, milliseconds. */
-double plugin_now_ms(void);
+/* ------------------------------------------------------------- GPU */
+
+/* Whether the space should try GPU culling now (started, mode not NEVER,
+ * not refused). */
+int plugin_gpu_wanted(void);
+/* The context, current on the calling thread, for one query: made on first
+ * need (logged when it cannot be); NULL when the CPU path serves. Holds
+ * plugin.gpu_lock until plugin_gpu_end. */
+glcollide_context *plugin_gpu_begin(void);
+void plugin_gpu_end(glcollide_context *context);
+
+/* ------------------------------------------------------------- helpers */
+
+/* Monotonic clock, nanoseconds. */
+unsigned long long plugin_now_ns(void);
 
 /* Grows *array to hold count items of size bytes (amortised). */
-int plugin_reserve(void **array, size_t *capacity, size_t count, size_t size);
+int plugin_grow(void **array, size_t *capacity, size_t count, size_t size);
+static inline int plugin_reserve(void **array, size_t *capacity, size_t count, size_t size)
+{
+    return count <= *capacity ? GLCOLLIDE_OK : plugin_grow(array, capacity, count, size);
+}
 
 /* The trimesh-trimesh collider (dColliderFn). */
 int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip);

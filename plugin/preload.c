@@ -4,14 +4,19 @@
  * (linked to the shared libode) and glcollide serves its spaces and trimesh
  * contacts. The ODE functions below are interposed; each calls ODE's own
  * (found with dlsym(RTLD_NEXT)) and adds glcollide's part:
- *   dInitODE, dInitODE2   then glcollide_ode_init (GPU or CPU path)
+ *   dInitODE, dInitODE2   then glcollide_ode_init (no GL context yet: one is
+ *                         made when a trimesh pair first needs the GPU)
  *   dCloseODE             glcollide_ode_shutdown first
  *   dSpaceCollide         glcollide_ode_space_collide, for every space
  *   dGeomTriMeshDataBuild* then register the arrays with glcollide
  *   dGeomTriMeshDataUpdate then mark the data changed
  *   dGeomTriMeshDataDestroy first glcollide_ode_trimesh_data_forget
- * GLCOLLIDE_PRELOAD=0 in the environment turns all of it off;
- * GLCOLLIDE_PRELOAD_STATS=1 prints glcollide's counters at dCloseODE.
+ * Environment (read at dInitODE2; README's table):
+ *   GLCOLLIDE_PRELOAD=0          all of it off: ODE as if not preloaded
+ *   GLCOLLIDE_GPU=auto|never|always  GPU culling of trimesh pairs
+ *                                (glcollide_ode_set_gpu; default auto)
+ *   GLCOLLIDE_PRELOAD_STATS=1    glcollide's counters on stderr at dCloseODE
+ *   GLCOLLIDE_LOG=debug|info|... glcollide's log level (default warnings)
  */
 #define _GNU_SOURCE
 #include "plugin.h"
@@ -35,12 +40,35 @@ static void *next(const char *name)
 
 #define GLCOLLIDE_PRELOAD_API __attribute__((visibility("default")))
 
+/* GLCOLLIDE_GPU, then glcollide_ode_init. */
+static void start(void)
+{
+    static const struct {
+        const char *name;
+        int mode;
+    } modes[] = {{"auto", GLCOLLIDE_ODE_GPU_AUTO},
+                 {"never", GLCOLLIDE_ODE_GPU_NEVER},
+                 {"always", GLCOLLIDE_ODE_GPU_ALWAYS}};
+    const char *gpu = getenv("GLCOLLIDE_GPU");
+    if (gpu && *gpu) {
+        size_t i = 0;
+        while (i < sizeof modes / sizeof modes[0] && strcmp(gpu, modes[i].name) != 0)
+            i++;
+        if (i < sizeof modes / sizeof modes[0])
+            glcollide_ode_set_gpu(modes[i].mode);
+        else
+            glcollide_log(GLCOLLIDE_LOG_WARNING,
+                          "preload: GLCOLLIDE_GPU=%s is not auto, never or always: auto", gpu);
+    }
+    glcollide_ode_init();
+}
+
 GLCOLLIDE_PRELOAD_API int dInitODE2(unsigned int flags)
 {
     int (*real)(unsigned int) = (int (*)(unsigned int))next("dInitODE2");
     int ok = real ? real(flags) : 0;
     if (ok && enabled())
-        glcollide_ode_init();
+        start();
     return ok;
 }
 
@@ -50,7 +78,7 @@ GLCOLLIDE_PRELOAD_API void dInitODE(void)
     if (real)
         real();
     if (enabled())
-        glcollide_ode_init();
+        start();
 }
 
 GLCOLLIDE_PRELOAD_API void dCloseODE(void)
@@ -62,10 +90,10 @@ GLCOLLIDE_PRELOAD_API void dCloseODE(void)
         fprintf(stderr,
                 "glcollide-preload: gpu=%d space_collides=%llu aabb_pairs=%llu culled_pairs=%llu "
                 "callbacks=%llu trimesh_collides=%llu candidates=%llu contacts=%llu "
-                "gpu_queries=%llu cull_ms=%.1f contact_ms=%.1f\n",
+                "gpu_queries=%llu gl_contexts=%llu cull_ms=%.1f contact_ms=%.1f\n",
                 glcollide_ode_has_gpu(), s.space_collides, s.aabb_pairs, s.culled_pairs,
                 s.callbacks, s.trimesh_collides, s.candidates, s.contacts, s.gpu_queries,
-                s.cull_ms, s.contact_ms);
+                s.gl_contexts, s.cull_ms, s.contact_ms);
     }
     glcollide_ode_shutdown();
     void (*real)(void) = (void (*)(void))next("dCloseODE");

@@ -16,6 +16,10 @@
  * rigid motion costs nothing per geom: no world copy of the mesh, no refit.
  * Only the candidate triangles are then brought into world space, once each,
  * for the exact tests and contacts.
+ *
+ * The registry (registered arrays and captures) is shared by all threads
+ * under plugin.lock; every capture gets a generation number of its own, so
+ * that candidates culled for one capture are never used with another.
  */
 #include "plugin.h"
 
@@ -34,7 +38,7 @@ void plugin_geom_transform(dGeomID geom, dReal out[7])
         out[3 + k] = q[k];
 }
 
-static glcollide_object geom_object(dGeomID geom)
+glcollide_object plugin_geom_object(dGeomID geom)
 {
     dReal t[7];
     plugin_geom_transform(geom, t);
@@ -180,8 +184,8 @@ static int recapture_in_place(dGeomID geom, const plugin_source *src, glcollide_
 static plugin_mesh *find_mesh(dTriMeshDataID data)
 {
     for (size_t i = 0; i < plugin.mesh_count; i++)
-        if (plugin.meshes[i].data == data)
-            return &plugin.meshes[i];
+        if (plugin.meshes[i]->data == data)
+            return plugin.meshes[i];
     return NULL;
 }
 
@@ -195,14 +199,6 @@ static glcollide_aabb bounds_of(const glcollide_mesh *mesh)
             box.max[k] = x > box.max[k] ? x : box.max[k];
         }
     return box;
-}
-
-glcollide_aabb plugin_mesh_bounds(const glcollide_mesh *mesh)
-{
-    for (size_t i = 0; i < plugin.mesh_count; i++)
-        if (plugin.scene->meshes[plugin.meshes[i].scene_mesh] == mesh)
-            return plugin.meshes[i].bounds;
-    return bounds_of(mesh);
 }
 
 /* The object-space BVH of a capture: refit when only the vertices moved,
@@ -223,74 +219,121 @@ static int update_bvh(plugin_mesh *entry, const glcollide_mesh *mesh, int same_t
                                mesh->triangle_count, &entry->bvh);
 }
 
-/* The captured data of a trimesh geom, captured (again) when needed. */
-static plugin_mesh *mesh_entry(dGeomID geom)
+/* Every capture's generation; plugin.lock held. */
+static uint64_t next_generation = 1;
+
+/* A capture done: its generation, box and BVH. On failure the entry stays
+ * stale (the next use tries again) and NULL is returned. */
+static plugin_mesh *captured(plugin_mesh *entry, int same_triangles)
 {
-    dTriMeshDataID data = dGeomTriMeshGetTriMeshDataID(geom);
+    atomic_fetch_add(&plugin.registry_version, 1);
+    entry->generation = next_generation++;
+    entry->bounds = bounds_of(entry->mesh);
+    entry->stale = update_bvh(entry, entry->mesh, same_triangles) != GLCOLLIDE_OK;
+    return entry->stale ? NULL : entry;
+}
+
+/* The captured data of a trimesh geom, captured (again) when needed;
+ * plugin.lock held. */
+static plugin_mesh *mesh_entry(dGeomID geom, dTriMeshDataID data, size_t triangle_count)
+{
     plugin_mesh *entry = find_mesh(data);
-    size_t triangle_count = (size_t)dGeomTriMeshGetTriangleCount(geom);
-    if (entry && !entry->stale &&
-        plugin.scene->meshes[entry->scene_mesh]->triangle_count == triangle_count)
+    if (entry && !entry->stale && entry->mesh->triangle_count == triangle_count)
         return entry;
     const plugin_source *src = find_source(data);
     if (src && (size_t)src->index_count / 3 != triangle_count)
         src = NULL; /* rebuilt behind glcollide's back: the registration is stale */
     if (entry) {
-        glcollide_mesh *mesh = plugin.scene->meshes[entry->scene_mesh];
-        int done = recapture_in_place(geom, src, mesh);
+        int done = recapture_in_place(geom, src, entry->mesh);
         if (done < 0)
             return NULL;
-        if (done > 0) {
-            entry->bounds = bounds_of(mesh);
-            entry->stale = update_bvh(entry, mesh, done == 1) != GLCOLLIDE_OK;
-            return entry->stale ? NULL : entry;
-        }
+        if (done > 0)
+            return captured(entry, done == 1);
     }
     glcollide_mesh *mesh = capture(geom, src);
     if (!mesh)
         return NULL;
     if (entry) {
-        if (glcollide_scene_replace_mesh(plugin.scene, entry->scene_mesh, mesh) != GLCOLLIDE_OK)
-            return NULL;
-        entry->bounds = bounds_of(mesh);
-        /* On failure the entry stays stale: the next use tries again. */
-        entry->stale = update_bvh(entry, mesh, 0) != GLCOLLIDE_OK;
-        return entry->stale ? NULL : entry;
+        glcollide_mesh_destroy(&entry->mesh);
+        entry->mesh = mesh;
+        return captured(entry, 0);
     }
-    if (plugin_reserve((void **)&plugin.meshes, &plugin.mesh_capacity, plugin.mesh_count + 1,
-                       sizeof *plugin.meshes) != GLCOLLIDE_OK) {
+    entry = calloc(1, sizeof *entry);
+    if (!entry || plugin_reserve((void **)&plugin.meshes, &plugin.mesh_capacity,
+                                 plugin.mesh_count + 1, sizeof *plugin.meshes) != GLCOLLIDE_OK) {
+        free(entry);
         glcollide_mesh_destroy(&mesh);
         return NULL;
     }
-    uint32_t index;
-    if (glcollide_scene_add_mesh(plugin.scene, mesh, &index) != GLCOLLIDE_OK)
-        return NULL;
-    entry = &plugin.meshes[plugin.mesh_count++];
-    *entry = (plugin_mesh){.data = data, .scene_mesh = index, .bounds = bounds_of(mesh)};
-    entry->stale = update_bvh(entry, mesh, 0) != GLCOLLIDE_OK;
-    return entry->stale ? NULL : entry;
+    *entry = (plugin_mesh){.data = data, .mesh = mesh};
+    plugin.meshes[plugin.mesh_count++] = entry;
+    return captured(entry, 0);
 }
 
-const glcollide_mesh *plugin_geom_mesh(dGeomID geom)
+const plugin_mesh *plugin_geom_mesh(plugin_thread *t, dGeomID geom)
 {
-    plugin_mesh *entry = mesh_entry(geom);
-    return entry ? plugin.scene->meshes[entry->scene_mesh] : NULL;
+    /* ODE's side first, outside the lock. */
+    dTriMeshDataID data = dGeomTriMeshGetTriMeshDataID(geom);
+    size_t triangle_count = (size_t)dGeomTriMeshGetTriangleCount(geom);
+    /* This thread found it at the registry's present version: nothing has
+     * changed since, no lock needed. */
+    plugin_found *found = &t->found[((uintptr_t)data >> 4) % PLUGIN_FOUND_SLOTS];
+    unsigned long long version = atomic_load(&plugin.registry_version);
+    if (found->data == data && found->version == version && found->triangle_count == triangle_count)
+        return found->mesh;
+    pthread_mutex_lock(&plugin.lock);
+    const plugin_mesh *entry = mesh_entry(geom, data, triangle_count);
+    *found = (plugin_found){data, triangle_count, atomic_load(&plugin.registry_version), entry};
+    pthread_mutex_unlock(&plugin.lock);
+    return entry;
+}
+
+static void mesh_free(plugin_mesh *entry)
+{
+    glcollide_bvh_destroy(&entry->bvh);
+    glcollide_mesh_destroy(&entry->mesh);
+    free(entry);
 }
 
 void plugin_meshes_release(void)
 {
+    atomic_fetch_add(&plugin.registry_version, 1);
     for (size_t i = 0; i < plugin.mesh_count; i++)
-        glcollide_bvh_destroy(&plugin.meshes[i].bvh);
+        mesh_free(plugin.meshes[i]);
     free(plugin.meshes);
     plugin.meshes = NULL;
     plugin.mesh_count = plugin.mesh_capacity = 0;
 }
 
+static void mark_changed(dTriMeshDataID data)
+{
+    plugin_mesh *entry = find_mesh(data);
+    if (entry) {
+        entry->stale = 1;
+        atomic_fetch_add(&plugin.registry_version, 1);
+    }
+}
+
 void glcollide_ode_trimesh_data_changed(dTriMeshDataID data)
 {
-    plugin_mesh *entry = plugin.started ? find_mesh(data) : NULL;
-    if (entry)
-        entry->stale = 1;
+    pthread_mutex_lock(&plugin.lock);
+    mark_changed(data);
+    pthread_mutex_unlock(&plugin.lock);
+}
+
+/* Drops the registration and the capture of data; plugin.lock held. */
+static void forget(dTriMeshDataID data)
+{
+    atomic_fetch_add(&plugin.registry_version, 1);
+    plugin_source *src = find_source(data);
+    if (src)
+        *src = plugin.sources[--plugin.source_count];
+    for (size_t i = 0; i < plugin.mesh_count; i++)
+        if (plugin.meshes[i]->data == data) {
+            mesh_free(plugin.meshes[i]);
+            plugin.meshes[i] = plugin.meshes[--plugin.mesh_count];
+            return;
+        }
 }
 
 static void register_source(dTriMeshDataID data, int single, const void *vertices,
@@ -299,26 +342,28 @@ static void register_source(dTriMeshDataID data, int single, const void *vertice
 {
     if (!data) /* kept also before glcollide_ode_init: programs build data first */
         return;
-    if (!vertices || !indices || vertex_count < 0 || index_count < 0 || index_count % 3 ||
-        vertex_stride < (int)(3 * (single ? sizeof(float) : sizeof(double))) ||
-        tri_stride < (int)(3 * sizeof(dTriIndex))) {
+    int bad = !vertices || !indices || vertex_count < 0 || index_count < 0 || index_count % 3 ||
+              vertex_stride < (int)(3 * (single ? sizeof(float) : sizeof(double))) ||
+              tri_stride < (int)(3 * sizeof(dTriIndex));
+    if (bad)
         glcollide_log(GLCOLLIDE_LOG_ERROR,
                       "trimesh data %p: bad arrays (%d vertices, stride %d; %d indices, "
                       "stride %d): captured through ODE instead",
                       (void *)data, vertex_count, vertex_stride, index_count, tri_stride);
-        glcollide_ode_trimesh_data_forget(data);
-        return;
-    }
-    plugin_source *src = find_source(data);
-    if (!src) {
-        if (plugin_reserve((void **)&plugin.sources, &plugin.source_capacity,
-                           plugin.source_count + 1, sizeof *plugin.sources) != GLCOLLIDE_OK)
-            return; /* captured through ODE instead */
+    pthread_mutex_lock(&plugin.lock);
+    plugin_source *src = bad ? NULL : find_source(data);
+    if (bad) {
+        forget(data);
+    } else if (!src &&
+               plugin_reserve((void **)&plugin.sources, &plugin.source_capacity,
+                              plugin.source_count + 1, sizeof *plugin.sources) == GLCOLLIDE_OK) {
         src = &plugin.sources[plugin.source_count++];
     }
-    *src = (plugin_source){data,    vertices,    vertex_stride, vertex_count,
-                           indices, index_count, tri_stride,    single};
-    glcollide_ode_trimesh_data_changed(data);
+    if (src) /* else out of memory: captured through ODE instead */
+        *src = (plugin_source){data,    vertices,    vertex_stride, vertex_count,
+                               indices, index_count, tri_stride,    single};
+    mark_changed(data);
+    pthread_mutex_unlock(&plugin.lock);
 }
 
 void glcollide_ode_trimesh_data_build_double(dTriMeshDataID data, const void *vertices,
@@ -339,22 +384,15 @@ void glcollide_ode_trimesh_data_build_single(dTriMeshDataID data, const void *ve
 
 void glcollide_ode_trimesh_data_forget(dTriMeshDataID data)
 {
-    plugin_source *src = find_source(data);
-    if (src)
-        *src = plugin.sources[--plugin.source_count];
-    /* The capture stays in the scene (its index is shared) but no data finds
-     * it any more; a new data at the same address is captured afresh. */
-    plugin_mesh *entry = find_mesh(data);
-    if (entry) {
-        entry->data = NULL;
-        entry->stale = 1;
-    }
+    pthread_mutex_lock(&plugin.lock);
+    forget(data);
+    pthread_mutex_unlock(&plugin.lock);
 }
 
-void plugin_sides_release(void)
+void plugin_sides_release(plugin_thread *t)
 {
     for (int i = 0; i < 2; i++) {
-        plugin_side *side = &plugin.sides[i];
+        plugin_side *side = &t->sides[i];
         free(side->slot);
         free(side->stamp);
         free(side->positions);
@@ -362,10 +400,6 @@ void plugin_sides_release(void)
         free(side->ids);
         memset(side, 0, sizeof *side);
     }
-    free(plugin.local_candidates);
-    plugin.local_candidates = NULL;
-    plugin.local_candidate_capacity = 0;
-    plugin.side_epoch = 0;
 }
 
 /* Room for a mesh of triangle_count triangles and count slots. */
@@ -394,12 +428,12 @@ static int side_reserve(plugin_side *side, size_t triangle_count, size_t count)
                : GLCOLLIDE_OK;
 }
 
-/* Notes mesh triangle t as used on a side (each once). */
-static void side_mark(plugin_side *side, uint32_t t)
+/* Notes mesh triangle t as used on a side (each once) in the call of epoch. */
+static void side_mark(plugin_side *side, uint32_t t, uint32_t epoch)
 {
-    if (side->stamp[t] == plugin.side_epoch)
+    if (side->stamp[t] == epoch)
         return;
-    side->stamp[t] = plugin.side_epoch;
+    side->stamp[t] = epoch;
     side->ids[side->used++] = t;
 }
 
@@ -456,45 +490,55 @@ static void side_place(plugin_side *side, const glcollide_mesh *mesh,
 /*
  * Gathers the candidate triangles of both meshes into the sides (each
  * triangle once) and renumbers the candidates to slots, in
- * plugin.local_candidates. Errors: OUT_OF_MEMORY.
+ * t->local_candidates. Errors: OUT_OF_MEMORY.
  */
-static int gather_sides(const glcollide_mesh *ma, const glcollide_object *oa,
+static int gather_sides(plugin_thread *t, const glcollide_mesh *ma, const glcollide_object *oa,
                         const glcollide_mesh *mb, const glcollide_object *ob,
                         const glcollide_index_pair *candidates, size_t count)
 {
-    if (side_reserve(&plugin.sides[0], ma->triangle_count, count) ||
-        side_reserve(&plugin.sides[1], mb->triangle_count, count) ||
-        plugin_reserve((void **)&plugin.local_candidates, &plugin.local_candidate_capacity, count,
-                       sizeof *plugin.local_candidates))
+    plugin_side *sides = t->sides;
+    if (side_reserve(&sides[0], ma->triangle_count, count) ||
+        side_reserve(&sides[1], mb->triangle_count, count) ||
+        plugin_reserve((void **)&t->local_candidates, &t->local_candidate_capacity, count,
+                       sizeof *t->local_candidates))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    if (++plugin.side_epoch == 0) { /* wrapped: no stamp may look current */
+    if (++t->side_epoch == 0) { /* wrapped: no stamp may look current */
         for (int i = 0; i < 2; i++)
-            memset(plugin.sides[i].stamp, 0,
-                   plugin.sides[i].map_capacity * sizeof *plugin.sides[i].stamp);
-        plugin.side_epoch = 1;
+            memset(sides[i].stamp, 0, sides[i].map_capacity * sizeof *sides[i].stamp);
+        t->side_epoch = 1;
     }
-    plugin.sides[0].used = plugin.sides[1].used = 0;
+    sides[0].used = sides[1].used = 0;
     for (size_t i = 0; i < count; i++) {
-        side_mark(&plugin.sides[0], candidates[i].a);
-        side_mark(&plugin.sides[1], candidates[i].b);
+        side_mark(&sides[0], candidates[i].a, t->side_epoch);
+        side_mark(&sides[1], candidates[i].b, t->side_epoch);
     }
-    side_place(&plugin.sides[0], ma, oa);
-    side_place(&plugin.sides[1], mb, ob);
+    side_place(&sides[0], ma, oa);
+    side_place(&sides[1], mb, ob);
     for (size_t i = 0; i < count; i++) {
-        plugin.local_candidates[i].a = plugin.sides[0].slot[candidates[i].a];
-        plugin.local_candidates[i].b = plugin.sides[1].slot[candidates[i].b];
+        t->local_candidates[i].a = sides[0].slot[candidates[i].a];
+        t->local_candidates[i].b = sides[1].slot[candidates[i].b];
     }
     return GLCOLLIDE_OK;
 }
 
-/* This step's GPU candidates for (o1, o2), if the geoms have not moved since. */
-static const plugin_step_pair *step_pair(dGeomID o1, dGeomID o2)
+/*
+ * This step's GPU candidates for (o1, o2): only while both geoms have the
+ * captures (generations) and transforms they were culled with, so that a
+ * changed mesh, data or placement can never reuse them.
+ */
+static const plugin_step_pair *step_pair(const plugin_step_cache *cache, dGeomID o1,
+                                         const plugin_mesh *m1, dGeomID o2, const plugin_mesh *m2)
 {
-    dGeomID a = o1 < o2 ? o1 : o2, b = o1 < o2 ? o2 : o1;
-    for (size_t i = 0; i < plugin.step_pair_count; i++) {
-        const plugin_step_pair *p = &plugin.step_pairs[i];
+    int swapped = o1 > o2;
+    dGeomID a = swapped ? o2 : o1, b = swapped ? o1 : o2;
+    uint64_t generation_a = swapped ? m2->generation : m1->generation;
+    uint64_t generation_b = swapped ? m1->generation : m2->generation;
+    for (size_t i = 0; i < cache->pair_count; i++) {
+        const plugin_step_pair *p = &cache->pairs[i];
         if (p->a != a || p->b != b)
             continue;
+        if (p->generation_a != generation_a || p->generation_b != generation_b)
+            return NULL;
         dReal ta[7], tb[7];
         plugin_geom_transform(a, ta);
         plugin_geom_transform(b, tb);
@@ -552,31 +596,30 @@ static int add_candidate(uint32_t a, uint32_t b, void *user)
 int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
 {
     size_t max_contacts = (size_t)(flags & 0xffff);
-    if (max_contacts == 0 || !plugin.started)
+    plugin_thread *t = max_contacts ? plugin_thread_get() : NULL;
+    if (!t)
         return 0;
-    plugin_mesh *da = mesh_entry(o1), *db = mesh_entry(o2);
+    const plugin_mesh *da = plugin_geom_mesh(t, o1), *db = plugin_geom_mesh(t, o2);
     if (!da || !db)
         return 0;
-    const glcollide_mesh *ma = plugin.scene->meshes[da->scene_mesh];
-    const glcollide_mesh *mb = plugin.scene->meshes[db->scene_mesh];
-    glcollide_object oa = geom_object(o1), ob = geom_object(o2);
-    double start = plugin_now_ms();
-    plugin.stats.trimesh_collides++;
+    const glcollide_mesh *ma = da->mesh, *mb = db->mesh;
+    glcollide_object oa = plugin_geom_object(o1), ob = plugin_geom_object(o2);
+    unsigned long long start = plugin_now_ns();
 
     /* Candidates: this step's GPU culling, else a CPU BVH over both; the list
-     * lives in the plugin so that a warm step allocates nothing. */
-    candidate_list cpu = {plugin.candidates, 0, plugin.candidate_capacity, GLCOLLIDE_OK};
+     * lives in the thread's state so that a warm step allocates nothing. */
+    candidate_list cpu = {t->candidates, 0, t->candidate_capacity, GLCOLLIDE_OK};
     const glcollide_index_pair *candidates = NULL;
     size_t candidate_count = 0;
     int swapped = o1 > o2;
-    const plugin_step_pair *cached = step_pair(o1, o2);
+    const plugin_step_pair *cached = step_pair(&t->step, o1, da, o2, db);
     if (cached && !swapped) {
-        candidates = plugin.step_candidates + cached->first;
+        candidates = t->step.candidates + cached->first;
         candidate_count = cached->count;
     } else {
         if (cached) { /* stored as (lower geom, higher geom): swap each pair */
             for (size_t i = 0; i < cached->count; i++) {
-                const glcollide_index_pair *p = &plugin.step_candidates[cached->first + i];
+                const glcollide_index_pair *p = &t->step.candidates[cached->first + i];
                 add_candidate(p->b, p->a, &cpu);
             }
         } else {
@@ -585,25 +628,24 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
         candidates = cpu.pairs;
         candidate_count = cpu.count;
     }
-    plugin.stats.candidates += candidate_count;
 
     /* Only the candidate triangles go to world space, each once. */
     size_t count = 0;
-    if ((plugin.contact_scratch ||
-         glcollide_contact_scratch_create(&plugin.contact_scratch) == GLCOLLIDE_OK) &&
-        gather_sides(ma, &oa, mb, &ob, candidates, candidate_count) == GLCOLLIDE_OK &&
-        plugin_reserve((void **)&plugin.contacts, &plugin.contact_capacity, max_contacts,
-                       sizeof *plugin.contacts) == GLCOLLIDE_OK)
-        glcollide_contacts_generate_with(plugin.sides[0].positions, plugin.sides[0].triangles,
-                                         plugin.sides[1].positions, plugin.sides[1].triangles,
-                                         plugin.local_candidates, candidate_count, plugin.contacts,
-                                         max_contacts, &count, NULL, plugin.contact_scratch);
-    plugin.candidates = cpu.pairs;
-    plugin.candidate_capacity = cpu.capacity;
+    if ((t->contact_scratch ||
+         glcollide_contact_scratch_create(&t->contact_scratch) == GLCOLLIDE_OK) &&
+        gather_sides(t, ma, &oa, mb, &ob, candidates, candidate_count) == GLCOLLIDE_OK &&
+        plugin_reserve((void **)&t->contacts, &t->contact_capacity, max_contacts,
+                       sizeof *t->contacts) == GLCOLLIDE_OK)
+        glcollide_contacts_generate_with(t->sides[0].positions, t->sides[0].triangles,
+                                         t->sides[1].positions, t->sides[1].triangles,
+                                         t->local_candidates, candidate_count, t->contacts,
+                                         max_contacts, &count, NULL, t->contact_scratch);
+    t->candidates = cpu.pairs;
+    t->candidate_capacity = cpu.capacity;
     /* No surfaces meet: one solid may lie inside the other (its box inside
      * the other's box first, which costs nothing). */
     int contained = 0;
-    if (count == 0 && max_contacts > 0 && (da->closed || db->closed)) {
+    if (count == 0 && t->contacts && (da->closed || db->closed)) {
         glcollide_aabb box_a = world_box(&da->bounds, &oa), box_b = world_box(&db->bounds, &ob);
         if (box_inside(&box_a, &box_b) || box_inside(&box_b, &box_a)) {
             glcollide_contact_solid sa = {ma->positions,      ma->triangles, ma->vertex_count,
@@ -612,9 +654,8 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
             glcollide_contact_solid sb = {mb->positions,      mb->triangles, mb->vertex_count,
                                           mb->triangle_count, db->bvh,       ob,
                                           db->closed};
-            glcollide_contacts_containment(&sa, &sb, NULL, plugin.contacts, max_contacts, &count);
+            glcollide_contacts_containment(&sa, &sb, NULL, t->contacts, max_contacts, &count);
             contained = count > 0;
-            plugin.stats.contained += contained;
         }
     }
     /* Touching contacts get a depth of 1e-12 of the meshes' size, never
@@ -629,7 +670,7 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
     double least_depth = 1e-12 * size;
     for (size_t i = 0; i < count; i++) {
         dContactGeom *out = (dContactGeom *)((char *)contact + i * (size_t)skip);
-        const glcollide_contact *c = &plugin.contacts[i];
+        const glcollide_contact *c = &t->contacts[i];
         for (int k = 0; k < 3; k++) {
             out->pos[k] = (dReal)c->position[k];
             out->normal[k] = (dReal)c->normal[k];
@@ -638,10 +679,14 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
         out->depth = (dReal)fmax(c->depth, least_depth);
         out->g1 = o1;
         out->g2 = o2;
-        out->side1 = (int)(contained ? c->triangle_a : plugin.sides[0].ids[c->triangle_a]);
-        out->side2 = (int)(contained ? c->triangle_b : plugin.sides[1].ids[c->triangle_b]);
+        out->side1 = (int)(contained ? c->triangle_a : t->sides[0].ids[c->triangle_a]);
+        out->side2 = (int)(contained ? c->triangle_b : t->sides[1].ids[c->triangle_b]);
     }
-    plugin.stats.contacts += count;
-    plugin.stats.contact_ms += plugin_now_ms() - start;
+    plugin_counters *counters = &plugin.counters;
+    plugin_count(&counters->trimesh_collides, 1);
+    plugin_count(&counters->candidates, candidate_count);
+    plugin_count(&counters->contacts, count);
+    plugin_count(&counters->contained, (unsigned long long)contained);
+    plugin_count(&counters->contact_ns, plugin_now_ns() - start);
     return (int)count;
 }

@@ -3,16 +3,10 @@
 # glcollide-query as a user runs it: output format, sorting, stats, and the
 # exit status and one-line message of each kind of bad input.
 set -u
+test_name=cli
+. "$(dirname "$0")/check.sh"
 query=${GLCOLLIDE_QUERY:-./glcollide-query}
 scenes=${GLCOLLIDE_TEST_SCENES:-tests/scenes}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/glcollide-cli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passes=0
-
-check() { # name, condition result
-    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); else failures=$((failures + 1)); echo "FAIL: $1"; fi
-}
 
 # expect_error NAME EXIT_CODE PATTERN ARGS...: exits with EXIT_CODE, stderr matches PATTERN
 expect_error() {
@@ -134,5 +128,4 @@ check "bunnies scene runs" $?
 head -n 1 "$tmp/out" | grep -qx 'pair 0 1'
 check "bunnies intersect" $?
 
-echo "cli: $passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -6,13 +6,9 @@
 # a PNG is written; the CPU reference path (--cpu) counts the same impacts
 # to within the GPU's float disagreements.
 set -u
+test_name=hail
+. "$(dirname "$0")/check.sh"
 hail=${GLCOLLIDE_HAIL:-demos/hail}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/glcollide-hail.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-passes=0 failures=0
-check() {
-    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); else failures=$((failures + 1)); echo "FAIL: $1"; fi
-}
 field() { echo "$1" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
 (cd "$tmp" && "$hail" --particles 4000 --frames 30 --report 10 --records) >"$tmp/out" 2>&1
 check "hail runs (exit 0)" $?
@@ -40,5 +36,4 @@ cpu_impacts=$(field "$(tail -n 1 "$tmp/cpu")" impacts)
 echo "gpu impacts $impacts, cpu reference impacts $cpu_impacts"
 awk -v a="$impacts" -v b="$cpu_impacts" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.002 * b + 2) }'
 check "GPU and CPU reference count the same impacts (within 0.2%)" $?
-echo "hail: $passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

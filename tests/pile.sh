@@ -4,13 +4,9 @@
 # meshes with glcollide's space and contacts, a few hundred steps; nothing
 # below the floor or out of the bin, nothing still flying, and a PNG written.
 set -u
+test_name=pile
+. "$(dirname "$0")/check.sh"
 pile=${GLCOLLIDE_PILE:-demos/pile}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/glcollide-pile.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-passes=0 failures=0
-check() {
-    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); else failures=$((failures + 1)); echo "FAIL: $1"; fi
-}
 (cd "$tmp" && "$pile" --objects 27 --steps 400 --report 100) >"$tmp/out" 2>&1
 check "pile runs and keeps everything in the bin (exit 0)" $?
 cat "$tmp/out"
@@ -34,8 +30,7 @@ check "pile.png written" $?
 counter=${GLCOLLIDE_ALLOC_COUNT:-tests/.libs/liballoc-count.so}
 if [ -n "${ASAN_OPTIONS:-}" ]; then
     echo "SKIP: allocation counting under AddressSanitizer (it owns malloc)"
-    echo "pile: $passes passed, $failures failed"
-    [ "$failures" -eq 0 ]
+    finish
     exit
 fi
 (cd "$tmp" && LD_PRELOAD="$counter" "$pile" --objects 27 --steps 1200 --report 1200 --count-allocations) >"$tmp/alloc" 2>&1
@@ -44,5 +39,4 @@ warm=$(sed -n 's/^allocations during collision in steps [0-9.]*: \([0-9]*\)$/\1/
 echo "allocations during collision in steps 601..1200: ${warm:-none}"
 [ -n "$warm" ] && [ "$warm" -le 4 ]
 check "warm steps do not allocate (<= 4 buffer growths in 600 settled steps)" $?
-echo "pile: $passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

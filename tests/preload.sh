@@ -6,14 +6,10 @@
 # callbacks it made, equal to the pairs the program saw), the same pairs must
 # reach the program as with ODE's simple space, and the pile must settle.
 set -u
+test_name=preload
+. "$(dirname "$0")/check.sh"
 program=${GLCOLLIDE_ODE_FALLING:-tests/ode-falling}
 preload=${GLCOLLIDE_PRELOAD_LIB:-.libs/libglcollide-ode-preload.so}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/glcollide-preload.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-passes=0 failures=0
-check() {
-    if [ "$2" -eq 0 ]; then passes=$((passes + 1)); else failures=$((failures + 1)); echo "FAIL: $1"; fi
-}
 
 "$program" 30 300 simple >"$tmp/plain" 2>"$tmp/plain.err"
 check "plain run" $?
@@ -41,5 +37,4 @@ for run in plain preload; do
 done
 grep '^settled' "$tmp/plain" "$tmp/preload"
 
-echo "preload: $passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -9,6 +9,8 @@
 
 #include "../glcollide/gl_internal.h"
 
+#include <epoxy/egl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,48 @@ START_TEST(test_two_contexts)
     glcollide_context_destroy(&a);
     ck_assert_int_eq(glcollide_context_self_test(b), GLCOLLIDE_OK);
     glcollide_context_destroy(&b);
+}
+END_TEST
+
+/* On another thread: takes the shared context, checks it works, gives it back. */
+static void *use_shared_context(void *shared)
+{
+    glcollide_context *context = shared;
+    intptr_t ok = glcollide_context_acquire(context) == GLCOLLIDE_OK &&
+                  eglGetCurrentContext() == context->egl_context &&
+                  glcollide_context_self_test(context) == GLCOLLIDE_OK;
+    glcollide_context_release(context);
+    ok &= eglGetCurrentContext() == EGL_NO_CONTEXT;
+    return (void *)ok;
+}
+
+/*
+ * One owned context shared by threads in turn (the ODE plugin's way):
+ * acquire makes it current and release puts back what was current before
+ * (the caller's own context, or none), so another thread can take it next;
+ * a context just made is released the same way.
+ */
+START_TEST(test_shared_context)
+{
+    if (gl_skipped())
+        return;
+    glcollide_context *mine = make_context(), *shared = make_context();
+    ck_assert(eglGetCurrentContext() == shared->egl_context);
+    glcollide_context_release(shared); /* creation made it current: mine again */
+    ck_assert(eglGetCurrentContext() == mine->egl_context);
+    for (int turn = 0; turn < 3; turn++) {
+        pthread_t thread;
+        void *ok = NULL;
+        ck_assert_int_eq(pthread_create(&thread, NULL, use_shared_context, shared), 0);
+        pthread_join(thread, &ok);
+        ck_assert_msg(ok != NULL, "turn %d: the other thread could not use the context", turn);
+        ck_assert_int_eq(glcollide_context_acquire(shared), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_context_self_test(shared), GLCOLLIDE_OK);
+        glcollide_context_release(shared);
+        ck_assert(eglGetCurrentContext() == mine->egl_context);
+    }
+    glcollide_context_destroy(&shared);
+    glcollide_context_destroy(&mine);
 }
 END_TEST
 
@@ -175,6 +219,7 @@ Suite *suite_context(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_egl_context_caps);
     tcase_add_test(tc, test_two_contexts);
+    tcase_add_test(tc, test_shared_context);
     tcase_add_test(tc, test_wrapped_context_restores_state);
     tcase_add_test(tc, test_owned_context_left_at_defaults);
     tcase_add_test(tc, test_wrap_without_current_context);

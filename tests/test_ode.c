@@ -8,6 +8,8 @@
  */
 #include "tests.h"
 
+#include "ode_demo.h"
+
 #include <glcollide/geometry.h>
 #include <glcollide/ode.h>
 
@@ -21,14 +23,21 @@ typedef struct pair_set {
     size_t count, capacity;
 } pair_set;
 
+/* Room for one more item of size bytes in a growable array. */
+static void *room_for_one(void *array, size_t count, size_t *capacity, size_t size)
+{
+    if (count < *capacity)
+        return array;
+    *capacity = *capacity ? 2 * *capacity : 64;
+    array = realloc(array, *capacity * size);
+    ck_assert_ptr_nonnull(array);
+    return array;
+}
+
 static void record(void *data, dGeomID a, dGeomID b)
 {
     pair_set *set = data;
-    if (set->count == set->capacity) {
-        set->capacity = set->capacity ? 2 * set->capacity : 64;
-        set->pairs = realloc(set->pairs, set->capacity * sizeof *set->pairs);
-        ck_assert_ptr_nonnull(set->pairs);
-    }
+    set->pairs = room_for_one(set->pairs, set->count, &set->capacity, sizeof *set->pairs);
     set->pairs[set->count][0] = a < b ? a : b;
     set->pairs[set->count][1] = a < b ? b : a;
     set->count++;
@@ -52,19 +61,6 @@ static int has_pair(const pair_set *set, const dGeomID *pair)
     return bsearch(pair, set->pairs, set->count, sizeof *set->pairs, compare_pair) != NULL;
 }
 
-/* Vertices packed three dReals apiece (dGeomTriMeshDataBuildSimple wants dVector3s). */
-static void build_trimesh(dTriMeshDataID data, const dReal *vertices, int vertex_count,
-                          const dTriIndex *indices, int index_count)
-{
-#ifdef dDOUBLE
-    dGeomTriMeshDataBuildDouble(data, vertices, 3 * sizeof(dReal), vertex_count, indices,
-                                index_count, 3 * sizeof(dTriIndex));
-#else
-    dGeomTriMeshDataBuildSingle(data, vertices, 3 * sizeof(dReal), vertex_count, indices,
-                                index_count, 3 * sizeof(dTriIndex));
-#endif
-}
-
 /* A cube trimesh (12 triangles, half size h), its arrays kept for ODE. */
 typedef struct cube_data {
     dReal vertices[8 * 3];
@@ -74,19 +70,25 @@ typedef struct cube_data {
 
 static void cube_build(cube_data *cube, double h)
 {
-    static const int faces[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7},
-                                     {0, 1, 5}, {0, 5, 4}, {1, 2, 6}, {1, 6, 5},
-                                     {2, 3, 7}, {2, 7, 6}, {3, 0, 4}, {3, 4, 7}};
-    for (int v = 0; v < 8; v++) {
-        cube->vertices[3 * v + 0] = (dReal)((v == 1 || v == 2 || v == 5 || v == 6) ? h : -h);
-        cube->vertices[3 * v + 1] = (dReal)((v == 2 || v == 3 || v == 6 || v == 7) ? h : -h);
-        cube->vertices[3 * v + 2] = (dReal)(v >= 4 ? h : -h);
-    }
-    for (int f = 0; f < 12; f++)
-        for (int c = 0; c < 3; c++)
-            cube->indices[3 * f + c] = (dTriIndex)faces[f][c];
+    ode_demo_box_arrays(h, h, h, cube->vertices, cube->indices);
     cube->data = dGeomTriMeshDataCreate();
-    build_trimesh(cube->data, cube->vertices, 8, cube->indices, 36);
+    ode_demo_build_trimesh(cube->data, cube->vertices, 8, cube->indices, 36);
+}
+
+/* A random orientation; one geom in disabled_one_in disabled, one in 10
+ * with category/collide bits that exclude some others. */
+static void randomise_geom(test_rng *rng, dGeomID g, uint32_t disabled_one_in)
+{
+    double q[4];
+    test_rng_quaternion(rng, q);
+    dQuaternion dq = {q[0], q[1], q[2], q[3]};
+    dGeomSetQuaternion(g, dq);
+    if (test_rng_below(rng, disabled_one_in) == 0)
+        dGeomDisable(g);
+    if (test_rng_below(rng, 10) == 0) {
+        dGeomSetCategoryBits(g, 1ul << test_rng_below(rng, 3));
+        dGeomSetCollideBits(g, 1ul << test_rng_below(rng, 3));
+    }
 }
 
 /*
@@ -114,18 +116,8 @@ static dSpaceID random_scene(test_rng *rng, cube_data *cube, int geoms, int axis
         }
         dGeomSetPosition(g, test_rng_uniform(rng, 0, 4), test_rng_uniform(rng, 0, 4),
                          test_rng_uniform(rng, 0, 4));
-        if (!axis_aligned_boxes) {
-            double q[4];
-            test_rng_quaternion(rng, q);
-            dQuaternion dq = {q[0], q[1], q[2], q[3]};
-            dGeomSetQuaternion(g, dq);
-            if (test_rng_below(rng, 10) == 0)
-                dGeomDisable(g);
-            if (test_rng_below(rng, 10) == 0) {
-                dGeomSetCategoryBits(g, 1ul << test_rng_below(rng, 3));
-                dGeomSetCollideBits(g, 1ul << test_rng_below(rng, 3));
-            }
-        }
+        if (!axis_aligned_boxes)
+            randomise_geom(rng, g, 10);
         (void)shared;
     }
     return space;
@@ -154,6 +146,30 @@ static void share_bodies(dWorldID world, dSpaceID space, dBodyID *bodies, int *b
     }
 }
 
+/* ODE's simple space's pairs of space (sorted), after geoms were put on
+ * shared bodies if share. */
+static pair_set reference_pairs(dWorldID world, dSpaceID space, int share, dBodyID *bodies,
+                                int *body_count)
+{
+    pair_set ode = {0};
+    if (share)
+        share_bodies(world, space, bodies, body_count);
+    dSpaceCollide(space, &ode, record);
+    sort_pairs(&ode);
+    return ode;
+}
+
+/* The end of one random scene: its pairs, geoms and bodies freed. */
+static void scene_done(dSpaceID space, pair_set *ode, pair_set *ours, dBodyID *bodies,
+                       int body_count)
+{
+    free(ode->pairs);
+    free(ours->pairs);
+    destroy_scene(space);
+    for (int b = 0; b < body_count; b++)
+        dBodyDestroy(bodies[b]);
+}
+
 /*
  * 200 random scenes of 40 geoms (seeds 0x0DE00000 + s): glcollide's space
  * reports exactly the pairs ODE's simple space does (no missing, no extra,
@@ -172,11 +188,7 @@ START_TEST(test_space_conformance)
         dSpaceID space = random_scene(&rng, &cube, 40, 0);
         dBodyID bodies[4];
         int body_count = 0;
-        if (s % 2)
-            share_bodies(world, space, bodies, &body_count);
-        pair_set ode = {0}, ours = {0};
-        dSpaceCollide(space, &ode, record);
-        sort_pairs(&ode);
+        pair_set ode = reference_pairs(world, space, s % 2, bodies, &body_count), ours = {0};
         for (int gpu = 0; gpu < (s % 4 == 0 ? 2 : 1); gpu++) { /* GPU: every 4th scene */
             glcollide_ode_set_gpu(gpu ? GLCOLLIDE_ODE_GPU_ALWAYS : GLCOLLIDE_ODE_GPU_NEVER);
             ours.count = 0;
@@ -202,11 +214,7 @@ START_TEST(test_space_conformance)
             }
         }
         total += ode.count;
-        free(ode.pairs);
-        free(ours.pairs);
-        destroy_scene(space);
-        for (int b = 0; b < body_count; b++)
-            dBodyDestroy(bodies[b]);
+        scene_done(space, &ode, &ours, bodies, body_count);
     }
     glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
     printf("space conformance: 200 scenes, %zu pairs equal to dSimpleSpace's; %zu trimesh pairs "
@@ -259,6 +267,334 @@ START_TEST(test_hash_space_defect)
     }
     printf("hash space: missed pairs in %d of 200 scenes; glcollide's space in none\n",
            hash_scenes_missing);
+    dGeomTriMeshDataDestroy(cube.data);
+}
+END_TEST
+
+/* ------------------------------------------------ ODE's edge cases, every space kind */
+
+enum { SCENE_ZERO_SIZED = 1, SCENE_CUSTOM_CLASS = 2 };
+
+/*
+ * Zero-sized geoms as ODE flags them (GEOM_ZERO_SIZED): a sphere or capsule
+ * of radius 0, a box with a zero side, a cylinder of radius or length 0.
+ */
+static dGeomID zero_sized_geom(test_rng *rng, dSpaceID space, double s)
+{
+    switch (test_rng_below(rng, 5)) {
+    case 0: return dCreateSphere(space, 0);
+    case 1: return dCreateBox(space, s, 0, s);
+    case 2: return dCreateCapsule(space, 0, s);
+    case 3: return dCreateCylinder(space, 0, s);
+    default: return dCreateCylinder(space, s, 0);
+    }
+}
+
+/*
+ * A random scene with ODE's edge cases, into space: boxes, spheres,
+ * capsules (some of length 0, which ODE does not count as zero-sized),
+ * cylinders, trimesh cubes, two planes (one with a half-infinite box, one
+ * with an infinite box), disabled geoms, category/collide bits; with flags,
+ * zero-sized geoms and sensor balls, else a nested space (glcollide does not
+ * ask a custom class's aabb_test about a nested space: see ode.h). Each
+ * geom's data is its index (dGeomSetData), so scenes built twice can be
+ * compared.
+ */
+static void edge_case_scene(test_rng *rng, const cube_data *cube, dSpaceID space, int geoms,
+                            int flags)
+{
+    dSpaceID nested = flags & SCENE_CUSTOM_CLASS ? space : dSimpleSpaceCreate(space);
+    dGeomSetData(dCreatePlane(space, 0, 0, 1, 0.3), (void *)(intptr_t)-1);
+    dGeomSetData(dCreatePlane(space, 1, 1, 1, 5.0), (void *)(intptr_t)-2);
+    for (int i = 0; i < geoms; i++) {
+        dSpaceID target = test_rng_below(rng, 8) == 0 ? nested : space;
+        double s = test_rng_uniform(rng, 0.1, 1.0);
+        dGeomID g;
+        switch (test_rng_below(rng, 7)) {
+        case 0:
+            g = dCreateBox(target, s, test_rng_uniform(rng, 0.1, 1), test_rng_uniform(rng, 0.1, 1));
+            break;
+        case 1: g = dCreateSphere(target, 0.5 * s); break;
+        case 2: g = dCreateCapsule(target, 0.3 * s, test_rng_below(rng, 3) ? s : 0); break;
+        case 3: g = dCreateCylinder(target, 0.3 * s, s); break;
+        case 4: g = dCreateTriMesh(target, cube->data, NULL, NULL, NULL); break;
+        case 5:
+            g = flags & SCENE_ZERO_SIZED ? zero_sized_geom(rng, target, s)
+                                         : dCreateSphere(target, 0.4 * s);
+            break;
+        default:
+            g = flags & SCENE_CUSTOM_CLASS ? ode_demo_sensor_create(target, 0.6 * s)
+                                           : dCreateBox(target, s, s, s);
+            break;
+        }
+        dGeomSetData(g, (void *)(intptr_t)i);
+        dGeomSetPosition(g, test_rng_uniform(rng, 0, 4), test_rng_uniform(rng, 0, 4),
+                         test_rng_uniform(rng, 0, 4));
+        randomise_geom(rng, g, 12);
+    }
+}
+
+/* Pairs as they reach the callback, in order and as given (geom data tags). */
+typedef struct pair_sequence {
+    intptr_t (*tags)[2];
+    size_t count, capacity;
+} pair_sequence;
+
+static void record_sequence(void *data, dGeomID a, dGeomID b)
+{
+    pair_sequence *seq = data;
+    seq->tags = room_for_one(seq->tags, seq->count, &seq->capacity, sizeof *seq->tags);
+    seq->tags[seq->count][0] = (intptr_t)dGeomGetData(a);
+    seq->tags[seq->count][1] = (intptr_t)dGeomGetData(b);
+    seq->count++;
+}
+
+enum { KIND_SIMPLE, KIND_HASH, KIND_SAP, KIND_QUADTREE };
+static const char *const kind_names[] = {"simple", "hash", "SAP", "quadtree"};
+
+static dSpaceID space_of_kind(int kind)
+{
+    static const dVector3 centre = {2, 2, 2}, extents = {8, 8, 8};
+    switch (kind) {
+    case KIND_SIMPLE: return dSimpleSpaceCreate(NULL);
+    case KIND_HASH: return dHashSpaceCreate(NULL);
+    case KIND_SAP: return dSweepAndPruneSpaceCreate(NULL, dSAP_AXES_XYZ);
+    default: return dQuadTreeSpaceCreate(NULL, centre, extents, 4);
+    }
+}
+
+/* Moves every geom of from into to (nested spaces with their geoms). */
+static void move_geoms(dSpaceID from, dSpaceID to)
+{
+    int n = dSpaceGetNumGeoms(from);
+    dGeomID *geoms = malloc((size_t)(n ? n : 1) * sizeof *geoms);
+    ck_assert_ptr_nonnull(geoms);
+    for (int i = 0; i < n; i++)
+        geoms[i] = dSpaceGetGeom(from, i);
+    for (int i = 0; i < n; i++) {
+        dSpaceRemove(from, geoms[i]);
+        dSpaceAdd(to, geoms[i]);
+    }
+    free(geoms);
+}
+
+/* Pairs of geoms (top level of space) whose boxes overlap and whose bits and
+ * bodies allow a pair, counted when one of them satisfies what. */
+static size_t overlapping_pairs_where(dSpaceID space, int (*what)(dGeomID, dGeomID))
+{
+    size_t count = 0;
+    int n = dSpaceGetNumGeoms(space);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            dGeomID a = dSpaceGetGeom(space, i), b = dSpaceGetGeom(space, j);
+            dReal x[6], y[6];
+            dGeomGetAABB(a, x);
+            dGeomGetAABB(b, y);
+            int overlap = 1;
+            for (int k = 0; k < 3; k++)
+                overlap &= x[2 * k] <= y[2 * k + 1] && y[2 * k] <= x[2 * k + 1];
+            dBodyID ba = dGeomGetBody(a), bb = dGeomGetBody(b);
+            int bits = (dGeomGetCategoryBits(a) & dGeomGetCollideBits(b)) ||
+                       (dGeomGetCategoryBits(b) & dGeomGetCollideBits(a));
+            count += overlap && bits && !(ba && ba == bb) && dGeomIsEnabled(a) &&
+                     dGeomIsEnabled(b) && what(a, b);
+        }
+    return count;
+}
+
+static int zero_sized_pair(dGeomID a, dGeomID b)
+{
+    return ode_demo_zero_sized(a) || ode_demo_zero_sized(b);
+}
+
+/* What check_space_kind saw: pairs, pairs ODE drops for the property
+ * asked about, and the pairs ODE's own space of that kind reports beyond
+ * the simple space's, or misses. */
+typedef struct kind_counts {
+    size_t pairs, dropped, ode_extra, ode_missing;
+} kind_counts;
+
+/* ODE's own space of a kind against the simple space's pairs (reference):
+ * extra pairs may only pair planes (the SAP space's habit). */
+static void compare_ode_kind(dSpaceID space, const pair_set *reference, kind_counts *counts)
+{
+    pair_set ode_kind = {0};
+    dSpaceCollide(space, &ode_kind, record);
+    sort_pairs(&ode_kind);
+    for (size_t i = 0; i < ode_kind.count; i++) {
+        if (has_pair(reference, ode_kind.pairs[i]))
+            continue;
+        TEST_REQUIRE(dGeomGetClass(ode_kind.pairs[i][0]) == dPlaneClass ||
+                         dGeomGetClass(ode_kind.pairs[i][1]) == dPlaneClass,
+                     "ODE's space of class %d: an extra pair without a plane",
+                     dSpaceGetClass(space));
+        counts->ode_extra++;
+    }
+    for (size_t i = 0; i < reference->count; i++)
+        counts->ode_missing += !has_pair(&ode_kind, reference->pairs[i]);
+    free(ode_kind.pairs);
+}
+
+/*
+ * scenes random scenes of geoms geoms (seeds seed + s) with flags, built in a
+ * simple space: ODE's pairs there are the reference. Then the geoms move into
+ * a space of the given kind, and glcollide's space must report exactly those
+ * pairs (no missing, no extra, no duplicate). what: the pairs whose boxes
+ * overlap but that ODE drops for it are counted (NULL: not counted).
+ */
+static kind_counts check_space_kind(int kind, uint64_t seed, int scenes, int geoms, int flags,
+                                    int (*what)(dGeomID, dGeomID))
+{
+    dWorldID world = dWorldCreate();
+    cube_data cube;
+    cube_build(&cube, 0.4);
+    kind_counts counts = {0};
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_NEVER);
+    for (int s = 0; s < scenes; s++) {
+        test_rng rng = {seed + (uint64_t)s};
+        dSpaceID simple = dSimpleSpaceCreate(NULL);
+        edge_case_scene(&rng, &cube, simple, geoms, flags);
+        dBodyID bodies[4];
+        int body_count = 0;
+        pair_set ode = reference_pairs(world, simple, s % 2, bodies, &body_count), ours = {0};
+        if (what)
+            counts.dropped += overlapping_pairs_where(simple, what);
+        dSpaceID space = simple;
+        if (kind != KIND_SIMPLE) {
+            space = space_of_kind(kind);
+            move_geoms(simple, space);
+            dSpaceDestroy(simple);
+            compare_ode_kind(space, &ode, &counts);
+        }
+        glcollide_ode_space_collide(space, &ours, record);
+        sort_pairs(&ours);
+        for (size_t i = 1; i < ours.count; i++)
+            TEST_REQUIRE(compare_pair(ours.pairs[i - 1], ours.pairs[i]) != 0,
+                         "%s space, seed 0x%llx: duplicate pair", kind_names[kind],
+                         (unsigned long long)(seed + (uint64_t)s));
+        for (size_t i = 0; i < ours.count; i++)
+            TEST_REQUIRE(has_pair(&ode, ours.pairs[i]),
+                         "%s space, seed 0x%llx: extra pair of classes %d and %d (geoms %d, %d)",
+                         kind_names[kind], (unsigned long long)(seed + (uint64_t)s),
+                         dGeomGetClass(ours.pairs[i][0]), dGeomGetClass(ours.pairs[i][1]),
+                         (int)(intptr_t)dGeomGetData(ours.pairs[i][0]),
+                         (int)(intptr_t)dGeomGetData(ours.pairs[i][1]));
+        TEST_REQUIRE(ours.count == ode.count,
+                     "%s space, seed 0x%llx: %zu pairs, ODE's simple space %zu", kind_names[kind],
+                     (unsigned long long)(seed + (uint64_t)s), ours.count, ode.count);
+        counts.pairs += ode.count;
+        scene_done(space, &ode, &ours, bodies, body_count);
+    }
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    printf("%s space: %d scenes of %d geoms, %zu pairs equal to dSimpleSpace's", kind_names[kind],
+           scenes, geoms, counts.pairs);
+    if (what)
+        printf(" (%zu overlapping pairs dropped as ODE drops them)", counts.dropped);
+    if (kind != KIND_SIMPLE)
+        printf("; ODE's own: %zu extra plane pairs, %zu missing", counts.ode_extra,
+               counts.ode_missing);
+    printf("\n");
+    ck_assert_uint_gt(counts.pairs, (size_t)scenes * 10);
+    dGeomTriMeshDataDestroy(cube.data);
+    dWorldDestroy(world);
+    return counts;
+}
+
+/* ODE's spaces skip zero-sized geoms (sphere of radius 0, box with a zero
+ * side, ...): so must glcollide's. 25 scenes of 60 geoms, seeds 0x2E805000 + s. */
+START_TEST(test_space_zero_sized)
+{
+    ck_assert_uint_gt(
+        check_space_kind(KIND_SIMPLE, 0x2E805000u, 25, 60, SCENE_ZERO_SIZED, zero_sized_pair)
+            .dropped,
+        0);
+}
+END_TEST
+
+/* A custom class's aabb_test is honoured as ODE's spaces honour it.
+ * 25 scenes of 60 geoms, seeds 0xC0570000 + s. */
+START_TEST(test_space_custom_class)
+{
+    ck_assert_uint_gt(check_space_kind(KIND_SIMPLE, 0xC0570000u, 25, 60, SCENE_CUSTOM_CLASS,
+                                       ode_demo_sensor_rejects)
+                          .dropped,
+                      0);
+}
+END_TEST
+
+/*
+ * Every kind of ODE space serves as glcollide's: hash, sweep-and-prune and
+ * quadtree spaces (ODE 0.16 has no dSpaceGetGeom for the last), with all the
+ * edge cases (a nested space, or custom classes). 2 x 25 scenes of 60 geoms
+ * per kind, seeds 0x5FACE000 + 100 kind + 50 custom + s. On the way, the
+ * differences of ODE's own spaces that the README lists: its SAP space
+ * pairs infinite planes with every geom, whatever their boxes (pairs that
+ * give no contacts).
+ */
+START_TEST(test_space_kinds)
+{
+    for (int kind = KIND_SIMPLE; kind <= KIND_QUADTREE; kind++) {
+        size_t ode_extra = 0;
+        for (int custom = 0; custom < 2; custom++)
+            ode_extra +=
+                check_space_kind(kind, 0x5FACE000u + 100u * (uint64_t)kind + 50u * (uint64_t)custom,
+                                 25, 60, SCENE_ZERO_SIZED | (custom ? SCENE_CUSTOM_CLASS : 0), NULL)
+                    .ode_extra;
+        if (kind == KIND_SAP)
+            ck_assert_uint_gt(ode_extra, 0);
+    }
+}
+END_TEST
+
+/*
+ * Pairs reach the callback in dSimpleSpace's order, each as (earlier, later)
+ * in the space's list, so that joints, and hence results, are the same with
+ * and without glcollide. The same scene built in a hash space gives that
+ * order too (the two keep their geoms in one list alike); ODE's hash space
+ * itself does not. 20 scenes of 60 geoms, seeds 0x0DE50000 + s.
+ */
+START_TEST(test_pair_order)
+{
+    cube_data cube;
+    cube_build(&cube, 0.4);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_NEVER);
+    size_t pairs = 0;
+    int hash_orders_differ = 0;
+    for (int s = 0; s < 20; s++) {
+        dSpaceID spaces[2] = {dSimpleSpaceCreate(NULL), dHashSpaceCreate(NULL)};
+        for (int i = 0; i < 2; i++) {
+            test_rng rng = {0x0DE50000u + (uint64_t)s};
+            edge_case_scene(&rng, &cube, spaces[i], 60, SCENE_ZERO_SIZED | SCENE_CUSTOM_CLASS);
+        }
+        pair_sequence ode = {0}, ode_hash = {0}, ours[2] = {{0}, {0}};
+        dSpaceCollide(spaces[0], &ode, record_sequence);
+        dSpaceCollide(spaces[1], &ode_hash, record_sequence);
+        for (int i = 0; i < 2; i++) {
+            glcollide_ode_space_collide(spaces[i], &ours[i], record_sequence);
+            TEST_REQUIRE(ours[i].count == ode.count, "seed %d, %s space: %zu pairs, ODE %zu", s,
+                         i ? "hash" : "simple", ours[i].count, ode.count);
+            for (size_t k = 0; k < ode.count; k++)
+                TEST_REQUIRE(ours[i].tags[k][0] == ode.tags[k][0] &&
+                                 ours[i].tags[k][1] == ode.tags[k][1],
+                             "seed %d, %s space: pair %zu is (%d, %d), dSimpleSpace's (%d, %d)", s,
+                             i ? "hash" : "simple", k, (int)ours[i].tags[k][0],
+                             (int)ours[i].tags[k][1], (int)ode.tags[k][0], (int)ode.tags[k][1]);
+        }
+        hash_orders_differ += ode_hash.count != ode.count ||
+                              memcmp(ode_hash.tags, ode.tags, ode.count * sizeof *ode.tags) != 0;
+        pairs += ode.count;
+        free(ode.tags);
+        free(ode_hash.tags);
+        free(ours[0].tags);
+        free(ours[1].tags);
+        destroy_scene(spaces[0]);
+        destroy_scene(spaces[1]);
+    }
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    printf("pair order: 20 scenes, %zu pairs in dSimpleSpace's order (simple and hash spaces); "
+           "ODE's hash space gives another order in %d\n",
+           pairs, hash_orders_differ);
+    ck_assert_int_gt(hash_orders_differ, 0);
     dGeomTriMeshDataDestroy(cube.data);
 }
 END_TEST
@@ -329,8 +665,8 @@ static void mesh_data_build(mesh_data *m, const glcollide_mesh *mesh)
     for (size_t i = 0; i < 3 * mesh->triangle_count; i++)
         m->indices[i] = (dTriIndex)mesh->triangles[i];
     m->data = dGeomTriMeshDataCreate();
-    build_trimesh(m->data, m->vertices, (int)mesh->vertex_count, m->indices,
-                  (int)(3 * mesh->triangle_count));
+    ode_demo_build_trimesh(m->data, m->vertices, (int)mesh->vertex_count, m->indices,
+                           (int)(3 * mesh->triangle_count));
     /* glcollide reads the exact arrays (else OPCODE's float copies). */
 #ifdef dDOUBLE
     glcollide_ode_trimesh_data_build_double(m->data, m->vertices, 3 * sizeof(dReal),
@@ -539,21 +875,249 @@ START_TEST(test_trimesh_object_space)
 }
 END_TEST
 
-/* glcollide_ode_set_gpu(NEVER) gives the context back and AUTO makes one
- * again; NEVER before init makes no context. */
-START_TEST(test_gpu_mode_context)
+/* Contacts of (a, b) through dCollide equal those of two geoms never seen by
+ * a space (ra, rb) given the same data and transforms: nothing cached for
+ * (a, b) was used unless it still holds. */
+static void expect_fresh_contacts(dGeomID a, dGeomID b, dGeomID ra, dGeomID rb, const char *what)
 {
-    int had = glcollide_ode_has_gpu();
+    enum { MAX = 64 };
+    dGeomID geoms[2] = {a, b}, fresh[2] = {ra, rb};
+    for (int i = 0; i < 2; i++) {
+        dGeomTriMeshSetData(fresh[i], dGeomTriMeshGetTriMeshDataID(geoms[i]));
+        const dReal *p = dGeomGetPosition(geoms[i]);
+        dGeomSetPosition(fresh[i], p[0], p[1], p[2]);
+        dGeomSetRotation(fresh[i], dGeomGetRotation(geoms[i]));
+    }
+    dContactGeom got[MAX], want[MAX];
+    int n = dCollide(a, b, MAX, got, sizeof got[0]);
+    int m = dCollide(ra, rb, MAX, want, sizeof want[0]);
+    int triangles[2] = {dGeomTriMeshGetTriangleCount(a), dGeomTriMeshGetTriangleCount(b)};
+    ck_assert_msg(m > 0, "%s: the placement must touch", what);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(got[i].side1 >= 0 && got[i].side1 < triangles[0] && got[i].side2 >= 0 &&
+                          got[i].side2 < triangles[1],
+                      "%s: contact %d names triangles %d and %d of meshes of %d and %d", what, i,
+                      got[i].side1, got[i].side2, triangles[0], triangles[1]);
+    ck_assert_msg(n == m, "%s: %d contacts, %d from geoms no space has seen", what, n, m);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(got[i].depth == want[i].depth && got[i].side1 == want[i].side1 &&
+                          got[i].side2 == want[i].side2 &&
+                          memcmp(got[i].pos, want[i].pos, sizeof got[i].pos) == 0,
+                      "%s: contact %d differs", what, i);
+}
+
+/*
+ * The candidates a step's GPU culling leaves for a pair serve the dCollide
+ * calls of that step; they must never serve a pair whose meshes changed:
+ * another data set on both geoms at the same transforms (a smaller one: its
+ * triangles are fewer than the cached indices), a data rebuilt from other
+ * arrays, vertices changed in place (ODE and glcollide told), a data marked
+ * changed.
+ */
+START_TEST(test_step_cache_changed_mesh)
+{
+    const char *skip = getenv("GLCOLLIDE_TEST_SKIP_GL");
+    if (skip && strcmp(skip, "1") == 0)
+        return;
+    glcollide_mesh *sphere = NULL, *box = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 24, 12, &sphere), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &box), GLCOLLIDE_OK);
+    static const char *const cases[] = {"another, smaller data set on both geoms",
+                                        "the data rebuilt from a smaller mesh's arrays",
+                                        "vertices changed in place", "the data marked changed"};
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_ALWAYS);
+    for (int c = 0; c < 4; c++) {
+        mesh_data used, small;
+        mesh_data_build(&used, sphere);
+        mesh_data_build(&small, box);
+        dSpaceID space = dSimpleSpaceCreate(NULL);
+        dGeomID a = dCreateTriMesh(space, used.data, NULL, NULL, NULL);
+        dGeomID b = dCreateTriMesh(space, used.data, NULL, NULL, NULL);
+        dGeomID ra = dCreateTriMesh(NULL, used.data, NULL, NULL, NULL);
+        dGeomID rb = dCreateTriMesh(NULL, used.data, NULL, NULL, NULL);
+        dGeomSetPosition(b, 0.7, 0.15, 0.05);
+        dMatrix3 r;
+        dRFromAxisAndAngle(r, 1, 2, 3, 0.4);
+        dGeomSetRotation(b, r);
+        glcollide_ode_stats before, after;
+        glcollide_ode_get_stats(&before);
+        pair_set seen = {0};
+        glcollide_ode_space_collide(space, &seen, record);
+        glcollide_ode_get_stats(&after);
+        ck_assert_uint_eq(seen.count, 1);
+        ck_assert_msg(after.gpu_queries > before.gpu_queries, "no GPU culling ran");
+        switch (c) {
+        case 0:
+            dGeomTriMeshSetData(a, small.data);
+            dGeomTriMeshSetData(b, small.data);
+            break;
+        case 1:
+            ode_demo_build_trimesh(used.data, small.vertices, (int)box->vertex_count, small.indices,
+                                   (int)(3 * box->triangle_count));
+#ifdef dDOUBLE
+            glcollide_ode_trimesh_data_build_double(
+                used.data, small.vertices, 3 * sizeof(dReal), (int)box->vertex_count, small.indices,
+                (int)(3 * box->triangle_count), 3 * sizeof(dTriIndex));
+#else
+            glcollide_ode_trimesh_data_build_single(
+                used.data, small.vertices, 3 * sizeof(dReal), (int)box->vertex_count, small.indices,
+                (int)(3 * box->triangle_count), 3 * sizeof(dTriIndex));
+#endif
+            break;
+        default:
+            for (size_t i = 0; i < 3 * sphere->vertex_count; i++)
+                used.vertices[i] = (dReal)(1.3 * sphere->positions[i]);
+            if (c == 2)
+                dGeomTriMeshDataUpdate(used.data);
+            glcollide_ode_trimesh_data_changed(used.data);
+            break;
+        }
+        expect_fresh_contacts(a, b, ra, rb, cases[c]);
+        free(seen.pairs);
+        dGeomDestroy(ra);
+        dGeomDestroy(rb);
+        dSpaceDestroy(space);
+        mesh_data_free(&used);
+        mesh_data_free(&small);
+    }
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    glcollide_mesh_destroy(&sphere);
+    glcollide_mesh_destroy(&box);
+}
+END_TEST
+
+/* Two trimesh cubes that overlap, in a space of their own. */
+static dSpaceID overlapping_cubes(const cube_data *cube)
+{
+    dSpaceID space = dSimpleSpaceCreate(NULL);
+    dCreateTriMesh(space, cube->data, NULL, NULL, NULL);
+    dGeomSetPosition(dCreateTriMesh(space, cube->data, NULL, NULL, NULL), 0.3, 0.2, 0.1);
+    return space;
+}
+
+static unsigned long long contexts_made(void)
+{
+    glcollide_ode_stats stats;
+    glcollide_ode_get_stats(&stats);
+    return stats.gl_contexts;
+}
+
+/*
+ * The GL context is made only when a trimesh pair first needs GPU culling:
+ * not at init, not for a space without trimesh pairs, not with NEVER.
+ * NEVER gives it back; AUTO makes none on a software renderer or a machine
+ * without a GPU device (this one in CI: llvmpipe); the last shutdown
+ * releases it.
+ */
+START_TEST(test_gpu_context_lazy)
+{
+    const char *skip = getenv("GLCOLLIDE_TEST_SKIP_GL");
+    if (skip && strcmp(skip, "1") == 0)
+        return;
+    cube_data cube;
+    cube_build(&cube, 0.4);
+    dSpaceID pair = overlapping_cubes(&cube), apart = dSimpleSpaceCreate(NULL);
+    dCreateSphere(apart, 0.5);
+    dCreateBox(apart, 1, 1, 1);
+    dCreateTriMesh(apart, cube.data, NULL, NULL, NULL);
+    pair_set seen = {0};
+    ck_assert_int_eq(glcollide_ode_has_gpu(), 0); /* init made none */
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_ALWAYS);
+    glcollide_ode_space_collide(apart, &seen, record);
+    ck_assert_int_eq(glcollide_ode_has_gpu(), 0); /* no trimesh pair: none needed */
     glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_NEVER);
+    glcollide_ode_space_collide(pair, &seen, record);
+    ck_assert_uint_eq(contexts_made(), 0);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_ALWAYS);
+    glcollide_ode_space_collide(pair, &seen, record);
+    ck_assert_int_eq(glcollide_ode_has_gpu(), 1);
+    ck_assert_uint_eq(contexts_made(), 1);
+    glcollide_ode_space_collide(pair, &seen, record); /* the same one serves */
+    ck_assert_uint_eq(contexts_made(), 1);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_NEVER); /* gives it back */
     ck_assert_int_eq(glcollide_ode_has_gpu(), 0);
     glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
-    ck_assert_int_eq(glcollide_ode_has_gpu(), had);
-    glcollide_ode_shutdown();
-    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_NEVER);
+    glcollide_ode_space_collide(pair, &seen, record);
+    ck_assert_int_eq(glcollide_ode_has_gpu(), 0); /* llvmpipe: the CPU serves */
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_ALWAYS);
+    glcollide_ode_space_collide(pair, &seen, record);
+    ck_assert_int_eq(glcollide_ode_has_gpu(), 1);
+    glcollide_ode_shutdown(); /* the fixture's init: the last user */
+    ck_assert_int_eq(glcollide_ode_has_gpu(), 0);
     ck_assert_int_eq(glcollide_ode_init(), 0);
-    ck_assert_int_eq(glcollide_ode_has_gpu(), 0);
     glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
-    ck_assert_int_eq(glcollide_ode_has_gpu(), had);
+    free(seen.pairs);
+    destroy_scene(pair);
+    destroy_scene(apart);
+    dGeomTriMeshDataDestroy(cube.data);
+}
+END_TEST
+
+/*
+ * Init and shutdown are counted, as ODE counts dInitODE2 and dCloseODE:
+ * glcollide serves trimesh pairs through dCollide until the last shutdown,
+ * then ODE's own collider does again.
+ */
+START_TEST(test_init_counted)
+{
+    cube_data cube;
+    cube_build(&cube, 0.4);
+    dSpaceID space = overlapping_cubes(&cube);
+    dGeomID a = dSpaceGetGeom(space, 0), b = dSpaceGetGeom(space, 1);
+    dContactGeom contacts[8];
+    glcollide_ode_stats before, after;
+    ck_assert_int_eq(glcollide_ode_init(), 0); /* a second user */
+    glcollide_ode_shutdown();
+    glcollide_ode_get_stats(&before);
+    ck_assert_int_gt(dCollide(a, b, 8, contacts, sizeof contacts[0]), 0);
+    glcollide_ode_get_stats(&after);
+    ck_assert_uint_eq(after.trimesh_collides, before.trimesh_collides + 1);
+    glcollide_ode_shutdown();                                             /* the last */
+    ck_assert_int_gt(dCollide(a, b, 8, contacts, sizeof contacts[0]), 0); /* ODE's own */
+    glcollide_ode_get_stats(&after);
+    ck_assert_uint_eq(after.trimesh_collides, before.trimesh_collides + 1);
+    ck_assert_int_eq(glcollide_ode_init(), 0); /* for the fixture's shutdown */
+    destroy_scene(space);
+    dGeomTriMeshDataDestroy(cube.data);
+}
+END_TEST
+
+/*
+ * Before glcollide_ode_init (or after the last shutdown) glcollide_ode_collide
+ * and glcollide_ode_space_collide work, on the CPU: init adds the collider
+ * override for dCollide and the GPU path.
+ */
+START_TEST(test_before_init)
+{
+    dInitODE2(0);
+    cube_data cube;
+    cube_build(&cube, 0.4);
+    dSpaceID space = overlapping_cubes(&cube);
+    pair_set seen = {0};
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_ALWAYS);
+    glcollide_ode_space_collide(space, &seen, record);
+    ck_assert_uint_eq(seen.count, 1);
+    dContactGeom contacts[8];
+    int n =
+        glcollide_ode_collide(seen.pairs[0][0], seen.pairs[0][1], 8, contacts, sizeof contacts[0]);
+    ck_assert_int_gt(n, 0);
+    ck_assert(contacts[0].g1 == seen.pairs[0][0] && contacts[0].g2 == seen.pairs[0][1]);
+    ck_assert_int_eq(glcollide_ode_has_gpu(), 0);
+    /* The same contacts once started. */
+    ck_assert_int_eq(glcollide_ode_init(), 0);
+    dContactGeom again[8];
+    ck_assert_int_eq(
+        glcollide_ode_collide(seen.pairs[0][0], seen.pairs[0][1], 8, again, sizeof again[0]), n);
+    for (int i = 0; i < n; i++)
+        ck_assert(again[i].depth == contacts[i].depth &&
+                  memcmp(again[i].pos, contacts[i].pos, sizeof again[i].pos) == 0);
+    glcollide_ode_shutdown();
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    free(seen.pairs);
+    destroy_scene(space);
+    dGeomTriMeshDataDestroy(cube.data);
+    glcollide_ode_shutdown(); /* no user left: nothing happens */
+    dCloseODE();
 }
 END_TEST
 
@@ -580,7 +1144,16 @@ Suite *suite_ode(void)
     tcase_add_test(tc, test_hash_space_defect);
     tcase_add_test(tc, test_trimesh_contacts);
     tcase_add_test(tc, test_trimesh_object_space);
-    tcase_add_test(tc, test_gpu_mode_context);
+    tcase_add_test(tc, test_gpu_context_lazy);
+    tcase_add_test(tc, test_init_counted);
+    tcase_add_test(tc, test_space_zero_sized);
+    tcase_add_test(tc, test_space_custom_class);
+    tcase_add_test(tc, test_space_kinds);
+    tcase_add_test(tc, test_pair_order);
+    tcase_add_test(tc, test_step_cache_changed_mesh);
     suite_add_tcase(suite, tc);
+    TCase *unstarted = tcase_create("unstarted");
+    tcase_add_test(unstarted, test_before_init);
+    suite_add_tcase(suite, unstarted);
     return suite;
 }

@@ -14,7 +14,7 @@
 #   BENCH_REPORT_ONLY=1  no runs: tables and plots from the CSVs there are
 #   BENCH_RESOLUTION=R   culling/stencil viewport (1024)
 #   BENCH_GROUPS="..."   groups to run (default all): bunnies static-pile
-#                        stencil myszkowski hail cloud pile pile-gpu
+#                        stencil myszkowski hail cloud pile pile-gpu small
 #
 # Rows (one CSV schema for all programs, see tests/bench/bench.h):
 #   machine,date,device,bench,scene,method,size,size_unit,triangles,repeats,
@@ -42,7 +42,7 @@ fi
 log=${csv%.csv}.log
 mkdir -p "$results/plots"
 
-groups=" ${BENCH_GROUPS:-bunnies static-pile stencil myszkowski hail cloud pile pile-gpu} "
+groups=" ${BENCH_GROUPS:-bunnies static-pile stencil myszkowski hail cloud pile pile-gpu small} "
 want() { case $groups in *" $1 "*) return 0 ;; esac; return 1; }
 
 device=
@@ -89,6 +89,9 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
             run_scene bench-pile.sh 300 5 none $space
             run_scene bench-pile.sh 100 10 refit $space
         done
+        for scene in basket moving-trimesh sparse; do
+            run_scene bench-small --scene $scene --size 1 --steps 200 --repeat 1
+        done
     else
         # Scenes, one line each (a new program: --csv, bench.h rows, one
         # line here and one in bench_programs of Makefile.am).
@@ -108,6 +111,13 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
         fi
         if want cloud; then
             for n in 10000 100000 1000000; do run_scene bench-tetra-tree --size $n --repeat 5; done
+        fi
+        # small scenes in the style of ODE's demo_basket and demo_moving_trimesh,
+        # ODE's space and glcollide's in one process: the space's fixed cost
+        if want small; then
+            for scene in basket moving-trimesh sparse; do
+                for n in 1 8; do run_scene bench-small --scene $scene --size $n --steps 1000 --repeat 5; done
+            done
         fi
         # the pile: steps are the repetitions (few at 5000: ODE's SAP space
         # takes seconds per step there). glcollide = the plugin's defaults

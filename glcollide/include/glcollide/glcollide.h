@@ -274,6 +274,18 @@ GLCOLLIDE_API void glcollide_context_destroy(glcollide_context **context);
 /* Makes an owned context current on the calling thread (no-op when wrapped). */
 GLCOLLIDE_API int glcollide_context_make_current(glcollide_context *context);
 
+/*
+ * For an owned context shared by several threads, one at a time under the
+ * caller's lock: acquire makes it current on the calling thread and notes
+ * what EGL had current there before; release makes that current again (or
+ * no context), so that another thread can take it next. A context just made
+ * by glcollide_context_create_egl can be released the same way. Both do
+ * nothing for a wrapped context. Errors (acquire): INVALID_ARGUMENT,
+ * NO_CONTEXT (eglMakeCurrent failed, logged).
+ */
+GLCOLLIDE_API int glcollide_context_acquire(glcollide_context *context);
+GLCOLLIDE_API void glcollide_context_release(glcollide_context *context);
+
 GLCOLLIDE_API const glcollide_gl_caps *glcollide_context_caps(const glcollide_context *context);
 
 /* 1 if glcollide created the context (EGL), 0 if it wraps the caller's. */

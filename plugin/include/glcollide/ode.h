@@ -4,14 +4,27 @@
  * Uses ODE types only; include after or instead of <ode/ode.h>.
  *
  * One-line use: after dInitODE2, call glcollide_ode_init(); create spaces with
- * glcollide_ode_space_create (or keep yours) and call
+ * glcollide_ode_space_create (or keep yours, of any kind) and call
  * glcollide_ode_space_collide where you called dSpaceCollide. Trimesh-trimesh
  * contacts then come from glcollide (exact triangle tests on candidates from
  * the GPU, or a CPU BVH), through dCollide as usual. Zero-code use:
  * LD_PRELOAD=libglcollide-ode-preload.so ./your_ode_program.
  *
- * Threads: everything here runs on the thread that called glcollide_ode_init
- * (the GL context is current there). Not reentrant.
+ * Threads: independent worlds may be stepped on separate threads at once,
+ * each with its own spaces (as ODE asks: dAllocateODEDataForThread per
+ * thread, and a stepping implementation per world). Thread-safe:
+ * glcollide_ode_space_collide, glcollide_ode_collide and dCollide's trimesh
+ * pairs, the trimesh_data functions, glcollide_ode_set_gpu, has_gpu and the
+ * statistics. Each thread has its own buffers and this step's candidates;
+ * the registry of trimesh data is shared under a lock, and the one GL
+ * context is used by one thread at a time (made current for a query, then
+ * the thread's previous EGL context is current again). Not thread-safe: one
+ * space (or two spaces sharing geoms) collided from two threads at once, and
+ * changing a trimesh data (rebuild, dGeomTriMeshDataUpdate,
+ * glcollide_ode_trimesh_data_changed, _forget) while another thread
+ * collides geoms that use it: ODE's own rules. glcollide_ode_init and
+ * glcollide_ode_shutdown may be called from any thread, but not while other
+ * threads collide.
  */
 #ifndef GLCOLLIDE_ODE_H
 #define GLCOLLIDE_ODE_H
@@ -29,31 +42,40 @@ extern "C" {
 #endif
 
 /*
- * Starts the plugin: installs glcollide's trimesh-trimesh collider with
- * dSetColliderOverride, and makes glcollide's headless GL context (EGL),
- * checked with glcollide_context_self_test. Returns 0 when the GPU is
- * available; otherwise a negative glcollide_status, logged, and the plugin
- * works on its CPU path (the collider and the space are installed either
- * way). Call after dInitODE2. Calling it again while started returns the
- * first result.
+ * Starts the plugin: installs glcollide's trimesh-trimesh collider for
+ * dCollide (dSetColliderOverride) and lets spaces cull trimesh pairs on the
+ * GPU. No GL context is made here: one is made when a space first has a
+ * trimesh pair to cull on the GPU (see glcollide_ode_set_gpu); when none can
+ * be had, that is logged once and the CPU path serves. Calls are counted,
+ * as ODE counts dInitODE2: each is matched by a glcollide_ode_shutdown.
+ * Returns 0. Call after dInitODE2.
+ *
+ * Without it (before, or after the last shutdown) glcollide_ode_collide and
+ * glcollide_ode_space_collide still work, on the CPU; only dCollide keeps
+ * ODE's own trimesh-trimesh collider.
  */
 GLCOLLIDE_ODE_API int glcollide_ode_init(void);
 
-/* Removes the collider override and releases everything. Safe when not started. */
+/* The last of them (one per glcollide_ode_init) gives trimesh pairs back to
+ * ODE's own collider and releases the GL context, the captured meshes and
+ * their registrations, and the calling thread's buffers (other threads'
+ * go when those threads end). Safe when not started. */
 GLCOLLIDE_ODE_API void glcollide_ode_shutdown(void);
 
-/* 1 when glcollide_ode_init made a working GL context, 0 when running on the CPU. */
+/* 1 while the plugin holds a working GL context, 0 otherwise (none needed
+ * yet, CPU only, or none could be had). */
 GLCOLLIDE_ODE_API int glcollide_ode_has_gpu(void);
 
 /*
  * When the space culls trimesh pairs on the GPU (FAR, reliable):
- * AUTO (default): when a GPU context exists and it is not a software
- * renderer (llvmpipe is slower than the CPU BVH); ALWAYS: whenever a context
- * exists; NEVER: CPU only. After glcollide_ode_init, NEVER also destroys the
- * GL context (its memory, ~100 MiB with llvmpipe, goes back) and AUTO or
- * ALWAYS tries to make one again (logged when it cannot); NEVER set before
- * glcollide_ode_init makes init skip the context. Not thread-safe;
- * call between steps.
+ * AUTO (default): on a hardware renderer; not on a software one (llvmpipe is
+ * slower than the CPU BVH), and no context is even tried on a machine
+ * without a GPU device (/dev/dri/renderD*, /dev/nvidiactl); ALWAYS: whenever
+ * a context can be made (llvmpipe included); NEVER: CPU only. The context is
+ * made when a trimesh pair first needs it; NEVER (and AUTO, on a software
+ * renderer) gives an existing one back at once (its memory: ~85 MB with
+ * llvmpipe). A new mode lets a context refused before be tried again.
+ * The preload reads it from GLCOLLIDE_GPU=auto|never|always.
  */
 enum { GLCOLLIDE_ODE_GPU_AUTO = -1, GLCOLLIDE_ODE_GPU_NEVER = 0, GLCOLLIDE_ODE_GPU_ALWAYS = 1 };
 GLCOLLIDE_ODE_API void glcollide_ode_set_gpu(int mode);
@@ -63,32 +85,44 @@ GLCOLLIDE_ODE_API void glcollide_ode_set_gpu(int mode);
 GLCOLLIDE_ODE_API dSpaceID glcollide_ode_space_create(dSpaceID parent);
 
 /*
- * dSpaceCollide's contract on any space: calls callback(data, o1, o2) once
- * for each unordered pair of enabled geoms of the space whose AABBs overlap
- * (inclusive), skipping geoms on the same non-null body and pairs whose
- * category/collide bits do not match; nested spaces are reported as geoms.
+ * dSpaceCollide's contract on a space of any kind (simple, hash,
+ * sweep-and-prune, quadtree): calls callback(data, o1, o2) once for each
+ * unordered pair of enabled, non-zero-sized geoms of the space whose AABBs
+ * overlap (inclusive), skipping geoms on the same non-null body and pairs
+ * whose category/collide bits do not match; nested spaces are reported as
+ * geoms; a pair with a geom of a class of the program's own is handed over
+ * only if the classes' aabb_test let it (ODE's own test, through
+ * dSpaceCollide2). Pairs come in dSimpleSpace's order: by the space's list,
+ * (earlier, later). The space's geoms are listed by colliding it with a plane
+ * whose box is infinite (dSpaceCollide2), so a class's aabb_test is also
+ * asked about that plane with an infinite box: it must not refuse it. It is
+ * not asked about nested spaces (their pairs with such a geom are handed
+ * over when the boxes overlap).
  * Sweep-and-prune on the boxes (exact), then, for pairs of two trimeshes, GPU
  * culling removes the pairs whose surfaces provably do not touch (FAR; a
  * trimesh is a surface for ODE's trimesh collider too). Trimesh boxes come
  * from glcollide's captured vertices, so they stay right for deforming
- * meshes. Geoms must not be moved from inside the callback.
+ * meshes. Geoms should not be moved from inside the callback (ODE's spaces
+ * abort; glcollide's would report stale boxes).
  */
 GLCOLLIDE_ODE_API void glcollide_ode_space_collide(dSpaceID space, void *data,
                                                    dNearCallback *callback);
 
 /*
  * dCollide's contract. For two trimeshes: candidate triangle pairs (this
- * step's GPU culling when the geoms have not moved since, otherwise a CPU
- * BVH), exact triangle-triangle tests, contacts (pos, normal, depth,
- * g1 = o1, g2 = o2, side1/side2 = triangle indices) reduced to at most
- * flags & 0xffff, deepest first and spread, in a deterministic order. Other
- * pairs: ODE's dCollide.
+ * step's GPU culling on this thread, while both geoms keep the mesh and the
+ * transform they were culled with; otherwise a CPU BVH), exact
+ * triangle-triangle tests, contacts (pos, normal, depth, g1 = o1, g2 = o2,
+ * side1/side2 = triangle indices) reduced to at most flags & 0xffff, deepest
+ * first and spread, in a deterministic order. Other pairs: ODE's dCollide.
  */
 GLCOLLIDE_ODE_API int glcollide_ode_collide(dGeomID o1, dGeomID o2, int flags,
                                             dContactGeom *contact, int skip);
 
 /* Call after changing the vertices of a trimesh data (deforming meshes), as
- * with dGeomTriMeshDataUpdate: glcollide captures them again. */
+ * with dGeomTriMeshDataUpdate: glcollide captures them again. A data rebuilt
+ * with another triangle count is noticed without it; one rebuilt from other
+ * arrays of the same size is not (register them again, below). */
 GLCOLLIDE_ODE_API void glcollide_ode_trimesh_data_changed(dTriMeshDataID data);
 
 /*
@@ -126,10 +160,12 @@ typedef struct glcollide_ode_stats {
     unsigned long long contacts;         /* contacts returned */
     unsigned long long contained;        /* pairs pushed apart as one solid inside the other */
     unsigned long long gpu_queries, draw_calls, gpu_syncs, readback_bytes;
-    double cull_ms, contact_ms; /* time in GPU culling and contact generation */
+    double cull_ms, contact_ms;     /* time in GPU culling and contact generation */
+    unsigned long long gl_contexts; /* GL contexts made (on first need) */
 } glcollide_ode_stats;
 
-/* Counters since glcollide_ode_init (or the last reset). */
+/* Counters since the first glcollide_ode_init (or the last reset), all
+ * threads together. */
 GLCOLLIDE_ODE_API void glcollide_ode_get_stats(glcollide_ode_stats *stats);
 GLCOLLIDE_ODE_API void glcollide_ode_reset_stats(void);
 
