@@ -65,6 +65,7 @@
  * memory lives in a glcollide_contact_scratch and only grows.
  */
 #include "internal.h"
+#include "manifold.h"
 #include "predicates.h"
 
 #include <float.h>
@@ -86,8 +87,6 @@ static const double connect_tolerance = 1e-7;
 /* Face normals closer than this cosine (20 degrees) to a region's vector
  * area are candidates for its normal. */
 static const double direction_cone = 0.9396926207859084;
-/* Ties in the manifold's choices, relative to the region's size and depth. */
-static const double tie_tolerance = 1e-6;
 
 /* One candidate pair that meets: a segment of the curve or a touch. */
 typedef struct element {
@@ -108,8 +107,6 @@ typedef struct element {
 typedef struct contact_point {
     double position[3];
     double depth;
-    double u, v;                           /* in the plane normal to the region's normal */
-    double distance2;                      /* to the nearest kept point, during selection */
     uint32_t first_partner, partner_count; /* vertices: the other mesh's triangles meeting theirs */
     uint32_t element; /* curve points: owner; vertices: an element of their triangle */
     uint32_t source;
@@ -172,6 +169,8 @@ struct glcollide_contact_scratch {
     size_t direction_capacity;
     glcollide_index_pair *refused; /* element pairs kept apart for their facets */
     size_t refused_count, refused_capacity;
+    glcollide_manifold_point *manifold; /* one region's points during selection */
+    size_t manifold_capacity;
 };
 
 int glcollide_contact_scratch_create(glcollide_contact_scratch **out)
@@ -198,6 +197,7 @@ static void scratch_release(glcollide_contact_scratch *s)
     free(s->partners);
     free(s->directions);
     free(s->refused);
+    free(s->manifold);
     memset(s, 0, sizeof *s);
 }
 
@@ -864,20 +864,6 @@ static int inside_vertices(glcollide_contact_scratch *s, const input *in, size_t
 
 /* ---------------------------------------------------------------- per region */
 
-/* An orthonormal pair spanning the plane normal to n (deterministic). */
-static void plane_basis(const double n[3], double e1[3], double e2[3])
-{
-    int k = fabs(n[0]) <= fabs(n[1]) ? (fabs(n[0]) <= fabs(n[2]) ? 0 : 2)
-                                     : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
-    double axis[3] = {0, 0, 0};
-    axis[k] = 1.0;
-    glcollide_vec3_cross(e1, n, axis);
-    double len = length3(e1);
-    for (int i = 0; i < 3; i++)
-        e1[i] /= len;
-    glcollide_vec3_cross(e2, n, e1);
-}
-
 /*
  * The region's normal: its vector area F - V when its curve is closed, that
  * has an area and agrees with its facets within 45 degrees; else the mean of
@@ -906,152 +892,38 @@ static void region_normal(region *r)
     r->guessed = 1;
 }
 
-/* Keys of points, stable from step to step while the same triangles meet,
- * and the same whether a caller passes whole meshes or only the candidate
- * triangles (in the same order): curve points by their element (sorted by
- * triangle pair) and end, vertices by their triangle and corner. */
-static int compare_point_keys(const contact_point *p, const contact_point *q,
-                              const element *elements)
+/* A point's key for the manifold's ties, stable from step to step while the
+ * same triangles meet, and the same whether a caller passes whole meshes or
+ * only the candidate triangles (in the same order): vertices before curve
+ * points, vertices by their triangle and corner, curve points by their
+ * element (sorted by triangle pair) and end. */
+static void point_key(const contact_point *p, const element *elements, uint64_t key[2])
 {
-    if (p->source != q->source)
-        return p->source < q->source ? -1 : 1;
-    if (p->source != SOURCE_CURVE) {
-        uint32_t tp =
-            p->source == SOURCE_VERTEX_A ? elements[p->element].a : elements[p->element].b;
-        uint32_t tq =
-            q->source == SOURCE_VERTEX_A ? elements[q->element].a : elements[q->element].b;
-        if (tp != tq)
-            return tp < tq ? -1 : 1;
-    }
-    if (p->source == SOURCE_CURVE && p->element != q->element)
-        return p->element < q->element ? -1 : 1;
-    if (p->index != q->index)
-        return p->index < q->index ? -1 : 1;
-    if (p->element != q->element)
-        return p->element < q->element ? -1 : 1;
-    return 0;
+    const element *e = &elements[p->element];
+    uint64_t primary = p->source == SOURCE_VERTEX_A   ? e->a
+                       : p->source == SOURCE_VERTEX_B ? e->b
+                                                      : p->element;
+    key[0] = ((uint64_t)p->source << 40) | (primary << 8) | p->index;
+    key[1] = p->element;
 }
 
-/* Is p a better pick than q at equal spread (deeper beyond the band, then key)? */
-static int better(const contact_point *p, const contact_point *q, double depth_band,
-                  const element *elements)
+/* The manifold of region r from its bucketed points: their kept ranks. */
+static int select_manifold(glcollide_contact_scratch *s, region *r, size_t max)
 {
-    if (fabs(p->depth - q->depth) > depth_band)
-        return p->depth > q->depth;
-    return compare_point_keys(p, q, elements) < 0;
-}
-
-/* Twice the area of the triangle pqr in the plane (u, v). */
-static double triangle_area(const contact_point *p, const contact_point *q, const contact_point *r)
-{
-    return fabs((q->u - p->u) * (r->v - p->v) - (q->v - p->v) * (r->u - p->u));
-}
-
-/* Twice the area point x adds to the convex hull of triangle abc: the
- * largest triangle it forms with an edge it lies outside of. */
-static double added_area(const contact_point *a, const contact_point *b, const contact_point *c,
-                         const contact_point *x)
-{
-    const contact_point *t[3] = {a, b, c};
-    double orientation = (b->u - a->u) * (c->v - a->v) - (b->v - a->v) * (c->u - a->u);
-    double best = 0.0;
-    for (int i = 0; i < 3; i++) {
-        const contact_point *p = t[i], *q = t[(i + 1) % 3];
-        double side = (q->u - p->u) * (x->v - p->v) - (q->v - p->v) * (x->u - p->u);
-        if (side * orientation < 0.0) /* outside this edge */
-            best = fmax(best, fabs(side));
+    if (reserve((void **)&s->manifold, &s->manifold_capacity, r->count, sizeof *s->manifold))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    contact_point *points = s->bucketed + r->first;
+    for (uint32_t i = 0; i < r->count; i++) {
+        glcollide_manifold_point *m = &s->manifold[i];
+        memcpy(m->position, points[i].position, sizeof m->position);
+        m->depth = points[i].depth;
+        point_key(&points[i], s->elements, m->key);
     }
-    return best;
-}
-
-/* Farthest-point sampling of the region's points; marks up to max picks
- * with kept = 1, 2, ... in pick order. Returns the number picked. */
-static uint32_t select_manifold(contact_point *points, uint32_t n, const region *r, size_t max,
-                                const element *elements)
-{
-    if (n == 0 || max == 0)
-        return 0;
-    double e1[3], e2[3], cu = 0.0, cv = 0.0, max_depth = 0.0;
-    plane_basis(r->normal, e1, e2);
-    double lo_u = INFINITY, hi_u = -INFINITY, lo_v = INFINITY, hi_v = -INFINITY;
-    for (uint32_t i = 0; i < n; i++) {
-        double d[3];
-        glcollide_vec3_sub(d, points[i].position, r->centroid);
-        points[i].u = glcollide_vec3_dot(d, e1);
-        points[i].v = glcollide_vec3_dot(d, e2);
-        points[i].kept = 0;
-        points[i].distance2 = INFINITY;
-        cu += points[i].u / n;
-        cv += points[i].v / n;
-        max_depth = fmax(max_depth, points[i].depth);
-        lo_u = fmin(lo_u, points[i].u);
-        hi_u = fmax(hi_u, points[i].u);
-        lo_v = fmin(lo_v, points[i].v);
-        hi_v = fmax(hi_v, points[i].v);
-    }
-    double size = hypot(hi_u - lo_u, hi_v - lo_v);
-    double band = 0.01 * r->width + 1e-12 * size; /* depths this close tie (then keys decide) */
-    double tie = tie_tolerance * size;
-    /* First: the deepest, farthest from the centre; "deepest" within 10% of
-     * the region's width, so that a resting face, whose points differ in
-     * depth only by the solver's jitter, keeps the same first point (a
-     * corner) from step to step. */
-    uint32_t pick = UINT32_MAX;
-    double pick_d = -1.0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (points[i].depth < max_depth - 0.1 * r->width - band)
-            continue;
-        double d = hypot(points[i].u - cu, points[i].v - cv);
-        if (pick == UINT32_MAX || d > pick_d + tie ||
-            (d >= pick_d - tie && compare_point_keys(&points[i], &points[pick], elements) < 0)) {
-            if (pick == UINT32_MAX || d > pick_d + tie)
-                pick_d = d;
-            pick = i;
-        }
-    }
-    uint32_t kept = 0;
-    const contact_point *chosen[4] = {NULL, NULL, NULL, NULL};
-    while (pick != UINT32_MAX && kept < max) {
-        points[pick].kept = ++kept;
-        if (kept <= 4)
-            chosen[kept - 1] = &points[pick];
-        const contact_point *last = &points[pick];
-        pick = UINT32_MAX;
-        double best = -1.0;
-        for (uint32_t i = 0; i < n; i++) {
-            if (points[i].kept)
-                continue;
-            double du = points[i].u - last->u, dv = points[i].v - last->v;
-            double d2 = du * du + dv * dv;
-            if (d2 < points[i].distance2)
-                points[i].distance2 = d2;
-            /* The score of a candidate: the 2nd point is the farthest from
-             * the 1st; the 3rd makes the largest triangle with them, the
-             * 4th adds the most area to it (the largest support polygon, as
-             * Bullet's manifold keeps: a long thin strip gets its four
-             * corners, not points along its length); then farthest-point
-             * sampling. */
-            double score;
-            if (kept == 2 || kept == 3) {
-                score = kept == 2 ? triangle_area(chosen[0], chosen[1], &points[i])
-                                  : added_area(chosen[0], chosen[1], chosen[2], &points[i]);
-                if (!(score > tie * size))
-                    continue;
-            } else {
-                score = sqrt(points[i].distance2);
-                if (score <= tie)
-                    continue; /* nothing new there */
-            }
-            double eps = kept == 2 || kept == 3 ? tie * size : tie;
-            if (pick == UINT32_MAX || score > best + eps ||
-                (score >= best - eps && better(&points[i], &points[pick], band, elements))) {
-                if (pick == UINT32_MAX || score > best + eps)
-                    best = score;
-                pick = i;
-            }
-        }
-    }
-    return kept;
+    r->kept =
+        glcollide_manifold_select(s->manifold, r->count, r->normal, r->centroid, r->width, max);
+    for (uint32_t i = 0; i < r->count; i++)
+        points[i].kept = s->manifold[i].kept;
+    return GLCOLLIDE_OK;
 }
 
 /* Regions numbered by their smallest element (elements are sorted, and a
@@ -1426,7 +1298,8 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     size_t per_region = options->points_per_region ? options->points_per_region : 4;
     for (size_t i = 0; i < region_count; i++) {
         region *r = &s->regions[i];
-        r->kept = select_manifold(s->bucketed + r->first, r->count, r, per_region, s->elements);
+        if (select_manifold(s, r, per_region))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         s->order[i] = (uint32_t)i;
     }
     /* Regions by importance: deeper, then larger, then key (insertion sort:
@@ -1616,7 +1489,7 @@ static size_t push_out(const glcollide_contact_solid *inner, const glcollide_con
     /* Farthest-point sampling over the vertices in the plane normal to u,
      * from the trailing vertex; ties to the smaller index. */
     double e1[3], e2[3];
-    plane_basis(u, e1, e2);
+    glcollide_plane_basis(u, e1, e2);
     size_t want = per_region < max ? per_region : max, count = 0;
     size_t picked[64];
     if (want > 64)
