@@ -22,8 +22,33 @@
 #define glcollide_log_info(...) glcollide_log(GLCOLLIDE_LOG_INFO, __VA_ARGS__)
 #define glcollide_log_debug(...) glcollide_log(GLCOLLIDE_LOG_DEBUG, __VA_ARGS__)
 
+/* Text put before every message this thread logs until it is set back
+ * (NULL: none); the string must outlive that. Returns the previous one. */
+const char *glcollide_log_set_prefix(const char *prefix);
+
 /* Logs the message at error level and returns status, for `return glcollide_fail(...)`. */
 int glcollide_fail(int status, const char *format, ...) GLCOLLIDE_PRINTF(2, 3);
+
+/* glcollide_mesh_find_data without the message when nothing is found (IO):
+ * tried receives the directories looked in, for the caller's own message.
+ * Other failures (OUT_OF_MEMORY, LIMIT) are logged. */
+int glcollide_mesh_find_data_quiet(const char *file_name, char *buf, size_t size, char *tried,
+                                   size_t tried_size);
+
+/*
+ * Loads the mesh of a scene line "mesh PATH [scale S]", PATH as written in
+ * the scene at scene_path; logs one message on failure (the parser puts the
+ * scene's file:line before it).
+ */
+typedef int (*glcollide_scene_mesh_loader)(const char *scene_path, const char *mesh_path,
+                                           double scale, glcollide_mesh **out, void *user);
+
+/* The scene file format (glcollide_scene_load) on a buffer, adding meshes
+ * (through load_mesh) and objects to scene. For glcollide_scene_load and the
+ * fuzz harness, which loads no files. */
+int glcollide_scene_parse(const char *data, size_t size, const char *path,
+                          glcollide_scene_mesh_loader load_mesh, void *user,
+                          glcollide_scene *scene);
 
 /* Monotonic clock in milliseconds. */
 double glcollide_now_ms(void);

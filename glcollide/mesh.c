@@ -394,11 +394,9 @@ static char *join_path(const char *dir, const char *suffix, const char *name)
     return path;
 }
 
-int glcollide_mesh_find_data(const char *file_name, char *buf, size_t size)
+int glcollide_mesh_find_data_quiet(const char *file_name, char *buf, size_t size, char *tried,
+                                   size_t tried_size)
 {
-    if (!file_name || !*file_name || !buf)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "glcollide_mesh_find_data: %s",
-                              !buf ? "buf is NULL" : "no file name");
     /* The search order of the header; the cache is where tests/cgal-meshes.sh puts them. */
     const char *env = getenv("GLCOLLIDE_MESH_DIR");
     const char *xdg = getenv("XDG_CACHE_HOME");
@@ -416,7 +414,8 @@ int glcollide_mesh_find_data(const char *file_name, char *buf, size_t size)
         dirs[count] = home;
         suffixes[count++] = "/.cache/glcollide/meshes";
     }
-    char tried[1024] = "";
+    snprintf(tried, tried_size, "%s",
+             count ? "" : "no directory: GLCOLLIDE_MESH_DIR, XDG_CACHE_HOME and HOME unset");
     for (int i = 0; i < count; i++) {
         char *path = join_path(dirs[i], suffixes[i], file_name);
         if (!path)
@@ -438,12 +437,25 @@ int glcollide_mesh_find_data(const char *file_name, char *buf, size_t size)
         }
         free(path);
         size_t used = strlen(tried);
-        snprintf(tried + used, sizeof tried - used, "%s%s%s", used ? ", " : "", dirs[i],
-                 suffixes[i]);
+        if (used < tried_size)
+            snprintf(tried + used, tried_size - used, "%s%s%s", used ? ", " : "", dirs[i],
+                     suffixes[i]);
     }
-    return glcollide_fail(
-        GLCOLLIDE_ERROR_IO, "data mesh %s not found in %s (run tests/cgal-meshes.sh)", file_name,
-        tried[0] ? tried : "no directory: GLCOLLIDE_MESH_DIR, XDG_CACHE_HOME and HOME unset");
+    return GLCOLLIDE_ERROR_IO;
+}
+
+int glcollide_mesh_find_data(const char *file_name, char *buf, size_t size)
+{
+    if (!file_name || !*file_name || !buf)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "glcollide_mesh_find_data: %s",
+                              !buf ? "buf is NULL" : "no file name");
+    char tried[1024];
+    int status = glcollide_mesh_find_data_quiet(file_name, buf, size, tried, sizeof tried);
+    if (status != GLCOLLIDE_ERROR_IO)
+        return status;
+    return glcollide_fail(GLCOLLIDE_ERROR_IO,
+                          "data mesh %s not found in %s (run tests/cgal-meshes.sh)", file_name,
+                          tried);
 }
 
 /* ---------------------------------------------------------------- OFF output */

@@ -27,6 +27,7 @@ Suite *suite_contacts(void);
 Suite *suite_particles(void);
 Suite *suite_tetra_tree(void);
 Suite *suite_myszkowski(void);
+Suite *suite_bad_input(void);
 
 /* Check's ck_assert writes to a pipe on success too (its "last passed
  * point"); in loops over thousands of cases that dominates the run time, so

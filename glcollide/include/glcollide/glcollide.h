@@ -115,10 +115,15 @@ GLCOLLIDE_API int glcollide_mesh_create(const double *positions, size_t vertex_c
 /*
  * Loads an OFF, OBJ or STL file. Polygons are fan-triangulated; STL vertices
  * are welded where their coordinates are bit-identical so that closedness can
- * be checked. Coordinates are multiplied by scale (> 0 and finite). Errors:
- * IO (cannot open/read), PARSE with "path:line: what" (line 0 for binary STL
- * records: "path: triangle N: what"), INVALID_MESH for non-finite coordinates
- * or bad indices (also with file:line). *out is untouched on error.
+ * be checked. Coordinates are multiplied by scale (> 0 and finite; a
+ * coordinate the scale pushes beyond the range of double or below its normal
+ * range is an error). Only regular files are read: directories, FIFOs,
+ * devices and sockets are refused before any byte is read (no hang, no
+ * endless /dev/zero). A UTF-8 byte order mark before a text format is
+ * skipped. Errors: IO (cannot open/read, not a regular file), PARSE with
+ * "path:line: what" (binary STL records: "path: triangle N: what"),
+ * INVALID_MESH for non-finite or out-of-range coordinates or bad indices
+ * (also with file:line). *out is untouched on error.
  */
 GLCOLLIDE_API int glcollide_mesh_load(const char *path, double scale, glcollide_mesh **out);
 
@@ -319,11 +324,15 @@ typedef struct glcollide_scene {
  *   # comment
  *   mesh PATH [scale S]                      OFF, OBJ or STL
  *   object MESH_INDEX TX TY TZ QW QX QY QZ   an instance: translation, unit quaternion
- * A relative PATH is taken relative to the scene file; if no file is there, the
- * data mesh directories of glcollide_mesh_find_data are searched by file name.
- * Quaternions are normalised when within 1e-6 of unit length; others are an
- * error. Errors: IO, PARSE ("scene.txt:4: object 2 refers to mesh 5, only 2 meshes"),
- * and those of glcollide_mesh_load (prefixed with the scene line).
+ * A relative PATH is taken relative to the scene file; if nothing is there,
+ * the data mesh directories of glcollide_mesh_find_data are searched by file
+ * name. Tokens as in the mesh files: blanks between them, '#' comments, a
+ * UTF-8 byte order mark skipped at the start; a NUL byte is an error. Only
+ * regular files are read (glcollide_mesh_load's rule). Quaternions are
+ * normalised when within 1e-6 of unit length; others are an error. Errors:
+ * IO, PARSE ("scene.txt:4: object refers to mesh 5, but 2 meshes are defined
+ * above"), and those of glcollide_mesh_load, whose one message then starts
+ * with the scene's file:line ("scene.txt:2: cube.off:7: ...").
  */
 GLCOLLIDE_API int glcollide_scene_load(const char *path, glcollide_scene **out);
 

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bad input, as a user hands it over: files that are not regular files,
+ * bytes a text file should not hold, numbers at the edge of double. Each
+ * case is answered right or refused with one message, checked word for word.
+ */
+#define _GNU_SOURCE
+#include "tests.h"
+
+#include <glcollide/glcollide.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A temporary directory with cube.off (a unit cube, glcollide_mesh_save_off)
+ * and whatever a test writes into it; removed by bad_dir_remove. */
+typedef struct bad_dir {
+    char path[256];
+    char files[8][64];
+    int file_count;
+} bad_dir;
+
+static void bad_dir_path(const bad_dir *dir, const char *name, char *out, size_t size)
+{
+    snprintf(out, size, "%s/%s", dir->path, name);
+}
+
+static void bad_dir_remember(bad_dir *dir, const char *name)
+{
+    ck_assert_int_lt(dir->file_count, 8);
+    snprintf(dir->files[dir->file_count++], sizeof dir->files[0], "%s", name);
+}
+
+static void bad_dir_write(bad_dir *dir, const char *name, const void *data, size_t size)
+{
+    char path[512];
+    bad_dir_path(dir, name, path, sizeof path);
+    FILE *file = fopen(path, "wb");
+    ck_assert_ptr_nonnull(file);
+    ck_assert_uint_eq(fwrite(data, 1, size, file), size);
+    ck_assert_int_eq(fclose(file), 0);
+    bad_dir_remember(dir, name);
+}
+
+static void bad_dir_text(bad_dir *dir, const char *name, const char *text)
+{
+    bad_dir_write(dir, name, text, strlen(text));
+}
+
+static void bad_dir_create(bad_dir *dir)
+{
+    memset(dir, 0, sizeof *dir);
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir->path, sizeof dir->path, "%s/glcollide-badXXXXXX", tmp && *tmp ? tmp : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(dir->path));
+    glcollide_mesh *cube = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &cube), GLCOLLIDE_OK);
+    char path[512];
+    bad_dir_path(dir, "cube.off", path, sizeof path);
+    ck_assert_int_eq(glcollide_mesh_save_off(cube, path), GLCOLLIDE_OK);
+    glcollide_mesh_destroy(&cube);
+    bad_dir_remember(dir, "cube.off");
+}
+
+static void bad_dir_remove(bad_dir *dir)
+{
+    for (int i = 0; i < dir->file_count; i++) {
+        char path[512];
+        bad_dir_path(dir, dir->files[i], path, sizeof path);
+        unlink(path);
+    }
+    rmdir(dir->path);
+}
+
+/* Loads the scene file name of dir, expecting status and one message
+ * (printf format; %1$s is the directory). */
+static void expect_scene_failure(const bad_dir *dir, const char *name, int status,
+                                 const char *format)
+{
+    char path[512], expected[1024];
+    bad_dir_path(dir, name, path, sizeof path);
+    snprintf(expected, sizeof expected, format, dir->path);
+    glcollide_scene *scene = NULL;
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
+    int got = glcollide_scene_load(path, &scene);
+    test_log_capture_stop();
+    TEST_ASSERT_FAILED(got, status, expected);
+    ck_assert_ptr_null(scene);
+}
+
+static glcollide_scene *load_scene(const bad_dir *dir, const char *name)
+{
+    char path[512];
+    bad_dir_path(dir, name, path, sizeof path);
+    glcollide_scene *scene = NULL;
+    ck_assert_int_eq(glcollide_scene_load(path, &scene), GLCOLLIDE_OK);
+    return scene;
+}
+
+START_TEST(test_dev_zero)
+{
+    /* Once: memory grew without bound, then exit 0 with no message. */
+    glcollide_scene *scene = NULL;
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
+    int status = glcollide_scene_load("/dev/zero", &scene);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_IO,
+                       "scene /dev/zero: is a character device; only regular files are read");
+    glcollide_mesh *mesh = NULL;
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
+    status = glcollide_mesh_load("/dev/zero", 1.0, &mesh);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_IO,
+                       "/dev/zero: is a character device; only regular files are read");
+    test_log_capture_stop();
+    ck_assert_ptr_null(mesh);
+
+    bad_dir dir;
+    bad_dir_create(&dir);
+    bad_dir_text(&dir, "zero.scene", "mesh /dev/zero\n");
+    expect_scene_failure(&dir, "zero.scene", GLCOLLIDE_ERROR_IO,
+                         "%s/zero.scene:1: /dev/zero: is a character device; only regular files "
+                         "are read");
+    bad_dir_remove(&dir);
+}
+END_TEST
+
+START_TEST(test_fifo)
+{
+    /* Once: hung forever, waiting for a writer. */
+    bad_dir dir;
+    bad_dir_create(&dir);
+    char fifo[512], text[600];
+    bad_dir_path(&dir, "fifo", fifo, sizeof fifo);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    bad_dir_remember(&dir, "fifo");
+    expect_scene_failure(&dir, "fifo", GLCOLLIDE_ERROR_IO,
+                         "scene %s/fifo: is a FIFO; only regular files are read");
+    int n = snprintf(text, sizeof text, "mesh %s\n", fifo);
+    bad_dir_write(&dir, "absolute.scene", text, (size_t)n);
+    expect_scene_failure(
+        &dir, "absolute.scene", GLCOLLIDE_ERROR_IO,
+        "%1$s/absolute.scene:1: %1$s/fifo: is a FIFO; only regular files are read");
+    bad_dir_text(&dir, "relative.scene", "mesh fifo\n");
+    expect_scene_failure(
+        &dir, "relative.scene", GLCOLLIDE_ERROR_IO,
+        "%1$s/relative.scene:1: %1$s/fifo: is a FIFO; only regular files are read");
+    bad_dir_remove(&dir);
+}
+END_TEST
+
+START_TEST(test_directory)
+{
+    /* Once: "read error" with no reason. */
+    bad_dir dir;
+    bad_dir_create(&dir);
+    char path[512];
+    bad_dir_path(&dir, ".", path, sizeof path);
+    expect_scene_failure(&dir, ".", GLCOLLIDE_ERROR_IO,
+                         "scene %s/.: is a directory; only regular files are read");
+    bad_dir_text(&dir, "dir.scene", "mesh .\n");
+    expect_scene_failure(&dir, "dir.scene", GLCOLLIDE_ERROR_IO,
+                         "%1$s/dir.scene:1: %1$s/.: is a directory; only regular files are read");
+    glcollide_mesh *mesh = NULL;
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
+    int status = glcollide_mesh_load(dir.path, 1.0, &mesh);
+    test_log_capture_stop();
+    char expected[600];
+    snprintf(expected, sizeof expected, "%s: is a directory; only regular files are read",
+             dir.path);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_IO, expected);
+    bad_dir_remove(&dir);
+}
+END_TEST
+
+/* A file of a case: name and bytes (NUL bytes included). */
+typedef struct bad_file {
+    const char *name;
+    const char *data;
+    size_t size;
+} bad_file;
+#define BAD_FILE(name, text)                                                                       \
+    {                                                                                              \
+        name, text, sizeof text - 1                                                                \
+    }
+
+/* Scenes (the first file) with the status and one message they must give;
+ * %1$s is the directory. */
+static const struct {
+    bad_file files[2];
+    int status;
+    const char *message;
+} bad_scenes[] = {
+    /* Once: the rest of the line was ignored and the scene loaded. */
+    {{BAD_FILE("nul.scene", "mesh cube.off\nobject 0 0 0 0 1 0 0 0\0 junk\n")},
+     GLCOLLIDE_ERROR_PARSE,
+     "%1$s/nul.scene:2: NUL byte (a scene file is text)"},
+    /* In a mesh path, where C strings would cut it short. */
+    {{BAD_FILE("nul-path.scene", "mesh cube.off\0.obj\n")},
+     GLCOLLIDE_ERROR_PARSE,
+     "%1$s/nul-path.scene:1: NUL byte (a scene file is text)"},
+    /* A byte order mark is skipped at the start only: elsewhere it is a bad token. */
+    {{BAD_FILE("late.scene", "mesh cube.off\n\xef\xbb\xbfobject 0 0 0 0 1 0 0 0\n")},
+     GLCOLLIDE_ERROR_PARSE,
+     "%1$s/late.scene:2: unknown statement '???object' (expected mesh or object)"},
+    /* Once: "'1e-320' is not a finite number". It is finite (subnormal): the
+     * scene reads it, and the mesh loader refuses coordinates that the scale
+     * pushes below the normal range of double, where few bits remain. */
+    {{BAD_FILE("tiny.scene", "mesh cube.off scale 1e-320\n")},
+     GLCOLLIDE_ERROR_INVALID_MESH,
+     "%1$s/tiny.scene:1: %1$s/cube.off:3: coordinate -0.5 underflows when scaled (below the "
+     "normal double range)"},
+    /* Once: the mesh's message, then "mesh X could not be loaded (see above)". */
+    {{BAD_FILE("short.scene", "# a cut mesh\nmesh short.off\n"),
+      BAD_FILE("short.off", "OFF\n8 12 0\n0 0 0\n1 0 0\n")},
+     GLCOLLIDE_ERROR_PARSE,
+     "%1$s/short.scene:2: %1$s/short.off:4: file ends after 2 of 8 vertices"},
+    /* Once: two messages (the data mesh search's, then the scene's). */
+    {{BAD_FILE("missing.scene", "mesh sub/none-such.off scale 2\n")},
+     GLCOLLIDE_ERROR_IO,
+     "%1$s/missing.scene:1: mesh sub/none-such.off not found next to the scene nor in %1$s, "
+     "%1$s/glcollide/meshes (run tests/cgal-meshes.sh for libcgal-demo's meshes)"},
+};
+
+START_TEST(test_bad_scene)
+{
+    bad_dir dir;
+    bad_dir_create(&dir);
+    for (int f = 0; f < 2 && bad_scenes[_i].files[f].name; f++)
+        bad_dir_write(&dir, bad_scenes[_i].files[f].name, bad_scenes[_i].files[f].data,
+                      bad_scenes[_i].files[f].size);
+    /* The data mesh search looks here only (Check runs each test in its own
+     * process: the environment is ours). */
+    setenv("GLCOLLIDE_MESH_DIR", dir.path, 1);
+    setenv("XDG_CACHE_HOME", dir.path, 1);
+    expect_scene_failure(&dir, bad_scenes[_i].files[0].name, bad_scenes[_i].status,
+                         bad_scenes[_i].message);
+    bad_dir_remove(&dir);
+}
+END_TEST
+
+START_TEST(test_accepted)
+{
+    /* Once: "unknown statement '\xef\xbb\xbfmesh'". A UTF-8 byte order mark
+     * is not content, in scenes and in text meshes alike. */
+    static const bad_file bom[] = {
+        BAD_FILE("bom.scene", "\xef\xbb\xbfmesh bom.off\nobject 0 0 0 0 1 0 0 0\n"),
+        BAD_FILE("bom.off", "\xef\xbb\xbfOFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"),
+        /* A subnormal scale of large coordinates keeps them normal: fine. */
+        BAD_FILE("big.scene", "mesh big.off scale 1e-320\nobject 0 0 0 0 1 0 0 0\n"),
+        BAD_FILE("big.off", "OFF\n3 1 0\n0 0 0\n1e300 0 0\n0 1e300 0\n3 0 1 2\n"),
+    };
+    bad_dir dir;
+    bad_dir_create(&dir);
+    for (int f = 0; f < 4; f++)
+        bad_dir_write(&dir, bom[f].name, bom[f].data, bom[f].size);
+    for (int f = 0; f < 4; f += 2) {
+        glcollide_scene *scene = load_scene(&dir, bom[f].name);
+        ck_assert_uint_eq(scene->mesh_count, 1);
+        ck_assert_uint_eq(scene->object_count, 1);
+        ck_assert_uint_eq(scene->meshes[0]->triangle_count, 1);
+        ck_assert(scene->meshes[0]->positions[3] == (f ? 1e300 * 1e-320 : 1.0));
+        glcollide_scene_destroy(&scene);
+    }
+    bad_dir_remove(&dir);
+}
+END_TEST
+
+Suite *suite_bad_input(void)
+{
+    Suite *suite = suite_create("bad_input");
+    TCase *files = tcase_create("files");
+    tcase_add_test(files, test_dev_zero);
+    tcase_add_test(files, test_fifo);
+    tcase_add_test(files, test_directory);
+    tcase_add_loop_test(files, test_bad_scene, 0, (int)(sizeof bad_scenes / sizeof bad_scenes[0]));
+    tcase_add_test(files, test_accepted);
+    suite_add_tcase(suite, files);
+    return suite;
+}
