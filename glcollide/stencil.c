@@ -516,8 +516,10 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
         extent = fmax(extent, all.max[k] - all.min[k]);
     }
     status = glcollide_context_make_current(context);
-    if (status != GLCOLLIDE_OK)
+    if (status != GLCOLLIDE_OK) {
+        free(active);
         return status;
+    }
     glcollide_gl_state saved;
     glcollide_gl_state_save(&saved);
     glcollide_gl_state_reset();
