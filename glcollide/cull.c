@@ -408,6 +408,11 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *
                              const glcollide_cull_options *options, unsigned char *objects_in,
                              unsigned char **flags, glcollide_query_stats *stats)
 {
+    /* The owner texture and two depth textures. */
+    int status = glcollide_context_check_resolution(context, options->reliable ? "far" : "cullide",
+                                                    options->resolution, 12);
+    if (status != GLCOLLIDE_OK)
+        return status;
     for (size_t o = 0; o < world->object_count; o++)
         if (options->object_round || !objects_in[o])
             memset(flags[o], objects_in[o] ? 1 : 0, world->objects[o].mesh->triangle_count);
@@ -437,7 +442,7 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *
     for (int k = 0; k < 3; k++)
         origin[k] = 0.5 * (all.min[k] + all.max[k]);
 
-    int status = glcollide_context_make_current(context);
+    status = glcollide_context_make_current(context);
     if (status != GLCOLLIDE_OK)
         return status;
     glcollide_gl_state saved;

@@ -1266,6 +1266,13 @@ static int run_map(pair_gpu *g, glcollide_myszkowski_map *map)
 
 /* ------------------------------------------------------------ entries */
 
+/* GL storage per pixel: the depth/stencil texture and the pixel buffer's
+ * words (3 for the test, 11 for the map, 15 with refine). */
+static size_t bytes_per_pixel(size_t pixel_words)
+{
+    return 8 + 4 * pixel_words;
+}
+
 /* Open or self-intersecting meshes named before the GPU sees them. */
 static int check_solid(const glcollide_mesh *mesh, uint32_t object)
 {
@@ -1414,6 +1421,10 @@ static int pair_entry(glcollide_myszkowski *tester, const glcollide_scene *scene
                               "myszkowski: objects %u and %u: need two distinct objects of %zu", i,
                               j, scene->object_count);
     int status = check_options(options);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_context_check_resolution(
+            tester->context, "myszkowski", options->resolution,
+            bytes_per_pixel(map ? (options->refine ? 15 : 11) : 3));
     if (status != GLCOLLIDE_OK)
         return status;
     double start = glcollide_now_ms();
@@ -1497,9 +1508,13 @@ int glcollide_query_convex(const glcollide_world *world, glcollide_context *cont
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "query: method 'convex' takes resolutions up to 4096, got %d",
                               options->resolution);
+    int status = glcollide_context_check_resolution(context, "convex", options->resolution,
+                                                    bytes_per_pixel(3));
+    if (status != GLCOLLIDE_OK)
+        return status;
     const glcollide_scene *scene = world->scene;
     glcollide_pair_list candidates = {0};
-    int status = glcollide_sap_pairs(world->bounds, world->object_count, 0, &candidates);
+    status = glcollide_sap_pairs(world->bounds, world->object_count, 0, &candidates);
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = candidates.count;

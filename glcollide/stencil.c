@@ -52,6 +52,9 @@
 #define RECORD_WORDS 4
 #define HEADER_WORDS 4
 #define MAX_VIEWS 6
+/* GL storage per pixel: sample, owner and depth textures, depth/stencil,
+ * and the pixel buffer's sums. */
+#define STENCIL_BYTES_PER_PIXEL (4 + 4 + 4 + 8 + 2 * 4)
 
 enum { PROGRAM_SAMPLES = 0, PROGRAM_FACES, PROGRAM_FACES_ATOMIC, PROGRAM_RECORDS,
        PROGRAM_RECORDS_ATOMIC, PROGRAM_COUNT };
@@ -472,7 +475,10 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
                               (int)options->counter);
     if (n > INT32_MAX)
         return glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "stencil: %zu objects, at most %d", n, INT32_MAX);
-    int status = check_solids(world, options);
+    int status = glcollide_context_check_resolution(context, "stencil", options->resolution,
+                                                    STENCIL_BYTES_PER_PIXEL);
+    if (status == GLCOLLIDE_OK)
+        status = check_solids(world, options);
     if (status != GLCOLLIDE_OK)
         return status;
     unsigned char *active = calloc(n ? n : 1, 1);

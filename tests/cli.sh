@@ -163,6 +163,11 @@ expect_message "a subnormal scale" 1 \
     "$tmp/subnormal.scene"
 expect_message "a mesh error is one line" 1 "$tmp/short.scene:1: $tmp/short.off:4: file ends after 2 of 8 vertices" \
     "$tmp/short.scene"
+export GLCOLLIDE_GL_MEMORY=1024 # a budget the same on every machine
+expect_message "a resolution beyond the GL memory budget" 1 \
+    "stencil: resolution 16384 needs 7.0 GiB of GL memory (28 bytes per pixel), over the budget of 1.0 GiB (GLCOLLIDE_GL_MEMORY); at most 6192" \
+    --method stencil --resolution 16384 "$tmp/row.scene"
+unset GLCOLLIDE_GL_MEMORY
 printf '\357\273\277mesh cube.off\nobject 0 0 0 0 1 0 0 0\nobject 0 0.5 0 0 1 0 0 0\n' >"$tmp/bom.scene"
 "$query" "$tmp/bom.scene" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && printf 'pair 0 1\n' | cmp -s - "$tmp/out" && [ ! -s "$tmp/err" ]

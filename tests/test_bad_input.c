@@ -7,6 +7,8 @@
 #define _GNU_SOURCE
 #include "tests.h"
 
+#include "../glcollide/gl_internal.h" /* white box: a context reporting small GL limits */
+
 #include <glcollide/glcollide.h>
 
 #include <stdio.h>
@@ -267,6 +269,100 @@ START_TEST(test_accepted)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- GL limits */
+
+/* Two overlapping unit cubes. */
+static glcollide_scene *two_cubes(void)
+{
+    glcollide_scene *scene = NULL;
+    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    glcollide_mesh *cube = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &cube), GLCOLLIDE_OK);
+    uint32_t mesh = test_scene_add_mesh(scene, cube);
+    const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0}, t1[3] = {0.5, 0, 0};
+    test_scene_add_object(scene, mesh, t0, q);
+    test_scene_add_object(scene, mesh, t1, q);
+    return scene;
+}
+
+START_TEST(test_resolution_cap)
+{
+    /* Once: --resolution 16384 was accepted, then ran for minutes in 3 to
+     * 7.5 GB on llvmpipe. The budget comes from the environment here so
+     * that the message is the same on every machine. */
+    setenv("GLCOLLIDE_GL_MEMORY", "1024", 1);
+    glcollide_context *context = NULL;
+    ck_assert_msg(glcollide_context_create_egl(&context) == GLCOLLIDE_OK,
+                  "no headless EGL context: the resolution cap test needs one");
+    const glcollide_gl_caps *caps = glcollide_context_caps(context);
+    ck_assert_uint_eq(caps->memory_budget, 1u << 30);
+    ck_assert_int_ge(caps->max_resolution, 1024);
+    static const struct {
+        glcollide_method method;
+        int status;
+        const char *message;
+    } cases[] = {
+        {GLCOLLIDE_METHOD_FAR, GLCOLLIDE_ERROR_LIMIT,
+         "far: resolution 16384 needs 3.0 GiB of GL memory (12 bytes per pixel), over the budget "
+         "of 1.0 GiB (GLCOLLIDE_GL_MEMORY); at most 9459"},
+        {GLCOLLIDE_METHOD_CULLIDE, GLCOLLIDE_ERROR_LIMIT,
+         "cullide: resolution 16384 needs 3.0 GiB of GL memory (12 bytes per pixel), over the "
+         "budget of 1.0 GiB (GLCOLLIDE_GL_MEMORY); at most 9459"},
+        {GLCOLLIDE_METHOD_STENCIL, GLCOLLIDE_ERROR_LIMIT,
+         "stencil: resolution 16384 needs 7.0 GiB of GL memory (28 bytes per pixel), over the "
+         "budget of 1.0 GiB (GLCOLLIDE_GL_MEMORY); at most 6192"},
+        {GLCOLLIDE_METHOD_CONVEX, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+         "query: method 'convex' takes resolutions up to 4096, got 16384"},
+    };
+    glcollide_scene *scene = two_cubes();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        glcollide_query_options options = glcollide_query_default_options();
+        options.method = cases[i].method;
+        options.resolution = 16384;
+        glcollide_query_result result;
+        test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
+        int status = glcollide_query_run(scene, context, &options, &result);
+        test_log_capture_stop();
+        TEST_ASSERT_FAILED(status, cases[i].status, cases[i].message);
+    }
+    /* Myszkowski's own entry counts the words of its map and refinement too. */
+    glcollide_myszkowski *tester = NULL;
+    ck_assert_int_eq(glcollide_myszkowski_create(context, &tester), GLCOLLIDE_OK);
+    glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
+    options.resolution = 4096;
+    options.refine = 1;
+    glcollide_myszkowski_map map;
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
+    int status = glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map);
+    test_log_capture_stop();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_LIMIT,
+                       "myszkowski: resolution 4096 needs 1.1 GiB of GL memory (68 bytes per "
+                       "pixel), over the budget of 1.0 GiB (GLCOLLIDE_GL_MEMORY); at most 3973");
+    glcollide_myszkowski_destroy(&tester);
+    glcollide_scene_destroy(&scene);
+    glcollide_context_destroy(&context);
+}
+END_TEST
+
+START_TEST(test_resolution_gl_limit)
+{
+    /* The GL's own limits, on a context that reports a small one (white box:
+     * no driver here has one below the CLI's 16384). */
+    glcollide_context fake;
+    memset(&fake, 0, sizeof fake);
+    fake.caps.max_resolution = 8192;
+    snprintf(fake.caps.renderer, sizeof fake.caps.renderer, "a small GPU");
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
+    int status = glcollide_context_check_resolution(&fake, "stencil", 16384, 28);
+    test_log_capture_stop();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_LIMIT,
+                       "stencil: resolution 16384 is above this GL's largest framebuffer side, "
+                       "8192 (a small GPU)");
+    /* No budget known: only the GL's limits count. */
+    ck_assert_int_eq(glcollide_context_check_resolution(&fake, "stencil", 8192, 28), GLCOLLIDE_OK);
+}
+END_TEST
+
 Suite *suite_bad_input(void)
 {
     Suite *suite = suite_create("bad_input");
@@ -277,5 +373,9 @@ Suite *suite_bad_input(void)
     tcase_add_loop_test(files, test_bad_scene, 0, (int)(sizeof bad_scenes / sizeof bad_scenes[0]));
     tcase_add_test(files, test_accepted);
     suite_add_tcase(suite, files);
+    TCase *limits = tcase_create("limits");
+    tcase_add_test(limits, test_resolution_cap);
+    tcase_add_test(limits, test_resolution_gl_limit);
+    suite_add_tcase(suite, limits);
     return suite;
 }

@@ -242,6 +242,17 @@ typedef struct glcollide_gl_caps {
     int has_shader_interlock;     /* ARB_fragment_shader_interlock */
     char renderer[128];
     char version_string[128];
+    /* The largest viewport side glcollide renders at: the smallest of the
+     * texture size, framebuffer and viewport limits. */
+    int max_resolution;
+    /* GL storage one query may take (its framebuffers and pixel buffers),
+     * bytes; 0 when unknown (then only GL_OUT_OF_MEMORY tells). From
+     * GLCOLLIDE_GL_MEMORY (MiB) when set, else half of the GPU memory the
+     * driver reports (NVX_gpu_memory_info, ATI_meminfo), else, on a software
+     * renderer (llvmpipe renders in host memory, beside the program), an
+     * eighth of the host's memory. */
+    uint64_t memory_budget;
+    char memory_budget_source[64]; /* where memory_budget comes from, for messages */
 } glcollide_gl_caps;
 
 /*
