@@ -103,6 +103,15 @@ static inline void glcollide_vec3_cross(double out[3], const double a[3], const 
 void glcollide_aabb_empty(glcollide_aabb *box);
 void glcollide_aabb_add_point(glcollide_aabb *box, const double p[3]);
 
+/*
+ * A per-query frame for float buffers: origin, the centre of box (finite,
+ * not empty), and scale, the power of two that takes box's half extent
+ * into [1/2, 1). (p - origin) * scale then lies in [-1, 1] for every p of
+ * the box, whatever its size and place (exact scaling: no rounding beyond
+ * the subtraction's).
+ */
+void glcollide_frame_fit(const glcollide_aabb *box, double origin[3], double *scale);
+
 /* Mesh with positions already in world space, built for each object of a query. */
 typedef struct glcollide_world_mesh {
     const glcollide_mesh *mesh;

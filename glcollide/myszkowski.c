@@ -594,15 +594,11 @@ static void solid_init(solid *s, const glcollide_mesh *mesh, const glcollide_obj
     s->mesh = mesh;
     s->convex = convex_mesh(mesh);
     s->positions = positions;
-    /* The rotation from the pose itself, by transforming the unit axes. */
-    const double axes[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
-    double moved[12];
-    glcollide_object_transform_points(pose, axes, 4, moved);
-    for (int k = 0; k < 3; k++) {
-        s->translation[k] = moved[k];
-        for (int c = 0; c < 3; c++)
-            s->rotation[3 * k + c] = moved[3 + 3 * c + k] - moved[k];
-    }
+    /* The pose's own matrix: differences of transformed points lose the
+     * rotation once the translation's ulp exceeds the axes (from 1e17 on,
+     * deep interpenetration was missed). */
+    glcollide_object_rotation_matrix(pose, s->rotation);
+    memcpy(s->translation, pose->translation, sizeof s->translation);
     for (int k = 0; k < 3; k++) {
         s->local_min[k] = INFINITY;
         s->local_max[k] = -INFINITY;
@@ -678,6 +674,7 @@ typedef struct pair_view {
     double u0, v0, w0; /* window corner, relative to origin along u, v, w */
     double pixel, depth;
     double extent; /* largest |coordinate| relative to origin, for the tolerance */
+    double scale;  /* a power of two: positions go to the GPU as (p - origin) * scale, in [-1, 1] */
     int width, height;
     float to_clip[16]; /* column-major */
 } pair_view;
@@ -787,14 +784,21 @@ static int choose_view(const solid *a, const solid *b, const double direction[3]
     view->w0 = w_lo - pad;
     view->depth = w_hi - w_lo + 2 * pad;
     view->extent = fmax(extent, fmax(view->depth, largest));
-    /* NDC = M (p - origin): x = 2 (p.u - u0) / (W pixel) - 1, ... */
+    /* Float holds any pair that double does (1e39 overflowed it, 1e-110
+     * vanished) when positions are scaled into [-1, 1] first. */
+    int exponent = 0;
+    if (extent > 0 && isfinite(extent))
+        frexp(extent, &exponent);
+    view->scale = ldexp(1.0, -exponent);
+    /* NDC = M (p - origin) = M' (p - origin) scale: x = 2 (p.u - u0) / (W pixel) - 1, ...
+     * (M' = M / scale: as exact as M). */
     double sx = 2 / (view->width * view->pixel), sy = 2 / (view->height * view->pixel),
            sz = 2 / view->depth;
     double rows[3][4];
     for (int k = 0; k < 3; k++) {
-        rows[0][k] = sx * view->u[k];
-        rows[1][k] = sy * view->v[k];
-        rows[2][k] = sz * view->w[k];
+        rows[0][k] = sx * view->u[k] / view->scale;
+        rows[1][k] = sy * view->v[k] / view->scale;
+        rows[2][k] = sz * view->w[k] / view->scale;
     }
     rows[0][3] = -sx * view->u0 - 1;
     rows[1][3] = -sy * view->v0 - 1;
@@ -835,7 +839,8 @@ static int upload(glcollide_myszkowski *t, const solid *a, const solid *b, const
         size_t base = v;
         for (size_t k = 0; k < both[f]->mesh->vertex_count; k++, v++) {
             for (int c = 0; c < 3; c++)
-                vertices[4 * v + c] = (float)(both[f]->positions[3 * k + c] - view->origin[c]);
+                vertices[4 * v + c] =
+                    (float)((both[f]->positions[3 * k + c] - view->origin[c]) * view->scale);
             vertices[4 * v + 3] = 1.0f;
         }
         for (size_t k = 0; k < 3 * both[f]->mesh->triangle_count; k++)

@@ -24,6 +24,25 @@ static const double *vertex(const glcollide_world_mesh *w, uint32_t triangle, in
     return w->positions + 3 * (size_t)w->mesh->triangles[3 * (size_t)triangle + corner];
 }
 
+/* Triangles (corners a0 a1 a2 b0 b1 b2) at most distance apart, measured
+ * where the six corners lie in [-1, 1]: the squares and products inside
+ * neither overflow nor underflow, whatever the scene's scale (the overlap
+ * test needs none of this: its predicates are exact for any double). */
+static int within_distance(const double *const corners[6], double distance)
+{
+    glcollide_aabb box;
+    glcollide_aabb_empty(&box);
+    for (int i = 0; i < 6; i++)
+        glcollide_aabb_add_point(&box, corners[i]);
+    double origin[3], scale, p[6][3];
+    glcollide_frame_fit(&box, origin, &scale);
+    for (int i = 0; i < 6; i++)
+        for (int k = 0; k < 3; k++)
+            p[i][k] = (corners[i][k] - origin[k]) * scale;
+    return glcollide_tri_tri_distance(p[0], p[1], p[2], p[3], p[4], p[5], NULL, NULL) <=
+           distance * scale;
+}
+
 static int test_triangles(uint32_t ta, uint32_t tb, void *user)
 {
     exact_pair *pair = user;
@@ -32,9 +51,9 @@ static int test_triangles(uint32_t ta, uint32_t tb, void *user)
                  *a2 = vertex(pair->a, ta, 2);
     const double *b0 = vertex(pair->b, tb, 0), *b1 = vertex(pair->b, tb, 1),
                  *b2 = vertex(pair->b, tb, 2);
-    int hit = pair->distance > 0
-                  ? glcollide_tri_tri_distance(a0, a1, a2, b0, b1, b2, NULL, NULL) <= pair->distance
-                  : glcollide_tri_tri_overlap(a0, a1, a2, b0, b1, b2);
+    const double *corners[6] = {a0, a1, a2, b0, b1, b2};
+    int hit = pair->distance > 0 ? within_distance(corners, pair->distance)
+                                 : glcollide_tri_tri_overlap(a0, a1, a2, b0, b1, b2);
     if (!hit)
         return 0;
     pair->found = 1;

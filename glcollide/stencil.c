@@ -516,11 +516,14 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
         glcollide_log_warning("stencil: up to %zu solids may overlap at a point; the 8-bit stencil "
                               "is exact below 128 (use the atomic counter)", bound);
 
-    double origin[3], extent = 0;
-    for (int k = 0; k < 3; k++) {
-        origin[k] = 0.5 * (all.min[k] + all.max[k]);
-        extent = fmax(extent, all.max[k] - all.min[k]);
-    }
+    /* Vertices go to the GPU relative to the drawn scene's centre and scaled
+     * into [-1, 1] (a power of two: exact), so that float holds any scene
+     * double does (3e38 overflowed float before); positions read back are
+     * scaled back. */
+    double origin[3], scale, extent = 0; /* extent: the scaled box's largest side, in [1, 2) */
+    glcollide_frame_fit(&all, origin, &scale);
+    for (int k = 0; k < 3; k++)
+        extent = fmax(extent, (all.max[k] - origin[k]) * scale + (origin[k] - all.min[k]) * scale);
     status = glcollide_context_make_current(context);
     if (status != GLCOLLIDE_OK) {
         free(active);
@@ -558,7 +561,7 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
             continue;
         for (size_t i = 0; i < m->vertex_count; i++, v++) {
             for (int k = 0; k < 3; k++)
-                vertices[4 * v + k] = (float)(w->positions[3 * i + k] - origin[k]);
+                vertices[4 * v + k] = (float)((w->positions[3 * i + k] - origin[k]) * scale);
             vertices[4 * v + 3] = 1.0f;
             objects[triangle_total + edge_total + v] = (uint32_t)o;
             sample_vertex[2 * edge_total + v] = (uint32_t)i;
@@ -624,7 +627,7 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
     }
     /* A sample is the pixel centre at the depth of a point of an edge or
      * vertex whose projection is within half a pixel diagonal of it. */
-    result->tolerance = pixel_max * sqrt(2.0) + 1e-5 * extent;
+    result->tolerance = (pixel_max * sqrt(2.0) + 1e-5 * extent) / scale;
 
     int rerun = 0;
     uint32_t record_count = 0;
@@ -802,7 +805,7 @@ done:
                    p[3];
             from_view(view->axis, view->flip, q, p);
             for (int k = 0; k < 3; k++)
-                p[k] += origin[k];
+                p[k] = p[k] / scale + origin[k];
             if ((what & 0xc0000000u) == 0xc0000000u) {
                 result->negative_samples++;
                 negative_object = owner;

@@ -173,6 +173,15 @@ printf '\357\273\277mesh cube.off\nobject 0 0 0 0 1 0 0 0\nobject 0 0.5 0 0 1 0 
 [ $? -eq 0 ] && printf 'pair 0 1\n' | cmp -s - "$tmp/out" && [ ! -s "$tmp/err" ]
 check "a UTF-8 byte order mark starts a scene" $?
 
+# Past float's range (and --distance past it): every method as exact.
+printf 'mesh cube.off scale 1e39\nobject 0 2.7e39 0 0 1 0 0 0\nobject 0 0 0 0 1 0 0 0\nobject 0 0.9e39 0 0 1 0 0 0\nobject 0 1.8e39 0 0 1 0 0 0\nobject 0 50e39 0 0 1 0 0 0\n' >"$tmp/huge.scene"
+for method in exact sap far cullide stencil convex; do
+    "$query" --method $method --resolution 256 "$tmp/huge.scene" 2>"$tmp/err" | cmp -s "$tmp/want" -
+    check "$method at scale 1e39" $?
+done
+"$query" --method far --distance 1e39 "$tmp/row.scene" | grep -c '^pair' | grep -qx 10
+check "far --distance 1e39 keeps every pair" $?
+
 # The bundled real-mesh scene (needs the libcgal-demo meshes).
 "$query" --stats "$scenes/bunnies.scene" >"$tmp/out" 2>"$tmp/err"
 check "bunnies scene runs" $?

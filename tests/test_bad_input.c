@@ -363,6 +363,146 @@ START_TEST(test_resolution_gl_limit)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- scales */
+
+static glcollide_context *context;
+
+static void context_setup(void)
+{
+    if (!context)
+        ck_assert_msg(glcollide_context_create_egl(&context) == GLCOLLIDE_OK,
+                      "no headless EGL context: the scale tests need one");
+}
+
+static void context_teardown(void)
+{
+    glcollide_context_destroy(&context);
+}
+
+/* Scales from near the bottom of double to near its top, past float's
+ * range both ways (1e-40 is subnormal in float, 3e38 and up overflow it). */
+static const double scales[] = {1e-300, 1e-110, 1e-40, 1e17, 3e38, 1e39, 1e110, 1e300};
+
+/* Cubes of half side s (and s / 4): one inside another, partial overlaps
+ * (one turned by 45 degrees; no faces in one plane, where the stencil
+ * method's samples would all lie on the other's surface), and a pair
+ * 1.75 s apart. */
+static glcollide_scene *scaled_scene(double s)
+{
+    glcollide_scene *scene = NULL;
+    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    glcollide_mesh *big = NULL, *small = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(s, s, s, &big), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(s / 4, s / 4, s / 4, &small), GLCOLLIDE_OK);
+    uint32_t meshes[2] = {test_scene_add_mesh(scene, big), test_scene_add_mesh(scene, small)};
+    static const struct {
+        int mesh;
+        double x, y;
+        int turned;
+        double z;
+    } objects[] = {{0, 0, 0, 0, 0},    {1, 0.1, 0, 0, 0}, {0, 1.5, 0.2, 0, 0.1}, {0, 10, 0.3, 1, 0},
+                   {0, 11.2, 0, 0, 0}, {1, 30, 0, 0, 0},  {0, 33, 0, 0, 0}};
+    const double identity[4] = {1, 0, 0, 0},
+                 turned[4] = {0.9238795325112867, 0, 0, 0.3826834323650898};
+    for (size_t i = 0; i < sizeof objects / sizeof objects[0]; i++) {
+        const double t[3] = {objects[i].x * s, objects[i].y * s, objects[i].z * s};
+        test_scene_add_object(scene, meshes[objects[i].mesh], t,
+                              objects[i].turned ? turned : identity);
+    }
+    return scene;
+}
+
+static glcollide_query_result run_method(const glcollide_scene *scene, glcollide_method method,
+                                         glcollide_level level, double distance)
+{
+    return test_run_query(scene, context, method, level, 256, distance);
+}
+
+/* Every pair (and triangle pair) of inner is in outer; equal: and no more pairs. */
+static void expect_pairs(const glcollide_query_result *inner, const glcollide_query_result *outer,
+                         int equal, const char *what, double s)
+{
+    for (size_t i = 0; i < inner->pair_count; i++)
+        ck_assert_msg(bsearch(&inner->pairs[i], outer->pairs, outer->pair_count,
+                              sizeof *outer->pairs, glcollide_object_pair_compare),
+                      "scale %g: %s loses pair %u %u", s, what, inner->pairs[i].a,
+                      inner->pairs[i].b);
+    for (size_t i = 0; i < inner->triangle_pair_count; i++)
+        ck_assert_msg(bsearch(&inner->triangle_pairs[i], outer->triangle_pairs,
+                              outer->triangle_pair_count, sizeof *outer->triangle_pairs,
+                              glcollide_triangle_pair_compare),
+                      "scale %g: %s loses a triangle pair", s, what);
+    if (equal)
+        ck_assert_msg(inner->pair_count == outer->pair_count,
+                      "scale %g: %s reports %zu pairs, exact %zu", s, what, outer->pair_count,
+                      inner->pair_count);
+}
+
+START_TEST(test_extreme_scales)
+{
+    /* Once: far lost every pair from 1e38 on (float overflow), stencil from
+     * 3e38, convex from 1e17 (the pose's rotation lost in the translation's
+     * rounding) and below 1e-38 (float underflow); exact lost containment
+     * at 1e-110 (the signed volume underflowed: "not a closed solid"). Each
+     * method must agree with exact (stencil, convex) or keep every pair it
+     * finds (sap, far, cullide), and exact must answer as at scale 1. */
+    context_setup();
+    double s = scales[_i];
+    glcollide_scene *unit = scaled_scene(1.0), *scene = scaled_scene(s);
+    const glcollide_object_pair touching[] = {{0, 1}, {0, 2}, {3, 4}};
+    glcollide_query_result exact =
+        run_method(scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_OBJECTS, 0);
+    ck_assert_uint_eq(exact.pair_count, 3);
+    ck_assert_mem_eq(exact.pairs, touching, sizeof touching);
+    for (glcollide_method m = GLCOLLIDE_METHOD_SAP; m <= GLCOLLIDE_METHOD_CONVEX; m++) {
+        glcollide_query_result found = run_method(scene, m, GLCOLLIDE_LEVEL_OBJECTS, 0);
+        expect_pairs(&exact, &found, m >= GLCOLLIDE_METHOD_STENCIL, glcollide_method_name(m), s);
+        glcollide_query_result_clear(&found);
+    }
+    /* Triangles within 2 s: the pair 1.75 s apart joins; far keeps every
+     * triangle pair exact finds, and exact finds those of scale 1. */
+    glcollide_query_result near =
+        run_method(scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_TRIANGLES, 2 * s);
+    glcollide_query_result reference =
+        run_method(unit, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_TRIANGLES, 2);
+    ck_assert_uint_eq(near.pair_count, 5);
+    expect_pairs(&reference, &near, 1, "exact", s);
+    expect_pairs(&near, &reference, 1, "exact at scale 1", s);
+    glcollide_query_result far =
+        run_method(scene, GLCOLLIDE_METHOD_FAR, GLCOLLIDE_LEVEL_TRIANGLES, 2 * s);
+    expect_pairs(&near, &far, 0, "far", s);
+    glcollide_query_result_clear(&far);
+    glcollide_query_result_clear(&reference);
+    glcollide_query_result_clear(&near);
+    glcollide_query_result_clear(&exact);
+    glcollide_scene_destroy(&scene);
+    glcollide_scene_destroy(&unit);
+}
+END_TEST
+
+START_TEST(test_distance_past_float)
+{
+    /* Once: far --distance 1e39 printed no pairs (the fattening radius
+     * overflowed float). Every pair is within 1e39 of a unit scene.
+     * (CULLIDE has no distance: it does not fatten.) */
+    context_setup();
+    glcollide_scene *scene = scaled_scene(1.0);
+    glcollide_query_result exact =
+        run_method(scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_OBJECTS, 1e39);
+    ck_assert_uint_eq(exact.pair_count, 21);
+    const glcollide_method methods[2] = {GLCOLLIDE_METHOD_SAP, GLCOLLIDE_METHOD_FAR};
+    for (int i = 0; i < 2; i++)
+        for (glcollide_level level = GLCOLLIDE_LEVEL_OBJECTS; level <= GLCOLLIDE_LEVEL_TRIANGLES;
+             level++) {
+            glcollide_query_result found = run_method(scene, methods[i], level, 1e39);
+            expect_pairs(&exact, &found, 1, glcollide_method_name(methods[i]), 1.0);
+            glcollide_query_result_clear(&found);
+        }
+    glcollide_query_result_clear(&exact);
+    glcollide_scene_destroy(&scene);
+}
+END_TEST
+
 Suite *suite_bad_input(void)
 {
     Suite *suite = suite_create("bad_input");
@@ -377,5 +517,10 @@ Suite *suite_bad_input(void)
     tcase_add_test(limits, test_resolution_cap);
     tcase_add_test(limits, test_resolution_gl_limit);
     suite_add_tcase(suite, limits);
+    TCase *scale = tcase_create("scales");
+    tcase_add_loop_test(scale, test_extreme_scales, 0, (int)(sizeof scales / sizeof scales[0]));
+    tcase_add_test(scale, test_distance_past_float);
+    tcase_add_unchecked_fixture(scale, NULL, context_teardown);
+    suite_add_tcase(suite, scale);
     return suite;
 }

@@ -102,6 +102,11 @@ uint32_t test_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh);
 void test_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double t[3],
                            const double q[4]);
 
+/* One query (exact without the context), failing the test on any error. */
+glcollide_query_result test_run_query(const glcollide_scene *scene, glcollide_context *context,
+                                      glcollide_method method, glcollide_level level,
+                                      int resolution, double distance);
+
 /* A caller's own framebuffer (a 32 x 32 RGBA8 renderbuffer), created and
  * bound in the current GL context; the caller deletes both (GLuint). */
 void test_gl_framebuffer_create(unsigned int *framebuffer, unsigned int *renderbuffer);

@@ -173,6 +173,23 @@ uint32_t test_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh)
     return index;
 }
 
+glcollide_query_result test_run_query(const glcollide_scene *scene, glcollide_context *context,
+                                      glcollide_method method, glcollide_level level,
+                                      int resolution, double distance)
+{
+    glcollide_query_options options = glcollide_query_default_options();
+    options.method = method;
+    options.level = level;
+    options.resolution = resolution;
+    options.distance = distance;
+    glcollide_query_result result;
+    int status = glcollide_query_run(scene, method == GLCOLLIDE_METHOD_EXACT ? NULL : context,
+                                     &options, &result);
+    ck_assert_msg(status == GLCOLLIDE_OK, "%s query failed: %s", glcollide_method_name(method),
+                  glcollide_status_string(status));
+    return result;
+}
+
 void test_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double t[3],
                            const double q[4])
 {

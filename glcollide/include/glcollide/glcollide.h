@@ -12,7 +12,8 @@
  *   from distinct threads; one object must not be used from two threads at once.
  *   The log callback setting is global.
  * - Coordinates are double on the CPU side. GPU buffers are float, expressed
- *   relative to a per-query origin (see glcollide_query_options).
+ *   relative to a per-query origin and scaled by a power of two into [-1, 1],
+ *   so that any finite scene double holds is answered as at scale 1.
  */
 #ifndef GLCOLLIDE_GLCOLLIDE_H
 #define GLCOLLIDE_GLCOLLIDE_H
@@ -164,7 +165,9 @@ typedef struct glcollide_mesh_report {
     size_t degenerate_triangles; /* repeated or exactly collinear vertices (zero area) */
     size_t nonfinite_vertices;   /* NaN or infinite coordinates */
     size_t unreferenced_vertices;
-    double signed_volume;        /* > 0 for a closed mesh with outward normals */
+    double signed_volume; /* > 0 for a closed mesh with outward normals; may overflow to
+                             inf or underflow to 0 when the volume itself is beyond the
+                             range of double (closed is decided at a scale where it is not) */
     double bounds_min[3], bounds_max[3]; /* of referenced finite vertices */
     int closed; /* 1: edge-manifold, consistently oriented, no boundary, no degenerate
                    or non-finite data, positive volume: a solid the algorithms accept */
