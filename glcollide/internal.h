@@ -119,6 +119,8 @@ typedef struct glcollide_world_mesh {
     glcollide_bvh *bvh;  /* over world positions */
     glcollide_aabb bounds;
     int closed;          /* mesh is a solid (containment is meaningful) */
+    const uint32_t *shell_vertices; /* closed meshes: a vertex of each connected part */
+    size_t shell_count;
 } glcollide_world_mesh;
 
 #endif /* GLCOLLIDE_INTERNAL_H */

@@ -2,7 +2,10 @@
 /*
  * The exact CPU oracle. Objects pair when their solids touch: some triangle
  * pair intersects (exact predicates), or, for two closed meshes whose surfaces
- * do not meet, one contains a vertex of the other (then it contains all of it).
+ * do not meet, one contains a vertex of a connected part of the other (then
+ * it contains all of that part). A solid is where its closed surface winds
+ * (nonzero winding number, glcollide_point_in_mesh): for a mesh that passes
+ * through itself, its overlaps too.
  * With distance D > 0, surfaces closer than D (distance <= D) also pair.
  * Candidates come from sweep-and-prune on object boxes and a BVH per object.
  */
@@ -64,17 +67,25 @@ static int test_triangles(uint32_t ta, uint32_t tb, void *user)
     return pair->status != GLCOLLIDE_OK;
 }
 
-/* Some vertex of inner, inside or on the closed mesh outer. */
-static int contains_vertex(const glcollide_world_mesh *outer, const glcollide_world_mesh *inner)
+/* Some part of inner inside or on the closed mesh outer: one vertex per
+ * connected part decides for all of it, since the surfaces do not meet. */
+static int contains_part(const glcollide_world_mesh *outer, const glcollide_world_mesh *inner)
 {
     if (!outer->closed || inner->mesh->triangle_count == 0 || outer->mesh->triangle_count == 0)
         return 0;
-    const double *p = vertex(inner, 0, 0);
-    if (!glcollide_aabb_overlap(&outer->bounds, &(glcollide_aabb){{p[0], p[1], p[2]},
-                                                                   {p[0], p[1], p[2]}}))
-        return 0;
-    return glcollide_point_in_mesh(outer->positions, outer->mesh->triangles,
-                                   outer->mesh->triangle_count, outer->bvh, p);
+    /* An open inner mesh has no parts listed: its first vertex stands for it. */
+    const uint32_t first = inner->mesh->triangles[0];
+    const uint32_t *parts = inner->shell_count ? inner->shell_vertices : &first;
+    size_t count = inner->shell_count ? inner->shell_count : 1;
+    for (size_t i = 0; i < count; i++) {
+        const double *p = inner->positions + 3 * (size_t)parts[i];
+        if (glcollide_aabb_overlap(&outer->bounds,
+                                   &(glcollide_aabb){{p[0], p[1], p[2]}, {p[0], p[1], p[2]}}) &&
+            glcollide_point_in_mesh(outer->positions, outer->mesh->triangles,
+                                    outer->mesh->triangle_count, outer->bvh, p))
+            return 1;
+    }
+    return 0;
 }
 
 int glcollide_query_exact(const glcollide_world *world, const glcollide_query_options *options,
@@ -104,7 +115,7 @@ int glcollide_query_exact(const glcollide_world *world, const glcollide_query_op
         result->stats.candidates += result->stats.triangle_tests - tests_before;
         status = pair.status;
         if (status == GLCOLLIDE_OK && !pair.found)
-            pair.found = contains_vertex(pair.a, pair.b) || contains_vertex(pair.b, pair.a);
+            pair.found = contains_part(pair.a, pair.b) || contains_part(pair.b, pair.a);
         if (status == GLCOLLIDE_OK && pair.found)
             status = glcollide_result_add_pair(result, &pair_capacity, i, j);
     }

@@ -191,15 +191,15 @@ GLCOLLIDE_API int glcollide_mesh_require_solid(const glcollide_mesh *mesh, glcol
  * coplanar and folded onto each other (third vertices on the same side of the
  * edge); triangles sharing one vertex are fine if they meet only there;
  * triangles sharing nothing must not even touch (distinct vertices at one
- * position count). A closed mesh with a count of 0 bounds a solid (with
- * glcollide_mesh_require_solid); the stencil method and the exact oracle's
- * containment rely on that. Triangles of zero area (repeated or exactly
- * collinear vertices) are not tested: glcollide_mesh_validate counts them.
- * Exact orientation predicates decide; a triangle BVH finds the candidates:
- * O(n log n + k) for n triangles and k pairs with overlapping boxes (about
- * 0.13 s for bunny00.off, 75,408 triangles, on one core). first (may be NULL) receives the
- * smallest intersecting pair (i < j, lexicographic) when *count > 0, for
- * messages. Logs nothing unless it fails. Errors: INVALID_ARGUMENT (NULL mesh
+ * position count). A closed mesh (glcollide_mesh_require_solid) with a
+ * count of 0 bounds a solid in the plain sense; with a count above 0 it is a
+ * solid where it winds (nonzero winding number, glcollide_point_in_mesh),
+ * and the stencil and convex methods, told so, count it that way. Triangles of zero area (repeated
+ * or exactly collinear vertices) are not tested: glcollide_mesh_validate counts them. Exact
+ * orientation predicates decide; a triangle BVH finds the candidates: O(n log n + k) for n
+ * triangles and k pairs with overlapping boxes (about 0.13 s for bunny00.off, 75,408 triangles, on
+ * one core). first (may be NULL) receives the smallest intersecting pair (i < j, lexicographic)
+ * when *count > 0, for messages. Logs nothing unless it fails. Errors: INVALID_ARGUMENT (NULL mesh
  * or count), INVALID_MESH (index out of range), LIMIT (2^32 triangles or
  * more), OUT_OF_MEMORY; *count is 0 on error.
  */
@@ -437,14 +437,16 @@ typedef struct glcollide_query_result {
  * Runs one query over scene. context may be NULL for CPU methods (exact, sap);
  * GPU methods need one. For METHOD_EXACT, objects pair when their solids
  * touch (surfaces intersect, or one contains the other; closed meshes required
- * for containment, open ones only pair by surface contact) or, with distance D
+ * for containment, open ones only pair by surface contact; a solid is where
+ * its closed mesh winds, glcollide_point_in_mesh) or, with distance D
  * > 0, when their surfaces come closer than D; triangle pairs are those that
  * intersect (or are closer than D). For METHOD_SAP, pairs are AABB overlaps
  * (inflated by D/2 per object) and triangle pairs are those whose triangle
  * AABBs overlap within those object pairs.
  * result is zeroed first and owned by the caller: release it with
  * glcollide_query_result_clear. Errors: INVALID_ARGUMENT, UNAVAILABLE (method
- * not built yet), INVALID_MESH, OUT_OF_MEMORY, and GL errors for GPU methods.
+ * not built yet), INVALID_MESH, OUT_OF_MEMORY, LIMIT (a resolution beyond the
+ * context's GL limits or memory budget), and GL errors for GPU methods.
  */
 GLCOLLIDE_API int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context,
                                       const glcollide_query_options *options,
@@ -512,16 +514,23 @@ typedef struct glcollide_stencil_result {
 /*
  * Runs the stencil method over every object of scene in context (required).
  * With check_solids, every mesh used must be a closed solid (INVALID_MESH
- * naming the object and its defects otherwise); without it, a solid that is
- * not closed shows as negative counts on the GPU: negative_samples > 0 and a
- * warning naming the objects whose samples saw it. Pairs are reported from
- * samples of one object inside the other, so containment counts. With
- * detect_only, only interference, negative_samples, tolerance and stats are
- * filled. result is zeroed first and owned by the caller: release it with
+ * naming the object and its defects otherwise), and the meshes that pass
+ * through themselves are found: they are solids where they wind (nonzero
+ * winding number, as glcollide_point_in_mesh; 2 in their overlaps, -1 in
+ * folds), and where their faces are in front of a sample with another
+ * object's, the CPU decides it exactly. Without check_solids every mesh is
+ * taken as closed and simple: a solid that is not closed shows as negative
+ * counts on the GPU (negative_samples > 0 and a warning naming the objects
+ * whose samples saw it). Pairs are reported from samples of one object
+ * inside the other, so containment counts. With detect_only, only
+ * interference, negative_samples, tolerance and stats are filled (where a
+ * mesh passes through itself the records are read to decide, and pairs and
+ * samples come along). result is zeroed first and owned by the caller: release it with
  * glcollide_stencil_result_clear. Touches: the GL state of
  * glcollide_context_wrap_current, restored on return. Errors:
- * INVALID_ARGUMENT, INVALID_MESH, LIMIT (more than 2^31 - 1 objects or 2^32 - 2
- * edges and vertices in all), OUT_OF_MEMORY, GL.
+ * INVALID_ARGUMENT, INVALID_MESH, LIMIT (more than 2^30 - 2 objects or 2^32 - 2
+ * edges and vertices in all; a resolution beyond the context's GL limits or
+ * memory budget), OUT_OF_MEMORY, GL.
  */
 GLCOLLIDE_API int glcollide_stencil_run(const glcollide_scene *scene, glcollide_context *context,
                                         const glcollide_stencil_options *options,
