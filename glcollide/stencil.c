@@ -141,8 +141,8 @@ static const char *const fragment_source =
     "    if (texelFetch(owner_texture, t, 0).r == object ||\n"
     "        !(gl_FragCoord.z < texelFetch(depth_texture, t, 0).r))\n"
     "        discard;\n"
-    "    int facing = gl_FrontFacing ? 1 : -1;\n" /* glFrontFace(GL_CW): front = toward the viewer
-                                                   */
+    /* glFrontFace(GL_CW): front = toward the viewer */
+    "    int facing = gl_FrontFacing ? 1 : -1;\n"
     "    int pixel = t.y * side + t.x;\n"
     "    atomicAdd(pixel_sums[PIXEL_WORDS * pixel], facing * int(object));\n"
     "#if ATOMIC\n"

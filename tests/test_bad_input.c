@@ -495,7 +495,9 @@ START_TEST(test_distance_past_float)
     for (int i = 0; i < 2; i++)
         for (glcollide_level level = GLCOLLIDE_LEVEL_OBJECTS; level <= GLCOLLIDE_LEVEL_TRIANGLES;
              level++) {
-            glcollide_query_result found = run_method(scene, methods[i], level, 1e39);
+            /* 64^2: every fattened triangle covers the whole view */
+            glcollide_query_result found =
+                test_run_query(scene, context, methods[i], level, 64, 1e39);
             expect_pairs(&exact, &found, 1, glcollide_method_name(methods[i]), 1.0);
             glcollide_query_result_clear(&found);
         }
@@ -695,7 +697,9 @@ END_TEST
 Suite *suite_bad_input(void)
 {
     Suite *suite = suite_create("bad_input");
+    /* Timeouts for a loaded CI machine: each case takes about a second alone. */
     TCase *files = tcase_create("files");
+    tcase_set_timeout(files, 30);
     tcase_add_test(files, test_dev_zero);
     tcase_add_test(files, test_fifo);
     tcase_add_test(files, test_directory);
@@ -703,15 +707,18 @@ Suite *suite_bad_input(void)
     tcase_add_test(files, test_accepted);
     suite_add_tcase(suite, files);
     TCase *limits = tcase_create("limits");
+    tcase_set_timeout(limits, 60);
     tcase_add_test(limits, test_resolution_cap);
     tcase_add_test(limits, test_resolution_gl_limit);
     suite_add_tcase(suite, limits);
     TCase *scale = tcase_create("scales");
+    tcase_set_timeout(scale, 120);
     tcase_add_loop_test(scale, test_extreme_scales, 0, (int)(sizeof scales / sizeof scales[0]));
     tcase_add_test(scale, test_distance_past_float);
     tcase_add_unchecked_fixture(scale, NULL, context_teardown);
     suite_add_tcase(suite, scale);
     TCase *crossing = tcase_create("self-intersecting");
+    tcase_set_timeout(crossing, 120);
     tcase_add_test(crossing, test_crossing_solids);
     tcase_add_test(crossing, test_crossing_real);
     tcase_add_unchecked_fixture(crossing, NULL, context_teardown);
