@@ -404,7 +404,7 @@ static int cull_view_run(glcollide_context *context, int reliable, const cull_vi
     return glcollide_gl_check(reliable ? "far view" : "cullide view");
 }
 
-int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *world,
+int glcollide_cull_triangles(glcollide_context *context, const glcollide_world_space *world,
                              const glcollide_cull_options *options, unsigned char *objects_in,
                              unsigned char **flags, glcollide_query_stats *stats)
 {

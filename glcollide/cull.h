@@ -7,7 +7,7 @@
 #define GLCOLLIDE_CULL_H
 
 #include "gl_internal.h"
-#include "query.h"
+#include "world.h"
 
 typedef struct glcollide_cull_options {
     int reliable;       /* FAR: conservative rasterisation and depth; 0: CULLIDE */
@@ -37,7 +37,7 @@ typedef struct glcollide_cull_options {
  * bytes each, allocated by the caller. Counts draw calls, syncs and bytes read
  * back into stats.
  */
-int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *world,
+int glcollide_cull_triangles(glcollide_context *context, const glcollide_world_space *world,
                              const glcollide_cull_options *options, unsigned char *objects,
                              unsigned char **flags, glcollide_query_stats *stats);
 

@@ -134,15 +134,4 @@ void glcollide_aabb_add_point(glcollide_aabb *box, const double p[3]);
  */
 void glcollide_frame_fit(const glcollide_aabb *box, double origin[3], double *scale);
 
-/* Mesh with positions already in world space, built for each object of a query. */
-typedef struct glcollide_world_mesh {
-    const glcollide_mesh *mesh;
-    double *positions;  /* world space, 3 * vertex_count */
-    glcollide_bvh *bvh; /* over world positions */
-    glcollide_aabb bounds;
-    int closed;          /* mesh is a solid (containment is meaningful) */
-    const uint32_t *shell_vertices; /* closed meshes: a vertex of each connected part */
-    size_t shell_count;
-} glcollide_world_mesh;
-
 #endif /* GLCOLLIDE_INTERNAL_H */

@@ -63,7 +63,10 @@
  * map, 60 with refine (the pixel buffer's regions below), plus 12 bytes per
  * list node (262,144 at first, grown as needed).
  */
-#include "convex.h"
+#include "gl_internal.h"
+#include "query.h"
+
+#include <glcollide/myszkowski.h>
 
 #include <float.h>
 #include <math.h>
@@ -1525,7 +1528,7 @@ int glcollide_myszkowski_distance_map(glcollide_myszkowski *tester, const glcoll
     return status;
 }
 
-int glcollide_query_convex(const glcollide_world *world, glcollide_context *context,
+int glcollide_query_convex(glcollide_world *persistent, glcollide_context *context,
                            const glcollide_query_options *options, glcollide_query_result *result)
 {
     if (options->distance > 0)
@@ -1543,7 +1546,9 @@ int glcollide_query_convex(const glcollide_world *world, glcollide_context *cont
                                                     bytes_per_pixel(3));
     if (status != GLCOLLIDE_OK)
         return status;
-    const glcollide_scene *scene = world->scene;
+    const glcollide_world_space *world = NULL;
+    if ((status = glcollide_world_space_get(persistent, &world)) != GLCOLLIDE_OK)
+        return status;
     glcollide_pair_list candidates = {0};
     status = glcollide_sap_pairs(world->bounds, world->object_count, 0, &candidates);
     if (status != GLCOLLIDE_OK)
@@ -1551,13 +1556,13 @@ int glcollide_query_convex(const glcollide_world *world, glcollide_context *cont
     result->stats.aabb_pairs = candidates.count;
     /* Solids checked once per mesh, for the meshes of candidate pairs:
      * checked[m] = 1 + whether it passes through itself. */
-    unsigned char *checked = calloc(scene->mesh_count ? scene->mesh_count : 1, 1);
+    unsigned char *checked = calloc(world->mesh_count ? world->mesh_count : 1, 1);
     glcollide_myszkowski *tester = NULL;
     if (!checked)
         status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
     for (size_t k = 0; k < 2 * candidates.count && status == GLCOLLIDE_OK; k++) {
         uint32_t o = k % 2 ? candidates.pairs[k / 2].b : candidates.pairs[k / 2].a;
-        uint32_t m = scene->objects[o].mesh;
+        uint32_t m = world->poses[o].mesh;
         if (!checked[m]) {
             int crossing = 0;
             status = check_solid(world->objects[o].mesh, o, &crossing);
@@ -1568,14 +1573,13 @@ int glcollide_query_convex(const glcollide_world *world, glcollide_context *cont
         status = glcollide_myszkowski_create(context, &tester);
     glcollide_myszkowski_options pair_options = glcollide_myszkowski_default_options();
     pair_options.resolution = options->resolution;
-    size_t capacity = 0;
     for (size_t k = 0; k < candidates.count && status == GLCOLLIDE_OK; k++) {
         uint32_t i = candidates.pairs[k].a, j = candidates.pairs[k].b;
         solid s[2];
         for (int f = 0; f < 2; f++) {
             uint32_t o = f ? j : i;
-            solid_init(&s[f], world->objects[o].mesh, checked[scene->objects[o].mesh] == 2,
-                       &scene->objects[o], world->objects[o].positions);
+            solid_init(&s[f], world->objects[o].mesh, checked[world->poses[o].mesh] == 2,
+                       &world->poses[o], world->objects[o].positions);
         }
         glcollide_myszkowski_result found;
         memset(&found, 0, sizeof found);
@@ -1586,7 +1590,7 @@ int glcollide_query_convex(const glcollide_world *world, glcollide_context *cont
         result->stats.readback_bytes += found.stats.readback_bytes;
         result->stats.triangles_rasterized += found.stats.triangles_rasterized;
         if (status == GLCOLLIDE_OK && found.interference)
-            status = glcollide_result_add_pair(result, &capacity, i, j);
+            status = glcollide_result_add_pair(result, i, j);
     }
     glcollide_myszkowski_destroy(&tester);
     free(checked);

@@ -32,10 +32,11 @@
  * glcollide_winding_number is an independent floating-point formulation
  * (solid angles, van Oosterom and Strackee 1983) used to cross-check it.
  */
-#include "internal.h"
+#include "world.h"
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 /* Directions tried per axis (one exact, the others tilted) and in all. */
 #define GLCOLLIDE_RAY_TILTS 8
@@ -45,6 +46,8 @@
 typedef struct ray_cast {
     const double *positions;
     const uint32_t *triangles;
+    const glcollide_object *pose; /* positions in object space, placed by pose (or NULL) */
+    double m[9];                  /* pose's rotation */
     double p[3], q[3];
     glcollide_aabb segment_box;
     int winding;    /* signed crossings: the winding number at p */
@@ -128,6 +131,13 @@ static int cast_triangle(uint32_t triangle, void *user)
     const double *a = ray->positions + 3 * (size_t)t[0];
     const double *b = ray->positions + 3 * (size_t)t[1];
     const double *c = ray->positions + 3 * (size_t)t[2];
+    double placed[3][3];
+    if (ray->pose) {
+        glcollide_world_vertex(ray->pose, ray->m, a, placed[0]);
+        glcollide_world_vertex(ray->pose, ray->m, b, placed[1]);
+        glcollide_world_vertex(ray->pose, ray->m, c, placed[2]);
+        a = placed[0], b = placed[1], c = placed[2];
+    }
     int side_p = glcollide_orient3d(a, b, c, ray->p);
     int side_q = glcollide_orient3d(a, b, c, ray->q);
     if (side_p == 0) {
@@ -207,33 +217,117 @@ static int far_point(const double p[3], const double direction[3], const glcolli
     return 0;
 }
 
-int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
-                            size_t triangle_count, const glcollide_bvh *bvh, const double p[3])
+/* R^T (x - t): a world point taken to a placed mesh's frame (rounded). */
+static void to_local(const ray_cast *ray, const double x[3], double out[3])
 {
-    if (!positions || !triangles || !triangle_count || !p)
-        return 0;
-    if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
-        return 0;
+    const double *t = ray->pose->translation, *m = ray->m;
+    double d[3] = {x[0] - t[0], x[1] - t[1], x[2] - t[2]};
+    for (int k = 0; k < 3; k++)
+        out[k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
+}
 
-    glcollide_aabb bounds;
-    if (bvh) {
-        bounds = glcollide_bvh_bounds(bvh);
-    } else {
-        glcollide_aabb_empty(&bounds);
-        for (size_t i = 0; i < 3 * triangle_count; i++)
-            glcollide_aabb_add_point(&bounds, positions + 3 * (size_t)triangles[i]);
+/*
+ * For a placed mesh the ray leaves p along the mesh's own axes turned into
+ * the world (local direction d, world direction R d): taken back to the
+ * mesh's frame its segment is then nearly along an axis there, and its box
+ * holds few triangles, where a world axis would cut the mesh diagonally.
+ * Any far point outside the world box of the placed mesh is outside the
+ * solid; the crossings are counted exactly in world coordinates whatever
+ * the direction, so the answer is the one of a world-axis ray.
+ */
+static int placed_far_point(const ray_cast *ray, const double p[3], const double local_direction[3],
+                            const glcollide_aabb *bounds, double q[3])
+{
+    double direction[3], span = 0.0;
+    for (int k = 0; k < 3; k++) {
+        const double *m = ray->m;
+        direction[k] = m[3 * k] * local_direction[0] + m[3 * k + 1] * local_direction[1] +
+                       m[3 * k + 2] * local_direction[2];
+        span += bounds->max[k] - bounds->min[k];
     }
+    double length = span + 1.0;
+    for (int tries = 0; tries < 1100 && isfinite(length); tries++, length *= 2.0) {
+        int outside = 0;
+        for (int k = 0; k < 3; k++) {
+            q[k] = p[k] + length * direction[k];
+            outside |= q[k] > bounds->max[k] || q[k] < bounds->min[k];
+        }
+        if (outside && isfinite(q[0]) && isfinite(q[1]) && isfinite(q[2]))
+            return 1;
+    }
+    return 0;
+}
+
+/* Classifies the triangles that may meet the ray's segment: those whose box
+ * meets the segment's box. Placed meshes are searched in their own frame,
+ * with the segment taken back there and its box grown by what rounding of
+ * either placement can move a point (1e-12 of the coordinates in play), so
+ * that every triangle the world-space filter would keep is kept. */
+static void cast_candidates(ray_cast *ray, size_t triangle_count, const glcollide_bvh *bvh)
+{
+    if (ray->pose) {
+        const double *t = ray->pose->translation;
+        glcollide_aabb local, mesh_box = glcollide_bvh_bounds(bvh);
+        glcollide_aabb_empty(&local);
+        double slack = 0.0;
+        for (int e = 0; e < 2; e++) {
+            const double *x = e ? ray->q : ray->p;
+            double back[3];
+            to_local(ray, x, back);
+            for (int k = 0; k < 3; k++)
+                slack += fabs(x[k]) + fabs(t[k]);
+            glcollide_aabb_add_point(&local, back);
+        }
+        for (int k = 0; k < 3; k++)
+            slack += fabs(mesh_box.min[k]) + fabs(mesh_box.max[k]);
+        slack = 1e-12 * slack + 4.9406564584124654e-324;
+        for (int k = 0; k < 3; k++) {
+            local.min[k] -= slack;
+            local.max[k] += slack;
+        }
+        glcollide_bvh_query_box(bvh, &local, cast_triangle, ray);
+        return;
+    }
+    /* With or without the BVH exactly the same triangles are classified
+     * (the BVH's boxes are the same exact min/max), so both paths give the
+     * same answer. */
+    if (bvh) {
+        glcollide_bvh_query_box(bvh, &ray->segment_box, cast_triangle, ray);
+        return;
+    }
+    for (size_t t = 0; t < triangle_count && !ray->on_surface; t++) {
+        glcollide_aabb box;
+        glcollide_aabb_empty(&box);
+        for (int v = 0; v < 3; v++)
+            glcollide_aabb_add_point(&box, ray->positions + 3 * (size_t)ray->triangles[3 * t + v]);
+        if (glcollide_aabb_overlap(&box, &ray->segment_box))
+            cast_triangle((uint32_t)t, ray);
+    }
+}
+
+/* The ray casts from p, within bounds (which holds every triangle as the
+ * ray sees it): 1 inside or on, 0 outside, -1 when every ray grazed. */
+static int cast_rays(ray_cast *ray, size_t triangle_count, const glcollide_bvh *bvh,
+                     const glcollide_aabb *bounds, const double p[3])
+{
     /* Outside the closed box of the vertices: outside the solid. */
     for (int k = 0; k < 3; k++)
-        if (!(p[k] >= bounds.min[k] && p[k] <= bounds.max[k]))
+        if (!(p[k] >= bounds->min[k] && p[k] <= bounds->max[k]))
             return 0;
 
-    /* Faces 2k (towards -k) and 2k+1 (towards +k), nearest first. */
+    /* Faces 2k (towards -k) and 2k+1 (towards +k), nearest first; a placed
+     * mesh is cast along its own axes (see placed_far_point). */
     int axis_order[6];
-    double distance[6];
+    double distance[6], local_p[3];
+    glcollide_aabb local_box = ray->pose ? glcollide_bvh_bounds(bvh) : *bounds;
+    if (ray->pose)
+        to_local(ray, p, local_p);
+    else
+        memcpy(local_p, p, sizeof local_p);
     for (int f = 0; f < 6; f++) {
         axis_order[f] = f;
-        distance[f] = (f & 1) ? bounds.max[f / 2] - p[f / 2] : p[f / 2] - bounds.min[f / 2];
+        distance[f] = (f & 1) ? local_box.max[f / 2] - local_p[f / 2]
+                              : local_p[f / 2] - local_box.min[f / 2];
     }
     for (int i = 1; i < 6; i++)
         for (int j = i; j > 0 && distance[axis_order[j]] < distance[axis_order[j - 1]]; j--) {
@@ -242,50 +336,80 @@ int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
             axis_order[j - 1] = swap;
         }
 
-    ray_cast ray = {.positions = positions, .triangles = triangles};
     for (int k = 0; k < 3; k++)
-        ray.p[k] = p[k];
+        ray->p[k] = p[k];
     for (int attempt = 0; attempt < GLCOLLIDE_RAY_ATTEMPTS; attempt++) {
         double direction[3];
         ray_direction(attempt, axis_order, direction);
-        if (!far_point(p, direction, &bounds, ray.q))
+        if (!(ray->pose ? placed_far_point(ray, p, direction, bounds, ray->q)
+                        : far_point(p, direction, bounds, ray->q)))
             continue;
         for (int k = 0; k < 3; k++) {
-            ray.segment_box.min[k] = fmin(ray.p[k], ray.q[k]);
-            ray.segment_box.max[k] = fmax(ray.p[k], ray.q[k]);
+            ray->segment_box.min[k] = fmin(ray->p[k], ray->q[k]);
+            ray->segment_box.max[k] = fmax(ray->p[k], ray->q[k]);
         }
-        ray.winding = ray.degenerate = ray.on_surface = 0;
-        /* Only triangles whose box meets the segment's box can meet the
-         * segment; with or without the BVH exactly the same triangles are
-         * classified (the BVH's boxes are the same exact min/max), so both
-         * paths give the same answer. */
-        if (bvh) {
-            glcollide_bvh_query_box(bvh, &ray.segment_box, cast_triangle, &ray);
-        } else {
-            for (size_t t = 0; t < triangle_count && !ray.on_surface; t++) {
-                glcollide_aabb box;
-                glcollide_aabb_empty(&box);
-                for (int v = 0; v < 3; v++)
-                    glcollide_aabb_add_point(&box, positions + 3 * (size_t)triangles[3 * t + v]);
-                if (glcollide_aabb_overlap(&box, &ray.segment_box))
-                    cast_triangle((uint32_t)t, &ray);
-            }
-        }
-        if (ray.on_surface)
+        ray->winding = ray->degenerate = ray->on_surface = 0;
+        /* Only triangles whose box meets the segment's box can meet it. */
+        cast_candidates(ray, triangle_count, bvh);
+        if (ray->on_surface)
             return 1;
-        if (!ray.degenerate)
-            return ray.winding != 0;
+        if (!ray->degenerate)
+            return ray->winding != 0;
         glcollide_log_debug("point in mesh: ray %d from (%g, %g, %g) grazes an edge, vertex or "
                             "plane; casting another",
                             attempt, p[0], p[1], p[2]);
     }
-    /* Every direction grazed (the tilts are fixed, so a mesh could be built
-     * to defeat them): fall back to the floating-point winding number. */
+    return -1;
+}
+
+/* Every direction grazed (the tilts are fixed, so a mesh could be built to
+ * defeat them): the floating-point winding number decides. */
+static int winding_fallback(const double *positions, const uint32_t *triangles,
+                            size_t triangle_count, const double p[3])
+{
     double winding = glcollide_winding_number(positions, triangles, triangle_count, p);
     glcollide_log_warning("point in mesh: all %d rays from (%g, %g, %g) graze the mesh; using the "
                           "winding number %g",
                           GLCOLLIDE_RAY_ATTEMPTS, p[0], p[1], p[2], winding);
     return fabs(winding) >= 0.5;
+}
+
+int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
+                            size_t triangle_count, const glcollide_bvh *bvh, const double p[3])
+{
+    if (!positions || !triangles || !triangle_count || !p)
+        return 0;
+    if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+        return 0;
+    glcollide_aabb bounds;
+    if (bvh) {
+        bounds = glcollide_bvh_bounds(bvh);
+    } else {
+        glcollide_aabb_empty(&bounds);
+        for (size_t i = 0; i < 3 * triangle_count; i++)
+            glcollide_aabb_add_point(&bounds, positions + 3 * (size_t)triangles[i]);
+    }
+    ray_cast ray = {.positions = positions, .triangles = triangles};
+    int inside = cast_rays(&ray, triangle_count, bvh, &bounds, p);
+    return inside >= 0 ? inside : winding_fallback(positions, triangles, triangle_count, p);
+}
+
+int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
+                                  const glcollide_object *pose, const glcollide_aabb *world_box,
+                                  const double p[3])
+{
+    if (!mesh->triangle_count || !bvh || !isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+        return 0;
+    ray_cast ray = {.positions = mesh->positions, .triangles = mesh->triangles, .pose = pose};
+    glcollide_object_rotation_matrix(pose, ray.m);
+    int inside = cast_rays(&ray, mesh->triangle_count, bvh, world_box, p);
+    if (inside >= 0)
+        return inside;
+    /* The winding number does not change with a rigid motion: p is taken
+     * to the mesh's frame (in floating point, as the fallback is). */
+    double local[3];
+    to_local(&ray, p, local);
+    return winding_fallback(mesh->positions, mesh->triangles, mesh->triangle_count, local);
 }
 
 double glcollide_winding_number(const double *positions, const uint32_t *triangles,

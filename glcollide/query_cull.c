@@ -11,62 +11,17 @@
  * object pairs reported are those with candidates.
  */
 #include "cull.h"
+#include "query.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Candidate triangle pairs of objects i and j: box overlaps among PCS triangles. */
-static int triangle_candidates(const glcollide_world *world, unsigned char **flags, uint32_t i,
-                               uint32_t j, double margin, glcollide_query_result *result,
-                               size_t *capacity)
-{
-    const glcollide_world_mesh *objects[2] = {&world->objects[i], &world->objects[j]};
-    size_t count = 0;
-    for (int s = 0; s < 2; s++)
-        for (size_t t = 0; t < objects[s]->mesh->triangle_count; t++)
-            count += flags[s ? j : i][t];
-    glcollide_aabb *boxes = glcollide_alloc_array(count, sizeof *boxes);
-    uint32_t *ids = glcollide_alloc_array(count, sizeof *ids);
-    glcollide_pair_list pairs = {0};
-    int status = GLCOLLIDE_OK;
-    if (!boxes || !ids) {
-        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
-        goto done;
-    }
-    size_t first_of_j = 0, n = 0;
-    for (int s = 0; s < 2; s++) {
-        if (s == 1)
-            first_of_j = n;
-        const glcollide_world_mesh *w = objects[s];
-        for (size_t t = 0; t < w->mesh->triangle_count; t++) {
-            if (!flags[s ? j : i][t])
-                continue;
-            glcollide_aabb_empty(&boxes[n]);
-            for (int c = 0; c < 3; c++)
-                glcollide_aabb_add_point(&boxes[n],
-                                         w->positions + 3 * (size_t)w->mesh->triangles[3 * t + c]);
-            ids[n++] = (uint32_t)t;
-        }
-    }
-    status = glcollide_sap_pairs(boxes, n, margin, &pairs);
-    for (size_t k = 0; k < pairs.count && status == GLCOLLIDE_OK; k++) {
-        size_t a = pairs.pairs[k].a, b = pairs.pairs[k].b; /* a < b */
-        if (a < first_of_j && b >= first_of_j)
-            status = glcollide_result_add_triangle_pair(result, capacity, i, ids[a], j, ids[b]);
-    }
-done:
-    glcollide_pair_list_release(&pairs);
-    free(boxes);
-    free(ids);
-    return status;
-}
 
 /*
  * The triangles that can touch another object at all: those whose box
  * overlaps the box of an object they pair with (boxes grown by margin). A
  * cheap CPU cut before the GPU: in a pile, only the contact regions remain.
  */
-static void overlap_prefilter(const glcollide_world *world, const glcollide_pair_list *pairs,
+static void overlap_prefilter(const glcollide_world_space *world, const glcollide_pair_list *pairs,
                               double margin, unsigned char **flags)
 {
     for (size_t k = 0; k < pairs->count; k++) {
@@ -92,14 +47,18 @@ static void overlap_prefilter(const glcollide_world *world, const glcollide_pair
     }
 }
 
-int glcollide_query_cull(const glcollide_world *world, glcollide_context *context,
+int glcollide_query_cull(glcollide_world *persistent, glcollide_context *context,
                          const glcollide_query_options *options, int reliable,
                          glcollide_query_result *result)
 {
+    const glcollide_world_space *world = NULL;
+    int status = glcollide_world_space_get(persistent, &world);
+    if (status != GLCOLLIDE_OK)
+        return status;
     size_t n = world->object_count;
     double margin = options->distance / 2;
     glcollide_pair_list pairs = {0};
-    int status = glcollide_sap_pairs(world->bounds, n, margin, &pairs);
+    status = glcollide_sap_pairs(world->bounds, n, margin, &pairs);
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = pairs.count;
@@ -132,7 +91,6 @@ int glcollide_query_cull(const glcollide_world *world, glcollide_context *contex
         /* in_pair becomes the object PCS. */
         status = glcollide_cull_triangles(context, world, &cull, in_pair, flags, &result->stats);
     }
-    size_t pair_capacity = 0, triangle_capacity = 0;
     for (size_t k = 0; k < pairs.count && status == GLCOLLIDE_OK; k++) {
         uint32_t i = pairs.pairs[k].a, j = pairs.pairs[k].b;
         if (!in_pair[i] || !in_pair[j])
@@ -142,9 +100,10 @@ int glcollide_query_cull(const glcollide_world *world, glcollide_context *contex
          * an object-level question). */
         size_t before = result->triangle_pair_count;
         if (triangle_level)
-            status = triangle_candidates(world, flags, i, j, margin, result, &triangle_capacity);
+            status = glcollide_world_space_triangle_pairs(world, flags, i, j, margin, result,
+                                                          &persistent->scratch);
         if (status == GLCOLLIDE_OK && (!triangle_level || result->triangle_pair_count > before))
-            status = glcollide_result_add_pair(result, &pair_capacity, i, j);
+            status = glcollide_result_add_pair(result, i, j);
     }
     result->stats.candidates = options->level == GLCOLLIDE_LEVEL_TRIANGLES
                                    ? result->triangle_pair_count

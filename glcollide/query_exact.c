@@ -7,24 +7,34 @@
  * (nonzero winding number, glcollide_point_in_mesh): for a mesh that passes
  * through itself, its overlaps too.
  * With distance D > 0, surfaces closer than D (distance <= D) also pair.
- * Candidates come from sweep-and-prune on object boxes and a BVH per object.
+ *
+ * On the persistent world: candidates come from sweep-and-prune on the
+ * objects' boxes and the two meshes' object-space BVHs placed by their poses
+ * (no world copy of any mesh); only the triangles of candidate pairs are
+ * placed in world space, as glcollide_object_transform_points places them,
+ * so the exact tests see the same coordinates as on world positions.
  */
 #include "query.h"
 
 typedef struct exact_pair {
-    const glcollide_world_mesh *a, *b;
+    const glcollide_mesh *a, *b;
+    const glcollide_object *pose_a, *pose_b;
+    double ma[9], mb[9]; /* rotations */
     uint32_t object_a, object_b;
     double distance;
     int all_triangles; /* keep going after the first hit (triangle level) */
     int found;
     int status;
     glcollide_query_result *result;
-    size_t *triangle_capacity;
 } exact_pair;
 
-static const double *vertex(const glcollide_world_mesh *w, uint32_t triangle, int corner)
+/* The corners of triangle t of mesh placed by pose (rotation m). */
+static void place_triangle(const glcollide_mesh *mesh, const glcollide_object *pose,
+                           const double m[9], uint32_t t, double corners[3][3])
 {
-    return w->positions + 3 * (size_t)w->mesh->triangles[3 * (size_t)triangle + corner];
+    for (int c = 0; c < 3; c++)
+        glcollide_world_vertex(pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c],
+                               corners[c]);
 }
 
 /* Triangles (corners a0 a1 a2 b0 b1 b2) at most distance apart, measured
@@ -50,75 +60,87 @@ static int test_triangles(uint32_t ta, uint32_t tb, void *user)
 {
     exact_pair *pair = user;
     pair->result->stats.triangle_tests++;
-    const double *a0 = vertex(pair->a, ta, 0), *a1 = vertex(pair->a, ta, 1),
-                 *a2 = vertex(pair->a, ta, 2);
-    const double *b0 = vertex(pair->b, tb, 0), *b1 = vertex(pair->b, tb, 1),
-                 *b2 = vertex(pair->b, tb, 2);
-    const double *corners[6] = {a0, a1, a2, b0, b1, b2};
+    double a[3][3], b[3][3];
+    place_triangle(pair->a, pair->pose_a, pair->ma, ta, a);
+    place_triangle(pair->b, pair->pose_b, pair->mb, tb, b);
+    const double *corners[6] = {a[0], a[1], a[2], b[0], b[1], b[2]};
     int hit = pair->distance > 0 ? within_distance(corners, pair->distance)
-                                 : glcollide_tri_tri_overlap(a0, a1, a2, b0, b1, b2);
+                                 : glcollide_tri_tri_overlap(a[0], a[1], a[2], b[0], b[1], b[2]);
     if (!hit)
         return 0;
     pair->found = 1;
     if (!pair->all_triangles)
         return 1;
-    pair->status = glcollide_result_add_triangle_pair(pair->result, pair->triangle_capacity,
-                                                      pair->object_a, ta, pair->object_b, tb);
+    pair->status =
+        glcollide_result_add_triangle_pair(pair->result, pair->object_a, ta, pair->object_b, tb);
     return pair->status != GLCOLLIDE_OK;
 }
 
-/* Some part of inner inside or on the closed mesh outer: one vertex per
- * connected part decides for all of it, since the surfaces do not meet. */
-static int contains_part(const glcollide_world_mesh *outer, const glcollide_world_mesh *inner)
+/* Some part of object inner inside or on the closed mesh of object outer:
+ * one vertex per connected part decides for all of it, since the surfaces
+ * do not meet. */
+static int contains_part(const glcollide_world *world, uint32_t outer, uint32_t inner)
 {
-    if (!outer->closed || inner->mesh->triangle_count == 0 || outer->mesh->triangle_count == 0)
+    const glcollide_object *pose_o = &world->objects[outer], *pose_i = &world->objects[inner];
+    const glcollide_world_mesh_entry *o = &world->meshes[pose_o->mesh];
+    const glcollide_world_mesh_entry *in = &world->meshes[pose_i->mesh];
+    if (o->solid != 1 || in->mesh->triangle_count == 0 || o->mesh->triangle_count == 0)
         return 0;
     /* An open inner mesh has no parts listed: its first vertex stands for it. */
-    const uint32_t first = inner->mesh->triangles[0];
-    const uint32_t *parts = inner->shell_count ? inner->shell_vertices : &first;
-    size_t count = inner->shell_count ? inner->shell_count : 1;
+    const uint32_t first = in->mesh->triangles[0];
+    const uint32_t *parts = in->shell_count ? in->shells : &first;
+    size_t count = in->shell_count ? in->shell_count : 1;
+    double m[9];
+    glcollide_object_rotation_matrix(pose_i, m);
     for (size_t i = 0; i < count; i++) {
-        const double *p = inner->positions + 3 * (size_t)parts[i];
-        if (glcollide_aabb_overlap(&outer->bounds,
+        double p[3];
+        glcollide_world_vertex(pose_i, m, in->mesh->positions + 3 * (size_t)parts[i], p);
+        if (glcollide_aabb_overlap(&world->boxes[outer],
                                    &(glcollide_aabb){{p[0], p[1], p[2]}, {p[0], p[1], p[2]}}) &&
-            glcollide_point_in_mesh(outer->positions, outer->mesh->triangles,
-                                    outer->mesh->triangle_count, outer->bvh, p))
+            glcollide_point_in_posed_mesh(o->mesh, o->bvh, pose_o, &world->boxes[outer], p))
             return 1;
     }
     return 0;
 }
 
-int glcollide_query_exact(const glcollide_world *world, const glcollide_query_options *options,
+int glcollide_query_exact(glcollide_world *world, const glcollide_query_options *options,
                           glcollide_query_result *result)
 {
-    glcollide_pair_list candidates = {0};
-    int status = glcollide_sap_pairs(world->bounds, world->object_count, options->distance / 2,
-                                     &candidates);
+    int status = glcollide_world_prepare(world, GLCOLLIDE_WORLD_BVH | GLCOLLIDE_WORLD_SOLIDS);
     if (status != GLCOLLIDE_OK)
         return status;
-    result->stats.aabb_pairs = candidates.count;
-    size_t pair_capacity = 0, triangle_capacity = 0;
-    for (size_t k = 0; k < candidates.count && status == GLCOLLIDE_OK; k++) {
-        uint32_t i = candidates.pairs[k].a, j = candidates.pairs[k].b;
+    glcollide_pair_list *candidates = &world->pairs;
+    candidates->count = 0;
+    status = glcollide_sap_pairs_with(world->boxes, world->object_count, options->distance / 2,
+                                      candidates, &world->workspace);
+    if (status != GLCOLLIDE_OK)
+        return status;
+    result->stats.aabb_pairs = candidates->count;
+    for (size_t k = 0; k < candidates->count && status == GLCOLLIDE_OK; k++) {
+        uint32_t i = candidates->pairs[k].a, j = candidates->pairs[k].b;
         exact_pair pair = {
-            .a = &world->objects[i],
-            .b = &world->objects[j],
+            .a = world->meshes[world->objects[i].mesh].mesh,
+            .b = world->meshes[world->objects[j].mesh].mesh,
+            .pose_a = &world->objects[i],
+            .pose_b = &world->objects[j],
             .object_a = i,
             .object_b = j,
             .distance = options->distance,
             .all_triangles = options->level == GLCOLLIDE_LEVEL_TRIANGLES,
             .result = result,
-            .triangle_capacity = &triangle_capacity,
         };
+        glcollide_object_rotation_matrix(pair.pose_a, pair.ma);
+        glcollide_object_rotation_matrix(pair.pose_b, pair.mb);
         uint64_t tests_before = result->stats.triangle_tests;
-        glcollide_bvh_overlap(pair.a->bvh, pair.b->bvh, options->distance / 2, test_triangles, &pair);
+        glcollide_bvh_overlap_objects(world->meshes[pair.pose_a->mesh].bvh, pair.pose_a,
+                                      world->meshes[pair.pose_b->mesh].bvh, pair.pose_b,
+                                      options->distance / 2, test_triangles, &pair);
         result->stats.candidates += result->stats.triangle_tests - tests_before;
         status = pair.status;
         if (status == GLCOLLIDE_OK && !pair.found)
-            pair.found = contains_part(pair.a, pair.b) || contains_part(pair.b, pair.a);
+            pair.found = contains_part(world, i, j) || contains_part(world, j, i);
         if (status == GLCOLLIDE_OK && pair.found)
-            status = glcollide_result_add_pair(result, &pair_capacity, i, j);
+            status = glcollide_result_add_pair(result, i, j);
     }
-    glcollide_pair_list_release(&candidates);
     return status;
 }

@@ -148,6 +148,27 @@ void glcollide_object_transform_points(const glcollide_object *object, const dou
     }
 }
 
+void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_object *pose,
+                          glcollide_aabb *box)
+{
+    double m[9];
+    glcollide_object_rotation_matrix(pose, m);
+    for (int k = 0; k < 3; k++) {
+        double centre = pose->translation[k], extent = 0;
+        for (int j = 0; j < 3; j++) {
+            double c = 0.5 * local->min[j] + 0.5 * local->max[j];
+            double h = 0.5 * local->max[j] - 0.5 * local->min[j];
+            centre += m[3 * k + j] * c;
+            extent += fabs(m[3 * k + j]) * h;
+        }
+        /* A few ulps of what is summed, and the smallest subnormals: the
+         * rounding of the placed vertices. */
+        extent += 1e-12 * (fabs(centre) + extent) + 4 * 4.9406564584124654e-324;
+        box->min[k] = centre - extent;
+        box->max[k] = centre + extent;
+    }
+}
+
 /* ---------------------------------------------------------------- scene files */
 
 /* Scene files go through the mesh loaders' tokenizer (glcollide_text):

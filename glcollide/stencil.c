@@ -45,6 +45,7 @@
  *   the stencil is exact; otherwise (counter AUTO) the count goes to a
  *   32-bit atomic counter per pixel instead, in the same pass.
  */
+#include "query.h"
 #include "stencil.h"
 
 #include <float.h>
@@ -413,7 +414,7 @@ static int sample_compare(const void *x, const void *y)
  * solids can contain one point; and active[o] = 1 for the objects whose box
  * overlaps another (the others interfere with nothing and are not drawn, so
  * the views fit the objects that matter). */
-static int overlap_bound(const glcollide_world *world, size_t *bound, unsigned char *active)
+static int overlap_bound(const glcollide_world_space *world, size_t *bound, unsigned char *active)
 {
     glcollide_pair_list pairs = {0};
     int status = glcollide_sap_pairs(world->bounds, world->object_count, 0, &pairs);
@@ -434,7 +435,7 @@ static int overlap_bound(const glcollide_world *world, size_t *bound, unsigned c
 
 /* What the GPU found, per record, turned into pairs and samples. */
 typedef struct stencil_collect {
-    const glcollide_world *world;
+    const glcollide_world_space *world;
     glcollide_stencil_result *result;
     size_t pair_capacity, sample_capacity;
     unsigned char *paired; /* n * n bits would not scale: pairs are deduplicated at the end */
@@ -467,21 +468,20 @@ static int add_sample(stencil_collect *c, uint32_t object, uint32_t inside, uint
  * objects use it. crossing[o] = 1 for the objects whose mesh passes through
  * itself: a solid still (where it winds, twice or -1 times included), but
  * its faces make the pass count windings rather than solids. */
-static int check_solids(const glcollide_world *world, const glcollide_stencil_options *options,
+static int check_solids(const glcollide_world_space *world, const glcollide_stencil_options *options,
                         unsigned char *crossing)
 {
     size_t n = world->object_count;
-    const glcollide_scene *scene = world->scene;
     /* Per mesh: 0 unchecked, 1 a simple solid, 2 crossing itself. */
-    unsigned char *checked = scene ? calloc(scene->mesh_count ? scene->mesh_count : 1, 1) : NULL;
-    if (scene && !checked)
+    unsigned char *checked = calloc(world->mesh_count ? world->mesh_count : 1, 1);
+    if (!checked)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
     int status = GLCOLLIDE_OK;
     for (size_t o = 0; options->check_solids && o < n && status == GLCOLLIDE_OK; o++) {
         const glcollide_mesh *mesh = world->objects[o].mesh;
         const char *name = mesh->name ? mesh->name : "mesh";
-        if (checked && checked[scene->objects[o].mesh]) {
-            crossing[o] = checked[scene->objects[o].mesh] == 2;
+        if (checked[world->poses[o].mesh]) {
+            crossing[o] = checked[world->poses[o].mesh] == 2;
             continue;
         }
         glcollide_mesh_report report;
@@ -501,8 +501,7 @@ static int check_solids(const glcollide_world *world, const glcollide_stencil_op
         size_t crossings = 0;
         status = glcollide_mesh_self_intersections(mesh, &crossings, NULL);
         crossing[o] = crossings > 0;
-        if (checked)
-            checked[scene->objects[o].mesh] = crossing[o] ? 2 : 1;
+        checked[world->poses[o].mesh] = crossing[o] ? 2 : 1;
     }
     free(checked);
     return status;
@@ -510,7 +509,7 @@ static int check_solids(const glcollide_world *world, const glcollide_stencil_op
 
 /* Is p (world) inside object o? Exact, with the object's BVH built on first
  * use: the CPU decides few samples, but each against a whole mesh. */
-static int sample_inside(const glcollide_world *world, glcollide_bvh **bvhs, size_t o,
+static int sample_inside(const glcollide_world_space *world, glcollide_bvh **bvhs, size_t o,
                          const double p[3], int *status)
 {
     const glcollide_world_mesh *w = &world->objects[o];
@@ -522,7 +521,7 @@ static int sample_inside(const glcollide_world *world, glcollide_bvh **bvhs, siz
                                    bvhs[o], p);
 }
 
-int glcollide_stencil_world(const glcollide_world *world, glcollide_context *context,
+int glcollide_stencil_world(const glcollide_world_space *world, glcollide_context *context,
                             const glcollide_stencil_options *options,
                             glcollide_stencil_result *result)
 {
@@ -969,12 +968,14 @@ int glcollide_stencil_run(const glcollide_scene *scene, glcollide_context *conte
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "stencil: scene, context or options is NULL");
     double start = glcollide_now_ms();
-    glcollide_world world;
-    int status = glcollide_world_build(scene, 0, &world);
-    if (status != GLCOLLIDE_OK)
-        return status;
-    status = glcollide_stencil_world(&world, context, options, result);
-    glcollide_world_release(&world);
+    glcollide_world *world = NULL;
+    const glcollide_world_space *space = NULL;
+    int status = glcollide_world_from_scene(scene, &world);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_world_space_get(world, &space);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_stencil_world(space, context, options, result);
+    glcollide_world_destroy(&world);
     if (status != GLCOLLIDE_OK) {
         glcollide_stencil_result_clear(result);
         return status;
@@ -983,20 +984,22 @@ int glcollide_stencil_run(const glcollide_scene *scene, glcollide_context *conte
     return GLCOLLIDE_OK;
 }
 
-int glcollide_query_stencil(const glcollide_world *world, glcollide_context *context,
+int glcollide_query_stencil(glcollide_world *world, glcollide_context *context,
                             const glcollide_query_options *options, glcollide_query_result *result)
 {
+    const glcollide_world_space *space = NULL;
+    int status = glcollide_world_space_get(world, &space);
+    if (status != GLCOLLIDE_OK)
+        return status;
     glcollide_stencil_options stencil = glcollide_stencil_default_options();
     stencil.resolution = options->resolution;
     glcollide_stencil_result found;
     memset(&found, 0, sizeof found);
-    int status = glcollide_stencil_world(world, context, &stencil, &found);
-    if (status == GLCOLLIDE_OK) {
-        result->pairs = found.pairs;
-        result->pair_count = found.pair_count;
-        found.pairs = NULL;
+    status = glcollide_stencil_world(space, context, &stencil, &found);
+    for (size_t k = 0; k < found.pair_count && status == GLCOLLIDE_OK; k++)
+        status = glcollide_result_add_pair(result, found.pairs[k].a, found.pairs[k].b);
+    if (status == GLCOLLIDE_OK)
         result->stats = found.stats;
-    }
     glcollide_stencil_result_clear(&found);
     return status;
 }

@@ -16,6 +16,7 @@ int main(void)
     srunner_add_suite(runner, suite_context());
     srunner_add_suite(runner, suite_scene());
     srunner_add_suite(runner, suite_query());
+    srunner_add_suite(runner, suite_world());
     srunner_add_suite(runner, suite_cull());
     srunner_add_suite(runner, suite_stencil());
     srunner_add_suite(runner, suite_self_intersection());

@@ -20,6 +20,7 @@ Suite *suite_point_in_mesh(void);
 Suite *suite_context(void);
 Suite *suite_scene(void);
 Suite *suite_query(void);
+Suite *suite_world(void);
 Suite *suite_cull(void);
 Suite *suite_stencil(void);
 Suite *suite_self_intersection(void);

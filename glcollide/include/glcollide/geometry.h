@@ -90,6 +90,15 @@ static inline int glcollide_aabb_overlap(const glcollide_aabb *a, const glcollid
            b->min[1] <= a->max[1] && a->min[2] <= b->max[2] && b->min[2] <= a->max[2];
 }
 
+/*
+ * A world box holding the box local of an object's own space once placed by
+ * pose (translation and unit rotation; mesh unused): the local box turned,
+ * widened by a relative 1e-12 so that it holds every point of local as
+ * glcollide_object_transform_points rounds it. O(1): no vertex is touched.
+ */
+GLCOLLIDE_API void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_object *pose,
+                                        glcollide_aabb *box);
+
 /* A growable array of index pairs, as produced by SAP and the BVH. */
 typedef struct glcollide_index_pair {
     uint32_t a, b;

@@ -443,6 +443,14 @@ typedef struct glcollide_query_result {
     glcollide_triangle_pair *triangle_pairs; /* sorted; only for GLCOLLIDE_LEVEL_TRIANGLES */
     size_t triangle_pair_count;
     glcollide_query_stats stats;
+    /* From glcollide_world_query (NULL from glcollide_query_run):
+     * pair_count + 1 offsets, the triangle pairs of pairs[k] being
+     * triangle_pairs[pair_first[k] .. pair_first[k + 1]), so that a pair's
+     * share is read in constant time (all 0 at objects level). */
+    size_t *pair_first;
+    /* Room in the arrays: a result passed to glcollide_world_query again
+     * reuses them (a warm frame allocates nothing). */
+    size_t pair_capacity, triangle_pair_capacity, pair_first_capacity;
 } glcollide_query_result;
 
 /*
@@ -464,6 +472,7 @@ GLCOLLIDE_API int glcollide_query_run(const glcollide_scene *scene, glcollide_co
                                       const glcollide_query_options *options,
                                       glcollide_query_result *result);
 
+/* Frees the result's arrays and zeroes it. Accepts NULL. */
 GLCOLLIDE_API void glcollide_query_result_clear(glcollide_query_result *result);
 
 /* The orders of a result's arrays, as qsort/bsearch comparators of
@@ -471,6 +480,88 @@ GLCOLLIDE_API void glcollide_query_result_clear(glcollide_query_result *result);
  * (object_a, triangle_a, object_b, triangle_b). */
 GLCOLLIDE_API int glcollide_object_pair_compare(const void *x, const void *y);
 GLCOLLIDE_API int glcollide_triangle_pair_compare(const void *x, const void *y);
+
+/* ---------------------------------------------------------------- worlds */
+
+/*
+ * A persistent world: meshes registered once, objects (mesh, pose) posed
+ * frame after frame, every query method answering on it. What a mesh needs
+ * (its object-space BVH, whether it is a closed solid, its GPU copy) is made
+ * once, on first need, and brought up to date only when the mesh changes; a
+ * frame moves poses only. glcollide_query_run is a one-shot world.
+ *
+ * Memory: linear in the meshes plus the objects (the exact and sap methods
+ * keep no world copy of any mesh). The GPU methods still draw from world
+ * positions kept per object, updated for the objects that moved.
+ * Threads: one world must not be used by two threads at once.
+ */
+typedef struct glcollide_world glcollide_world;
+
+/* Errors: INVALID_ARGUMENT (out NULL), OUT_OF_MEMORY. */
+GLCOLLIDE_API int glcollide_world_create(glcollide_world **out);
+/* Accepts NULL or a pointer to NULL; clears the handle. Meshes are not freed. */
+GLCOLLIDE_API void glcollide_world_destroy(glcollide_world **world);
+
+/*
+ * Registers mesh, which stays the caller's and must outlive the world (or
+ * its replacement). Checks it once: indices in range and coordinates finite
+ * (INVALID_MESH, naming the mesh), fewer than 2^32 triangles (LIMIT).
+ * index (may be NULL) receives its number, 0, 1, ... Errors also
+ * INVALID_ARGUMENT, OUT_OF_MEMORY.
+ */
+GLCOLLIDE_API int glcollide_world_add_mesh(glcollide_world *world, const glcollide_mesh *mesh,
+                                           uint32_t *index);
+/*
+ * For a mesh whose positions were rewritten in place (same topology):
+ * vertices first_vertex .. first_vertex + vertex_count - 1 changed. Its BVH
+ * is refit, its box and solidity taken again, and the GPU copy is updated by
+ * that range when next needed. Errors: INVALID_ARGUMENT (index or range out
+ * of bounds), INVALID_MESH (a non-finite coordinate in the range).
+ */
+GLCOLLIDE_API int glcollide_world_mesh_changed(glcollide_world *world, uint32_t index,
+                                               size_t first_vertex, size_t vertex_count);
+/* Puts mesh (borrowed) in the place of mesh index: for a change of topology.
+ * Checked as glcollide_world_add_mesh; on error the old mesh stays. */
+GLCOLLIDE_API int glcollide_world_replace_mesh(glcollide_world *world, uint32_t index,
+                                               const glcollide_mesh *mesh);
+
+/*
+ * Adds an instance of mesh placed by translation and rotation (unit
+ * quaternion w x y z, normalised when within 1e-6 of unit length, as in
+ * scenes). index (may be NULL) receives its number, 0, 1, ... Errors:
+ * INVALID_ARGUMENT (unknown mesh, non-finite or non-unit pose),
+ * OUT_OF_MEMORY.
+ */
+GLCOLLIDE_API int glcollide_world_add_object(glcollide_world *world, uint32_t mesh,
+                                             const double translation[3],
+                                             const double rotation[4], uint32_t *index);
+/* Moves object; same checks as glcollide_world_add_object (the pose is kept
+ * on error). */
+GLCOLLIDE_API int glcollide_world_set_pose(glcollide_world *world, uint32_t object,
+                                           const double translation[3],
+                                           const double rotation[4]);
+/* Removes every object (meshes and what was made for them stay). */
+GLCOLLIDE_API void glcollide_world_clear_objects(glcollide_world *world);
+GLCOLLIDE_API size_t glcollide_world_object_count(const glcollide_world *world);
+GLCOLLIDE_API size_t glcollide_world_mesh_count(const glcollide_world *world);
+/* The object's mesh index and pose (NULL for an unknown object); valid
+ * until the world next changes. */
+GLCOLLIDE_API const glcollide_object *glcollide_world_object(const glcollide_world *world,
+                                                             uint32_t object);
+
+/*
+ * glcollide_query_run's question on the world as it stands: the same
+ * methods, options and answers, but the result is kept: pass the same
+ * result frame after frame (zeroed before the first) and its arrays are
+ * reused; release it with glcollide_query_result_clear. Pairs are sorted by
+ * (a, b); at triangle level the triangle pairs are grouped by object pair
+ * in the order of pairs (each group sorted by triangle_a, triangle_b) and
+ * pair_first gives each group's place. On error the result is emptied (its
+ * arrays kept). Errors: those of glcollide_query_run.
+ */
+GLCOLLIDE_API int glcollide_world_query(glcollide_world *world, glcollide_context *context,
+                                        const glcollide_query_options *options,
+                                        glcollide_query_result *result);
 
 /* ---------------------------------------------------------------- stencil interference */
 

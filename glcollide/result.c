@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* Query results: arrays kept between frames, grouped by object pair. */
+#include "world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int glcollide_result_add_pair(glcollide_query_result *result, uint32_t a, uint32_t b)
+{
+    int status = glcollide_array_reserve((void **)&result->pairs, &result->pair_capacity,
+                                         result->pair_count + 1, sizeof *result->pairs, "query");
+    if (status != GLCOLLIDE_OK)
+        return status;
+    result->pairs[result->pair_count++] = (glcollide_object_pair){a < b ? a : b, a < b ? b : a};
+    return GLCOLLIDE_OK;
+}
+
+int glcollide_result_add_triangle_pair(glcollide_query_result *result, uint32_t object_a,
+                                       uint32_t triangle_a, uint32_t object_b, uint32_t triangle_b)
+{
+    int status = glcollide_array_reserve(
+        (void **)&result->triangle_pairs, &result->triangle_pair_capacity,
+        result->triangle_pair_count + 1, sizeof *result->triangle_pairs, "query");
+    if (status != GLCOLLIDE_OK)
+        return status;
+    glcollide_triangle_pair pair = {object_a, triangle_a, object_b, triangle_b};
+    if (object_a > object_b)
+        pair = (glcollide_triangle_pair){object_b, triangle_b, object_a, triangle_a};
+    result->triangle_pairs[result->triangle_pair_count++] = pair;
+    return GLCOLLIDE_OK;
+}
+
+void glcollide_result_reset(glcollide_query_result *result)
+{
+    result->pair_count = result->triangle_pair_count = 0;
+    memset(&result->stats, 0, sizeof result->stats);
+}
+
+int glcollide_object_pair_compare(const void *x, const void *y)
+{
+    const glcollide_object_pair *a = x, *b = y;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return a->b < b->b ? -1 : a->b > b->b;
+}
+
+static int compare_keys(const uint32_t ka[4], const uint32_t kb[4])
+{
+    for (int k = 0; k < 4; k++)
+        if (ka[k] != kb[k])
+            return ka[k] < kb[k] ? -1 : 1;
+    return 0;
+}
+
+int glcollide_triangle_pair_compare(const void *x, const void *y)
+{
+    const glcollide_triangle_pair *a = x, *b = y;
+    const uint32_t ka[4] = {a->object_a, a->triangle_a, a->object_b, a->triangle_b};
+    const uint32_t kb[4] = {b->object_a, b->triangle_a, b->object_b, b->triangle_b};
+    return compare_keys(ka, kb);
+}
+
+/* Grouped order: object pair first, then the triangles. */
+static int compare_grouped(const void *x, const void *y)
+{
+    const glcollide_triangle_pair *a = x, *b = y;
+    const uint32_t ka[4] = {a->object_a, a->object_b, a->triangle_a, a->triangle_b};
+    const uint32_t kb[4] = {b->object_a, b->object_b, b->triangle_a, b->triangle_b};
+    return compare_keys(ka, kb);
+}
+
+static int pair_before(const glcollide_triangle_pair *t, const glcollide_object_pair *p)
+{
+    return t->object_a < p->a || (t->object_a == p->a && t->object_b < p->b);
+}
+
+int glcollide_result_group(glcollide_query_result *result)
+{
+    if (result->pair_count > 1)
+        glcollide_sort(result->pairs, result->pair_count, sizeof *result->pairs,
+                       glcollide_object_pair_compare);
+    /* The methods append each pair's triangle pairs together, pairs in
+     * order: then only each group is sorted. */
+    size_t n = result->triangle_pair_count, start = 0;
+    const glcollide_triangle_pair *t = result->triangle_pairs;
+    int grouped = 1;
+    for (size_t i = 1; i < n && grouped; i++)
+        grouped = !(t[i].object_a < t[i - 1].object_a ||
+                    (t[i].object_a == t[i - 1].object_a && t[i].object_b < t[i - 1].object_b));
+    if (!grouped) {
+        glcollide_sort(result->triangle_pairs, n, sizeof *t, compare_grouped);
+    } else {
+        for (size_t i = 1; i <= n; i++)
+            if (i == n || t[i].object_a != t[start].object_a || t[i].object_b != t[start].object_b) {
+                glcollide_sort(result->triangle_pairs + start, i - start, sizeof *t,
+                               compare_grouped);
+                start = i;
+            }
+    }
+    int status = glcollide_array_reserve((void **)&result->pair_first,
+                                         &result->pair_first_capacity, result->pair_count + 1,
+                                         sizeof *result->pair_first, "query");
+    if (status != GLCOLLIDE_OK)
+        return status;
+    size_t i = 0;
+    for (size_t k = 0; k < result->pair_count; k++) {
+        while (i < n && pair_before(&t[i], &result->pairs[k]))
+            i++; /* none when every group has its pair, as the methods make them */
+        result->pair_first[k] = i;
+        while (i < n && t[i].object_a == result->pairs[k].a && t[i].object_b == result->pairs[k].b)
+            i++;
+    }
+    result->pair_first[result->pair_count] = i;
+    return GLCOLLIDE_OK;
+}
+
+void glcollide_query_result_clear(glcollide_query_result *result)
+{
+    if (!result)
+        return;
+    free(result->pairs);
+    free(result->triangle_pairs);
+    free(result->pair_first);
+    memset(result, 0, sizeof *result);
+}

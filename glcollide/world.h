@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private: the persistent world (see world.c) as the query methods read it,
+ * its world-space view for the methods that draw or test world positions,
+ * and result building.
+ *
+ * Layering: world.c knows meshes, BVHs and boxes, nothing of GL or of any
+ * method; the methods (query_exact.c, query_sap.c, query_cull.c, stencil.c,
+ * myszkowski.c) read the world; query.c dispatches to them.
+ */
+#ifndef GLCOLLIDE_WORLD_H
+#define GLCOLLIDE_WORLD_H
+
+#include "internal.h"
+
+/* A mesh registered in a world: borrowed, with what is derived from it once. */
+typedef struct glcollide_world_mesh_entry {
+    const glcollide_mesh *mesh;
+    glcollide_bvh *bvh;     /* object space; built on first need, refit on change */
+    glcollide_aabb bounds;  /* object space, of the vertices triangles use */
+    int solid;              /* -1 undecided, 0 not a closed solid, 1 closed */
+    uint32_t *shells;       /* closed: a vertex of each connected part */
+    size_t shell_count;
+    uint64_t changed_at;    /* the world's clock at its registration or last change */
+    /* The vertices the last change rewrote: a cache synced just before it
+     * uploads only these (a replacement covers the whole mesh). */
+    size_t changed_first, changed_count;
+    uint64_t previous_change; /* changed_at before the last change */
+} glcollide_world_mesh_entry;
+
+/* Scratch of a pair's triangle-level work, kept between frames. */
+typedef struct glcollide_world_scratch {
+    glcollide_pair_list pairs;
+    glcollide_workspace sap, boxes;
+} glcollide_world_scratch;
+
+void glcollide_world_scratch_release(glcollide_world_scratch *scratch);
+
+struct glcollide_world {
+    glcollide_world_mesh_entry *meshes;
+    size_t mesh_count, mesh_capacity;
+    glcollide_object *objects; /* pose and mesh index of each object */
+    glcollide_aabb *boxes;     /* world boxes bounding each object (from pose and mesh box) */
+    uint64_t *changed_at;      /* the clock at each object's last pose change */
+    size_t object_count, object_capacity, box_capacity, changed_capacity;
+    uint64_t clock;            /* ticks at every change: caches compare against it */
+    /* Kept between queries so that a warm frame allocates nothing. */
+    glcollide_pair_list pairs;
+    glcollide_workspace workspace;
+    glcollide_world_scratch scratch;
+    glcollide_aabb *exact_boxes; /* boxes of the world positions, for sap (lazily) */
+    uint64_t *exact_synced;
+    size_t exact_capacity, exact_synced_capacity;
+    struct glcollide_world_space *space; /* world positions, for the methods that need them */
+};
+
+/* When object o last changed: its pose or its mesh. */
+static inline uint64_t glcollide_world_object_changed_at(const glcollide_world *world, size_t o)
+{
+    uint64_t pose = world->changed_at[o];
+    uint64_t mesh = world->meshes[world->objects[o].mesh].changed_at;
+    return pose > mesh ? pose : mesh;
+}
+
+/* What glcollide_world_prepare makes ready for the meshes objects use. */
+enum {
+    GLCOLLIDE_WORLD_BVH = 1,    /* each mesh's object-space BVH */
+    GLCOLLIDE_WORLD_SOLIDS = 2, /* whether each mesh is a closed solid, and its parts */
+};
+int glcollide_world_prepare(glcollide_world *world, unsigned what);
+
+/* Boxes of the objects' world positions (exact min/max), updated for the
+ * objects changed since last asked; INVALID_MESH for non-finite ones. */
+int glcollide_world_exact_boxes(glcollide_world *world, const glcollide_aabb **boxes);
+
+/*
+ * World position of vertex v of object o, computed as
+ * glcollide_object_transform_points does: the methods that test world
+ * positions exactly see the same numbers however they get them.
+ */
+static inline void glcollide_world_vertex(const glcollide_object *pose, const double m[9],
+                                          const double *local, double out[3])
+{
+    for (int r = 0; r < 3; r++)
+        out[r] = m[3 * r] * local[0] + m[3 * r + 1] * local[1] + m[3 * r + 2] * local[2] +
+                 pose->translation[r];
+}
+
+/*
+ * Exact point-in-solid for a mesh placed by pose: the ray is cast in world
+ * space against the world positions of the triangles (computed as
+ * glcollide_world_vertex does), the candidates found in the object-space
+ * BVH. Same answer as glcollide_point_in_mesh on the world positions.
+ * world_box bounds the placed mesh.
+ */
+int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
+                                  const glcollide_object *pose, const glcollide_aabb *world_box,
+                                  const double p[3]);
+
+/* ------------------------------------------------------------- world space */
+
+/* One object with its positions in world space. */
+typedef struct glcollide_world_mesh {
+    const glcollide_mesh *mesh;
+    double *positions;      /* world space, 3 * vertex_count */
+    glcollide_aabb bounds;  /* of the positions triangles use */
+} glcollide_world_mesh;
+
+/* Every object of a world in world space: for the methods that draw or test
+ * world positions (cullide, far, stencil, convex). Kept by the world and
+ * brought up to date for the objects changed since. */
+typedef struct glcollide_world_space {
+    glcollide_world_mesh *objects; /* object_count entries */
+    size_t object_count, object_capacity;
+    glcollide_aabb *bounds;        /* object_count world boxes (exact) */
+    size_t bounds_capacity;
+    uint64_t *synced_at;           /* the clock each object was last brought up to */
+    size_t *position_capacity;     /* doubles allocated for each object */
+    const glcollide_object *poses; /* the world's objects: mesh index and pose */
+    size_t mesh_count;
+} glcollide_world_space;
+
+/* The world in world space, up to date. INVALID_MESH for non-finite
+ * positions, OUT_OF_MEMORY. The pointer stays the world's. */
+int glcollide_world_space_get(glcollide_world *world, const glcollide_world_space **space);
+
+/* A world of the scene's meshes (borrowed) and objects. */
+int glcollide_world_from_scene(const glcollide_scene *scene, glcollide_world **out);
+
+/*
+ * Candidate triangle pairs of objects i < j of space: the pairs whose
+ * triangle boxes overlap after each is grown by margin, among the triangles
+ * flagged (flags NULL: all), appended to result (as one group, (i, j)).
+ */
+int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
+                                         unsigned char *const *flags, uint32_t i, uint32_t j,
+                                         double margin, glcollide_query_result *result,
+                                         glcollide_world_scratch *scratch);
+
+/* ------------------------------------------------------------- results */
+
+/* Appends (OUT_OF_MEMORY on failure, logged), growing the result's arrays
+ * (kept between frames). */
+int glcollide_result_add_pair(glcollide_query_result *result, uint32_t a, uint32_t b);
+int glcollide_result_add_triangle_pair(glcollide_query_result *result, uint32_t object_a,
+                                       uint32_t triangle_a, uint32_t object_b,
+                                       uint32_t triangle_b);
+/* Empties the result, keeping its arrays. */
+void glcollide_result_reset(glcollide_query_result *result);
+/* Sorts pairs by (a, b) and triangle pairs grouped by object pair, then by
+ * triangles, and fills pair_first (offsets of each pair's triangle pairs). */
+int glcollide_result_group(glcollide_query_result *result);
+
+#endif

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * "Which of these N objects collide?" frame after frame, as a motion planner
+ * asks it: N random instances of three real meshes (bunny00, armadillo,
+ * refined_elephant, each fitted to a unit box) in a cube sized so that an
+ * object meets about two others, every object moved each frame.
+ *
+ *   world:    glcollide_world_query (method exact, objects) on one persistent
+ *             world, only poses set per frame;
+ *   composed: the same answer composed from the library's public pieces:
+ *             glcollide_sap_pairs on boxes of the rotated mesh boxes,
+ *             glcollide_bvh_overlap_objects with exact triangle tests, and
+ *             glcollide_point_in_mesh in the mesh's frame for containment.
+ *
+ * Both run in one process, frame by frame in turn (so a drift of the
+ * machine's speed hits both), and must give the same pairs each frame. The
+ * medians per frame and their ratio are printed; --only world|composed runs
+ * one of them, for whole-process timings side by side.
+ *
+ *   bench-world [--objects N] [--frames F] [--only world|composed] [--csv]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <glcollide/geometry.h>
+#include <glcollide/glcollide.h>
+
+#include <math.h>
+
+enum { MESHES = 3 };
+
+typedef struct composed {
+    glcollide_bvh *bvh[MESHES];
+    int closed[MESHES];
+    glcollide_aabb *boxes;
+    glcollide_pair_list pairs;
+    glcollide_workspace workspace;
+    glcollide_pair_list found;
+} composed;
+
+typedef struct triangle_test {
+    const glcollide_mesh *a, *b;
+    const glcollide_object *pa, *pb;
+    int hit;
+} triangle_test;
+
+static void place(const glcollide_object *pose, const glcollide_mesh *mesh, uint32_t t,
+                  double out[3][3])
+{
+    for (int c = 0; c < 3; c++)
+        glcollide_object_transform_points(pose, mesh->positions + 3 * (size_t)mesh->triangles[3 * t + c],
+                                          1, out[c]);
+}
+
+static int exact_test(uint32_t ta, uint32_t tb, void *user)
+{
+    triangle_test *test = user;
+    double a[3][3], b[3][3];
+    place(test->pa, test->a, ta, a);
+    place(test->pb, test->b, tb, b);
+    test->hit = glcollide_tri_tri_overlap(a[0], a[1], a[2], b[0], b[1], b[2]);
+    return test->hit;
+}
+
+/* Is a vertex of inner (its first) inside the closed mesh of outer? */
+static int contains(const composed *c, const glcollide_scene *scene, uint32_t outer, uint32_t inner)
+{
+    const glcollide_object *po = &scene->objects[outer], *pi = &scene->objects[inner];
+    if (!c->closed[po->mesh])
+        return 0;
+    const glcollide_mesh *mo = scene->meshes[po->mesh], *mi = scene->meshes[pi->mesh];
+    double p[3], d[3], local[3], m[9];
+    glcollide_object_transform_points(pi, mi->positions + 3 * (size_t)mi->triangles[0], 1, p);
+    glcollide_object_rotation_matrix(po, m);
+    for (int k = 0; k < 3; k++)
+        d[k] = p[k] - po->translation[k];
+    for (int k = 0; k < 3; k++)
+        local[k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
+    return glcollide_point_in_mesh(mo->positions, mo->triangles, mo->triangle_count,
+                                   c->bvh[po->mesh], local);
+}
+
+static void composed_frame(composed *c, const glcollide_scene *scene)
+{
+    size_t n = scene->object_count;
+    for (size_t o = 0; o < n; o++) {
+        glcollide_aabb local = glcollide_bvh_bounds(c->bvh[scene->objects[o].mesh]);
+        glcollide_aabb_place(&local, &scene->objects[o], &c->boxes[o]);
+    }
+    c->pairs.count = 0;
+    glcollide_sap_pairs_with(c->boxes, n, 0, &c->pairs, &c->workspace);
+    c->found.count = 0;
+    for (size_t k = 0; k < c->pairs.count; k++) {
+        uint32_t i = c->pairs.pairs[k].a, j = c->pairs.pairs[k].b;
+        const glcollide_object *pi = &scene->objects[i], *pj = &scene->objects[j];
+        triangle_test test = {scene->meshes[pi->mesh], scene->meshes[pj->mesh], pi, pj, 0};
+        glcollide_bvh_overlap_objects(c->bvh[pi->mesh], pi, c->bvh[pj->mesh], pj, 0, exact_test,
+                                      &test);
+        if (test.hit || contains(c, scene, i, j) || contains(c, scene, j, i))
+            glcollide_pair_list_push(&c->found, i, j);
+    }
+}
+
+static void random_pose(uint64_t *rng, double side, double t[3], double q[4])
+{
+    for (int k = 0; k < 3; k++)
+        t[k] = splitmix64_uniform(rng, 0, side);
+    double n = 0;
+    for (int k = 0; k < 4; k++) {
+        q[k] = splitmix64_uniform(rng, -1, 1);
+        n += q[k] * q[k];
+    }
+    n = sqrt(n);
+    for (int k = 0; k < 4; k++)
+        q[k] /= n;
+}
+
+int main(int argc, char **argv)
+{
+    int objects = 1000, frames = 15, csv = 0;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--objects") && i + 1 < argc)
+            objects = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
+            frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
+        else if (!strcmp(argv[i], "--csv"))
+            csv = 1;
+        else {
+            fprintf(stderr, "usage: bench-world [--objects N] [--frames F] "
+                            "[--only world|composed] [--csv]\n");
+            return 2;
+        }
+    }
+    if (objects < 2 || frames < 1 || frames > 1000) {
+        fprintf(stderr, "bench-world: --objects >= 2 and --frames 1..1000\n");
+        return 2;
+    }
+    int run_world = !only || !strcmp(only, "world");
+    int run_composed = !only || !strcmp(only, "composed");
+    static const char *const names[MESHES] = {"bunny00.off", "armadillo.off",
+                                              "refined_elephant.off"};
+    glcollide_scene *scene = NULL;
+    glcollide_world *world = NULL;
+    composed c = {0};
+    if (glcollide_scene_create(&scene) || glcollide_world_create(&world))
+        return 1;
+    for (int m = 0; m < MESHES; m++) {
+        char path[4096];
+        glcollide_mesh *mesh = NULL;
+        if (glcollide_mesh_find_data(names[m], path, sizeof path) ||
+            glcollide_mesh_load(path, 1.0, &mesh) || glcollide_mesh_fit(mesh, 1.0)) {
+            fprintf(stderr, "bench-world: %s: no such data mesh (make meshes)\n", names[m]);
+            return 1;
+        }
+        glcollide_mesh_report report;
+        glcollide_mesh_validate(mesh, &report);
+        c.closed[m] = report.closed;
+        if ((run_composed && glcollide_bvh_build(mesh->positions, mesh->vertex_count,
+                                                 mesh->triangles, mesh->triangle_count, &c.bvh[m])) ||
+            glcollide_scene_add_mesh(scene, mesh, NULL) ||
+            glcollide_world_add_mesh(world, scene->meshes[m], NULL))
+            return 1;
+    }
+    /* Unit-box meshes in a cube of 1.5 units^3 per object: about one
+     * colliding pair per object, as in a dense configuration space. */
+    double side = cbrt((double)objects * 1.5);
+    uint64_t rng = 0xB0A1D000u + (uint64_t)objects;
+    for (int o = 0; o < objects; o++) {
+        double t[3], q[4];
+        random_pose(&rng, side, t, q);
+        if (glcollide_scene_add_object(scene, (uint32_t)(o % MESHES), t, q, NULL) ||
+            glcollide_world_add_object(world, (uint32_t)(o % MESHES), t, q, NULL))
+            return 1;
+    }
+    c.boxes = malloc((size_t)objects * sizeof *c.boxes);
+    if (!c.boxes)
+        return 1;
+    double *world_ms = calloc((size_t)frames, sizeof(double));
+    double *composed_ms = calloc((size_t)frames, sizeof(double));
+    glcollide_query_options options = glcollide_query_default_options();
+    glcollide_query_result result = {0};
+    size_t pairs = 0;
+    for (int f = 0; f < frames; f++) {
+        for (int o = 0; o < objects; o++) {
+            double t[3], q[4];
+            random_pose(&rng, side, t, q);
+            if (glcollide_world_set_pose(world, (uint32_t)o, t, q))
+                return 1;
+            memcpy(scene->objects[o].translation, t, sizeof t);
+            memcpy(scene->objects[o].rotation, glcollide_world_object(world, (uint32_t)o)->rotation,
+                   sizeof q);
+        }
+        if (run_world) {
+            double start = bench_now_ms();
+            if (glcollide_world_query(world, NULL, &options, &result))
+                return 1;
+            world_ms[f] = bench_now_ms() - start;
+            pairs += result.pair_count;
+        }
+        if (run_composed) {
+            double start = bench_now_ms();
+            composed_frame(&c, scene);
+            composed_ms[f] = bench_now_ms() - start;
+        }
+        if (run_world && run_composed) {
+            int same = c.found.count == result.pair_count;
+            for (size_t k = 0; same && k < c.found.count; k++)
+                same = c.found.pairs[k].a == result.pairs[k].a &&
+                       c.found.pairs[k].b == result.pairs[k].b;
+            if (!same) {
+                fprintf(stderr, "bench-world: frame %d: world %zu pairs, composed %zu: differ\n",
+                        f, result.pair_count, c.found.count);
+                return 1;
+            }
+        }
+    }
+    double world_median = run_world ? bench_median(world_ms, frames) : 0;
+    double composed_median = run_composed ? bench_median(composed_ms, frames) : 0;
+    double peak_mib = bench_status_kib("VmHWM") / 1024.0;
+    if (csv)
+        printf("world,%d,%d,%.3f,%.3f,%.3f,%.1f\n", objects, frames, world_median,
+               composed_median, run_world && run_composed ? world_median / composed_median : 0,
+               peak_mib);
+    else
+        printf("bench-world: %d objects, %d frames, %.1f pairs per frame: world %.3f ms, composed "
+               "%.3f ms per frame (medians), ratio %.3f; peak memory %.0f MiB\n",
+               objects, frames, (double)pairs / frames, world_median, composed_median,
+               run_world && run_composed ? world_median / composed_median : 0.0, peak_mib);
+    glcollide_query_result_clear(&result);
+    glcollide_world_destroy(&world);
+    glcollide_scene_destroy(&scene);
+    for (int m = 0; m < MESHES; m++)
+        glcollide_bvh_destroy(&c.bvh[m]);
+    glcollide_pair_list_release(&c.pairs);
+    glcollide_workspace_release(&c.workspace);
+    free(c.boxes);
+    glcollide_pair_list_release(&c.found);
+    free(world_ms);
+    free(composed_ms);
+    return 0;
+}
