@@ -50,6 +50,13 @@ int glcollide_scene_parse(const char *data, size_t size, const char *path,
                           glcollide_scene_mesh_loader load_mesh, void *user,
                           glcollide_scene *scene);
 
+/*
+ * Makes a mesh that takes ownership of positions and triangles (freed on
+ * failure too). No checks: for loaders and generators that produce valid data.
+ */
+int glcollide_mesh_adopt(double *positions, size_t vertex_count, uint32_t *triangles,
+                         size_t triangle_count, const char *name, glcollide_mesh **out);
+
 /* Monotonic clock in milliseconds. */
 double glcollide_now_ms(void);
 
@@ -133,5 +140,30 @@ void glcollide_aabb_add_point(glcollide_aabb *box, const double p[3]);
  * the subtraction's).
  */
 void glcollide_frame_fit(const glcollide_aabb *box, double origin[3], double *scale);
+
+/*
+ * The world position of local point `local` of an object placed by pose
+ * (rotation m), computed as glcollide_object_transform_points does: the
+ * methods that test world positions exactly see the same numbers however
+ * they get them.
+ */
+static inline void glcollide_place_point(const glcollide_object *pose, const double m[9],
+                                          const double *local, double out[3])
+{
+    for (int r = 0; r < 3; r++)
+        out[r] = m[3 * r] * local[0] + m[3 * r + 1] * local[1] + m[3 * r + 2] * local[2] +
+                 pose->translation[r];
+}
+
+/*
+ * Exact point-in-solid for a mesh placed by pose: the ray is cast in world
+ * space against the world positions of the triangles (computed as
+ * glcollide_place_point does), the candidates found in the object-space
+ * BVH. Same answer as glcollide_point_in_mesh on the world positions.
+ * world_box bounds the placed mesh.
+ */
+int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
+                                  const glcollide_object *pose, const glcollide_aabb *world_box,
+                                  const double p[3]);
 
 #endif /* GLCOLLIDE_INTERNAL_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Meshes: creation, validation (is it a closed solid?), data files, OFF output. */
 #define _POSIX_C_SOURCE 200809L
-#include "mesh_io.h"
+#include "internal.h"
 #include "predicates.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * vertex between the triangles around it (poles included), so the results
  * are closed, edge-manifold solids with counter-clockwise (outward) triangles.
  */
-#include "mesh_io.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdio.h>

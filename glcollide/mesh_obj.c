@@ -12,7 +12,8 @@
  * Positive indices may refer to vertices defined later in the file (checked
  * at the end), negative ones only to vertices already read.
  */
-#include "mesh_io.h"
+#include "mesh_formats.h"
+#include "mesh_text.h"
 
 #include <math.h>
 

@@ -13,7 +13,8 @@
  * are read with their per-vertex extras ignored; 4OFF, nOFF and binary OFF
  * are refused with a message naming them.
  */
-#include "mesh_io.h"
+#include "mesh_formats.h"
+#include "mesh_text.h"
 
 #include <math.h>
 

@@ -10,7 +10,8 @@
  * either its size does not fit the binary rule (and it has no NUL byte), or
  * it has no NUL byte and "facet"/"endsolid" follows the solid line.
  */
-#include "mesh_io.h"
+#include "mesh_formats.h"
+#include "mesh_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -250,4 +251,13 @@ int glcollide_mesh_parse_stl(const char *data, size_t size, const char *name, do
         return status;
     }
     return glcollide_mesh_builder_finish(&s.builder, scale, name, out);
+}
+
+int glcollide_stl_size_matches(const unsigned char *data, size_t size)
+{
+    if (size < 84)
+        return 0;
+    uint64_t count = (uint64_t)data[80] | (uint64_t)data[81] << 8 | (uint64_t)data[82] << 16 |
+                     (uint64_t)data[83] << 24;
+    return 84 + 50 * count == (uint64_t)size;
 }

@@ -32,7 +32,7 @@
  * glcollide_winding_number is an independent floating-point formulation
  * (solid angles, van Oosterom and Strackee 1983) used to cross-check it.
  */
-#include "world.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -133,9 +133,9 @@ static int cast_triangle(uint32_t triangle, void *user)
     const double *c = ray->positions + 3 * (size_t)t[2];
     double placed[3][3];
     if (ray->pose) {
-        glcollide_world_vertex(ray->pose, ray->m, a, placed[0]);
-        glcollide_world_vertex(ray->pose, ray->m, b, placed[1]);
-        glcollide_world_vertex(ray->pose, ray->m, c, placed[2]);
+        glcollide_place_point(ray->pose, ray->m, a, placed[0]);
+        glcollide_place_point(ray->pose, ray->m, b, placed[1]);
+        glcollide_place_point(ray->pose, ray->m, c, placed[2]);
         a = placed[0], b = placed[1], c = placed[2];
     }
     int side_p = glcollide_orient3d(a, b, c, ray->p);

@@ -33,7 +33,7 @@ static void place_triangle(const glcollide_mesh *mesh, const glcollide_object *p
                            const double m[9], uint32_t t, double corners[3][3])
 {
     for (int c = 0; c < 3; c++)
-        glcollide_world_vertex(pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c],
+        glcollide_place_point(pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c],
                                corners[c]);
 }
 
@@ -94,7 +94,7 @@ static int contains_part(const glcollide_world *world, uint32_t outer, uint32_t 
     glcollide_object_rotation_matrix(pose_i, m);
     for (size_t i = 0; i < count; i++) {
         double p[3];
-        glcollide_world_vertex(pose_i, m, in->mesh->positions + 3 * (size_t)parts[i], p);
+        glcollide_place_point(pose_i, m, in->mesh->positions + 3 * (size_t)parts[i], p);
         if (glcollide_aabb_overlap(&world->boxes[outer],
                                    &(glcollide_aabb){{p[0], p[1], p[2]}, {p[0], p[1], p[2]}}) &&
             glcollide_point_in_posed_mesh(o->mesh, o->bvh, pose_o, &world->boxes[outer], p))

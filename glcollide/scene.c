@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Scenes: meshes and their rigid instances, from a scene file or from code. */
 #define _POSIX_C_SOURCE 200809L
-#include "mesh_io.h"
+#include "mesh_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -140,11 +140,8 @@ void glcollide_object_transform_points(const glcollide_object *object, const dou
     double m[9];
     glcollide_object_rotation_matrix(object, m);
     for (size_t i = 0; i < count; i++) {
-        const double *p = points + 3 * i;
-        double px = p[0], py = p[1], pz = p[2];
-        for (int r = 0; r < 3; r++)
-            out[3 * i + r] =
-                m[3 * r] * px + m[3 * r + 1] * py + m[3 * r + 2] * pz + object->translation[r];
+        double p[3] = {points[3 * i], points[3 * i + 1], points[3 * i + 2]}; /* out may be points */
+        glcollide_place_point(object, m, p, out + 3 * i);
     }
 }
 

@@ -442,7 +442,7 @@ static void exact_box(const glcollide_world *world, size_t o, glcollide_aabb *bo
     glcollide_aabb_empty(box);
     for (size_t i = 0; i < 3 * mesh->triangle_count; i++) {
         double p[3];
-        glcollide_world_vertex(pose, m, mesh->positions + 3 * (size_t)mesh->triangles[i], p);
+        glcollide_place_point(pose, m, mesh->positions + 3 * (size_t)mesh->triangles[i], p);
         glcollide_aabb_add_point(box, p);
     }
 }

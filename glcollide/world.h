@@ -73,30 +73,6 @@ int glcollide_world_prepare(glcollide_world *world, unsigned what);
  * objects changed since last asked; INVALID_MESH for non-finite ones. */
 int glcollide_world_exact_boxes(glcollide_world *world, const glcollide_aabb **boxes);
 
-/*
- * World position of vertex v of object o, computed as
- * glcollide_object_transform_points does: the methods that test world
- * positions exactly see the same numbers however they get them.
- */
-static inline void glcollide_world_vertex(const glcollide_object *pose, const double m[9],
-                                          const double *local, double out[3])
-{
-    for (int r = 0; r < 3; r++)
-        out[r] = m[3 * r] * local[0] + m[3 * r + 1] * local[1] + m[3 * r + 2] * local[2] +
-                 pose->translation[r];
-}
-
-/*
- * Exact point-in-solid for a mesh placed by pose: the ray is cast in world
- * space against the world positions of the triangles (computed as
- * glcollide_world_vertex does), the candidates found in the object-space
- * BVH. Same answer as glcollide_point_in_mesh on the world positions.
- * world_box bounds the placed mesh.
- */
-int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
-                                  const glcollide_object *pose, const glcollide_aabb *world_box,
-                                  const double p[3]);
-
 /* ------------------------------------------------------------- world space */
 
 /* One object with its positions in world space. */

@@ -4,7 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests.h"
 
-#include "../glcollide/mesh_io.h"
+#include "../glcollide/mesh_text.h"
 
 #include <glcollide/glcollide.h>
 

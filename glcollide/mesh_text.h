@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Private to the mesh modules: a cursor over text that tracks line numbers
+ * Private to the mesh and scene parsers: a cursor over text that tracks line numbers
  * for "path:line: what" messages, number parsing without per-token
  * allocation, growable vertex/triangle arrays, and STL vertex welding.
  */
-#ifndef GLCOLLIDE_MESH_IO_H
-#define GLCOLLIDE_MESH_IO_H
+#ifndef GLCOLLIDE_MESH_TEXT_H
+#define GLCOLLIDE_MESH_TEXT_H
 
 #include "internal.h"
 
@@ -186,14 +186,6 @@ static inline int glcollide_mesh_builder_add_triangle(glcollide_mesh_builder *bu
 int glcollide_mesh_builder_finish(glcollide_mesh_builder *builder, double scale, const char *name,
                                   glcollide_mesh **out);
 
-/*
- * Makes a mesh that takes ownership of positions and triangles (freed on
- * failure too). No checks: for loaders and generators that produce valid data.
- * Defined in mesh.c.
- */
-int glcollide_mesh_adopt(double *positions, size_t vertex_count, uint32_t *triangles,
-                         size_t triangle_count, const char *name, glcollide_mesh **out);
-
 /* ---------------------------------------------------------------- welding */
 
 /* Open-addressing map from coordinates to a builder's vertex index. */
@@ -222,17 +214,4 @@ int glcollide_weld_vertex(glcollide_mesh_builder *builder, glcollide_weld_map *m
  */
 int glcollide_file_read(const char *path, const char *what, char **data, size_t *size);
 
-/* ---------------------------------------------------------------- formats */
-
-/* Each parses a whole buffer; name is the path in messages. scale is checked by the caller. */
-int glcollide_mesh_parse_off(const char *data, size_t size, const char *name, double scale,
-                             glcollide_mesh **out);
-int glcollide_mesh_parse_obj(const char *data, size_t size, const char *name, double scale,
-                             glcollide_mesh **out);
-int glcollide_mesh_parse_stl(const char *data, size_t size, const char *name, double scale,
-                             glcollide_mesh **out);
-
-/* 1 when data has exactly the size a binary STL with its header's triangle count has. */
-int glcollide_stl_size_matches(const unsigned char *data, size_t size);
-
-#endif /* GLCOLLIDE_MESH_IO_H */
+#endif /* GLCOLLIDE_MESH_TEXT_H */
