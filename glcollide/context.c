@@ -2,9 +2,7 @@
 /* The GL context object: creation (owned EGL or the caller's), capability
  * probe, error draining, shader building, and the driver self-test. */
 #define _DEFAULT_SOURCE /* sysconf(_SC_PHYS_PAGES) */
-#include "cull.h"
 #include "gl_internal.h"
-#include "stencil.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -296,15 +294,73 @@ void glcollide_context_destroy(glcollide_context **context)
 {
     if (!context || !*context)
         return;
-    /* GL objects first, in their context: an owned one is made current. */
-    if (glcollide_context_make_current(*context) == GLCOLLIDE_OK) {
-        glcollide_cull_release(*context);
-        glcollide_stencil_release(*context);
+    /* GL objects first, in their context: an owned one is made current
+     * (without it the driver frees them with the context). */
+    glcollide_context *c = *context;
+    int current = glcollide_context_make_current(c) == GLCOLLIDE_OK;
+    while (c->cache_count > 0) {
+        glcollide_gl_cache_entry *entry = &c->caches[--c->cache_count];
+        if (current)
+            entry->kind->release(entry->cache);
     }
     if ((*context)->owned)
         glcollide_egl_destroy(*context);
     free(*context);
     *context = NULL;
+}
+
+void *glcollide_context_cache_find(const glcollide_context *context,
+                                   const glcollide_gl_cache_kind *kind)
+{
+    for (size_t i = 0; i < context->cache_count; i++)
+        if (context->caches[i].kind == kind)
+            return context->caches[i].cache;
+    return NULL;
+}
+
+int glcollide_context_cache_add(glcollide_context *context, const glcollide_gl_cache_kind *kind,
+                                void *cache)
+{
+    if (context->cache_count == GLCOLLIDE_GL_CACHE_SLOTS) {
+        kind->release(cache);
+        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "context: no room for the %s cache (%d kinds)",
+                              kind->name, GLCOLLIDE_GL_CACHE_SLOTS);
+    }
+    context->caches[context->cache_count++] = (glcollide_gl_cache_entry){kind, cache};
+    return GLCOLLIDE_OK;
+}
+
+/* A program set's cache: its count, then the programs. */
+typedef struct program_cache {
+    int count;
+    GLuint programs[];
+} program_cache;
+
+void glcollide_gl_programs_release(void *programs)
+{
+    program_cache *cache = programs;
+    for (int i = 0; i < cache->count; i++)
+        glDeleteProgram(cache->programs[i]);
+    free(cache);
+}
+
+GLuint glcollide_context_program(glcollide_context *context, const glcollide_gl_program_set *set,
+                                 int which)
+{
+    program_cache *cache = glcollide_context_cache_find(context, &set->kind);
+    if (!cache) {
+        cache = calloc(1, sizeof *cache + (size_t)set->count * sizeof(GLuint));
+        if (!cache) {
+            glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "%s: out of memory", set->kind.name);
+            return 0;
+        }
+        cache->count = set->count;
+        if (glcollide_context_cache_add(context, &set->kind, cache) != GLCOLLIDE_OK)
+            return 0;
+    }
+    if (!cache->programs[which])
+        cache->programs[which] = set->build(which);
+    return cache->programs[which];
 }
 
 int glcollide_context_make_current(glcollide_context *context)

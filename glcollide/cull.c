@@ -55,7 +55,7 @@ enum { PASS_NEAREST = 0, PASS_SECOND = 1, PASS_FLAG = 2, PASS_COUNT = 3 };
 enum { KIND_TRIANGLES = 0, KIND_QUADS = 1, KIND_POINTS = 2, KIND_COUNT = 3 };
 
 struct glcollide_cull_cache {
-    GLuint programs[KIND_COUNT][PASS_COUNT];
+    GLuint programs[KIND_COUNT][PASS_COUNT]; /* the context's (program_set) */
     float max_point_size;
     GLuint vertex_array;
     GLuint corner_buffer, active_buffer, object_buffer, flag_buffer;
@@ -226,14 +226,18 @@ static GLuint build_program(int kind, int pass)
     return program;
 }
 
-void glcollide_cull_release(glcollide_context *context)
+static GLuint build_indexed(int which)
 {
-    struct glcollide_cull_cache *cache = context->cull;
-    if (!cache)
-        return;
-    for (int kind = 0; kind < KIND_COUNT; kind++)
-        for (int pass = 0; pass < PASS_COUNT; pass++)
-            glDeleteProgram(cache->programs[kind][pass]);
+    return build_program(which / PASS_COUNT, which % PASS_COUNT);
+}
+
+/* The context's programs of the culling passes, and its buffers and targets. */
+static const glcollide_gl_program_set program_set = {
+    {"cull programs", glcollide_gl_programs_release}, KIND_COUNT * PASS_COUNT, build_indexed};
+
+static void cache_release(void *memory)
+{
+    struct glcollide_cull_cache *cache = memory;
     glDeleteVertexArrays(1, &cache->vertex_array);
     GLuint buffers[4] = {cache->corner_buffer, cache->active_buffer, cache->object_buffer,
                          cache->flag_buffer};
@@ -242,8 +246,9 @@ void glcollide_cull_release(glcollide_context *context)
     glDeleteTextures(2, cache->depth_textures);
     glDeleteFramebuffers(3, cache->framebuffers);
     free(cache);
-    context->cull = NULL;
 }
+
+static const glcollide_gl_cache_kind cache_kind = {"cull", cache_release};
 
 static int prepare_targets(struct glcollide_cull_cache *cache, int resolution)
 {
@@ -282,11 +287,12 @@ static int prepare_targets(struct glcollide_cull_cache *cache, int resolution)
     return glcollide_gl_check("cull framebuffers");
 }
 
-static int prepare_cache(glcollide_context *context, int reliable)
+static int prepare_cache(glcollide_context *context, int reliable,
+                         struct glcollide_cull_cache **out)
 {
-    struct glcollide_cull_cache *cache = context->cull;
+    struct glcollide_cull_cache *cache = glcollide_context_cache_find(context, &cache_kind);
     if (!cache) {
-        cache = context->cull = calloc(1, sizeof *cache);
+        cache = calloc(1, sizeof *cache);
         if (!cache)
             return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "cull: out of memory");
         glGenVertexArrays(1, &cache->vertex_array);
@@ -299,13 +305,17 @@ static int prepare_cache(glcollide_context *context, int reliable)
         GLfloat range[2] = {1, 1};
         glGetFloatv(GL_POINT_SIZE_RANGE, range);
         cache->max_point_size = range[1];
+        int status = glcollide_context_cache_add(context, &cache_kind, cache);
+        if (status != GLCOLLIDE_OK)
+            return status;
     }
     for (int kind = reliable ? KIND_QUADS : KIND_TRIANGLES;
          kind <= (reliable ? KIND_POINTS : KIND_TRIANGLES); kind++)
         for (int pass = 0; pass < PASS_COUNT; pass++)
-            if (!cache->programs[kind][pass] &&
-                !(cache->programs[kind][pass] = build_program(kind, pass)))
+            if (!(cache->programs[kind][pass] =
+                      glcollide_context_program(context, &program_set, kind * PASS_COUNT + pass)))
                 return GLCOLLIDE_ERROR_GL;
+    *out = cache;
     return GLCOLLIDE_OK;
 }
 
@@ -351,10 +361,9 @@ static void draw_pass(struct glcollide_cull_cache *cache, int reliable, int pass
 }
 
 /* One view: three passes, then the flags are read back into bits. */
-static int cull_view_run(glcollide_context *context, int reliable, const cull_view *view,
+static int cull_view_run(struct glcollide_cull_cache *cache, int reliable, const cull_view *view,
                          size_t flag_words, uint32_t *bits, glcollide_query_stats *stats)
 {
-    struct glcollide_cull_cache *cache = context->cull;
     int side = cache->resolution;
     glBindVertexArray(cache->vertex_array);
     if (reliable)
@@ -465,10 +474,10 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world_s
         status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "cull: out of memory");
         goto done;
     }
-    if ((status = prepare_cache(context, options->reliable)) ||
-        (status = prepare_targets(context->cull, options->resolution)))
+    struct glcollide_cull_cache *cache = NULL;
+    if ((status = prepare_cache(context, options->reliable, &cache)) ||
+        (status = prepare_targets(cache, options->resolution)))
         goto done;
-    struct glcollide_cull_cache *cache = context->cull;
 
     size_t g = 0;
     for (size_t o = 0; o < world->object_count; o++) {
@@ -570,7 +579,7 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world_s
             glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->active_buffer);
             glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(active_count * sizeof(uint32_t)),
                             active);
-            status = cull_view_run(context, options->reliable, &view, flag_words, bits, stats);
+            status = cull_view_run(cache, options->reliable, &view, flag_words, bits, stats);
             for (size_t o = 0; o < world->object_count && status == GLCOLLIDE_OK; o++) {
                 int behind = 0;
                 for (size_t t = 0; t < world->objects[o].mesh->triangle_count; t++) {

@@ -41,7 +41,4 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world_s
                              const glcollide_cull_options *options, unsigned char *objects,
                              unsigned char **flags, glcollide_query_stats *stats);
 
-/* Releases the programs and buffers cached on the context. */
-void glcollide_cull_release(glcollide_context *context);
-
 #endif

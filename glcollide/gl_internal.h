@@ -43,6 +43,24 @@ void glcollide_gl_state_restore(const glcollide_gl_state *state);
  * context may have any masks, tests or packing set. */
 void glcollide_gl_state_reset(void);
 
+/*
+ * A kind of GPU resources one module keeps in a context (programs, buffers,
+ * textures): made on first use in that context, released with it, in it,
+ * through release. The context names no module: a lower layer never calls a
+ * higher one.
+ */
+typedef struct glcollide_gl_cache_kind {
+    const char *name;
+    void (*release)(void *cache); /* the context is current; frees cache too */
+} glcollide_gl_cache_kind;
+
+enum { GLCOLLIDE_GL_CACHE_SLOTS = 16 };
+
+typedef struct glcollide_gl_cache_entry {
+    const glcollide_gl_cache_kind *kind;
+    void *cache;
+} glcollide_gl_cache_entry;
+
 struct glcollide_context {
     int owned;                /* glcollide made the EGL context */
     void *egl_display;        /* EGLDisplay, owned contexts only */
@@ -51,9 +69,34 @@ struct glcollide_context {
      * EGLSurface draw and read, EGLContext): release puts it back. */
     void *saved_display, *saved_draw, *saved_read, *saved_context;
     glcollide_gl_caps caps;
-    struct glcollide_cull_cache *cull; /* GL objects of the culling passes (cull.c) */
-    struct glcollide_stencil_cache *stencil; /* GL objects of the stencil method (stencil.c) */
+    glcollide_gl_cache_entry caches[GLCOLLIDE_GL_CACHE_SLOTS]; /* released last made first */
+    size_t cache_count;
 };
+
+/* The cache of kind in context, NULL when none was added. */
+void *glcollide_context_cache_find(const glcollide_context *context,
+                                   const glcollide_gl_cache_kind *kind);
+/* Adds cache (not NULL) under kind; LIMIT (logged) when the table is full,
+ * then cache is released at once. */
+int glcollide_context_cache_add(glcollide_context *context, const glcollide_gl_cache_kind *kind,
+                                void *cache);
+
+/*
+ * Programs of one module, compiled once per context, each on first use:
+ * build(which) compiles program which (0 on failure, logged). The set's
+ * kind.release must be glcollide_gl_programs_release.
+ */
+typedef struct glcollide_gl_program_set {
+    glcollide_gl_cache_kind kind;
+    int count;
+    GLuint (*build)(int which);
+} glcollide_gl_program_set;
+
+/* Program which of set in context (current), compiled now if it was not;
+ * 0 on failure (GL or OUT_OF_MEMORY, logged). */
+GLuint glcollide_context_program(glcollide_context *context, const glcollide_gl_program_set *set,
+                                 int which);
+void glcollide_gl_programs_release(void *programs);
 
 /* EGL back-end (egl_context.c). */
 int glcollide_egl_create(glcollide_context *context);

@@ -108,7 +108,7 @@ enum {
 
 struct glcollide_myszkowski {
     glcollide_context *context;
-    GLuint programs[PROGRAM_COUNT];
+    GLuint programs[PROGRAM_COUNT]; /* the context's */
     GLuint vertex_array;
     GLuint vertex_buffer, index_buffer, pixel_buffer, work_buffer;
     size_t vertex_capacity, index_capacity, pixel_capacity, work_capacity;
@@ -440,10 +440,12 @@ glcollide_myszkowski_options glcollide_myszkowski_default_options(void)
     return options;
 }
 
+/* The programs are the context's, compiled once per context. */
+static const glcollide_gl_program_set program_set = {
+    {"myszkowski programs", glcollide_gl_programs_release}, PROGRAM_COUNT, build_program};
+
 static void release_gl(glcollide_myszkowski *t)
 {
-    for (int i = 0; i < PROGRAM_COUNT; i++)
-        glDeleteProgram(t->programs[i]);
     glDeleteVertexArrays(1, &t->vertex_array);
     GLuint buffers[4] = {t->vertex_buffer, t->index_buffer, t->pixel_buffer, t->work_buffer};
     glDeleteBuffers(4, buffers);
@@ -490,7 +492,7 @@ int glcollide_myszkowski_create(glcollide_context *context, glcollide_myszkowski
     if (t->subpixel_bits < 4) /* the GL minimum */
         t->subpixel_bits = 4;
     for (int i = 0; i < PROGRAM_COUNT && status == GLCOLLIDE_OK; i++)
-        if (!(t->programs[i] = build_program(i)))
+        if (!(t->programs[i] = glcollide_context_program(context, &program_set, i)))
             status = GLCOLLIDE_ERROR_GL;
     if (status == GLCOLLIDE_OK)
         status = glcollide_gl_check("myszkowski create");

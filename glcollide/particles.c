@@ -1264,10 +1264,43 @@ struct glcollide_particles {
     int map_width, map_height;
 };
 
+/* Colliders live in a uniform block (every invocation reads the same ones;
+ * llvmpipe reads SSBOs lane by lane): as many as GL_MAX_UNIFORM_BLOCK_SIZE
+ * holds at 192 bytes each. A property of the context, as its programs. */
+static size_t collider_capacity(void)
+{
+    GLint block = 0;
+    glGetIntegerv(GL_MAX_UNIFORM_BLOCK_SIZE, &block);
+    return (size_t)block / 192 < MAX_COLLIDERS ? (size_t)block / 192 : MAX_COLLIDERS;
+}
+
+static GLuint build_program(int which)
+{
+    if (which == PROGRAM_MAP)
+        return glcollide_gl_program("particles impact map", map_vertex_source, map_fragment_source,
+                                    NULL);
+    char header[96];
+    size_t capacity = collider_capacity();
+    snprintf(header, sizeof header, "#version 430 core\n#define COLLIDER_CAPACITY %zu\n",
+             capacity ? capacity : 1);
+    size_t length = strlen(header) + strlen(solve_source) + 1;
+    char *source = malloc(length);
+    if (!source) {
+        glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "particles: out of memory");
+        return 0;
+    }
+    snprintf(source, length, "%s%s", header, solve_source);
+    GLuint program = glcollide_gl_program("particles solve", NULL, NULL, source);
+    free(source);
+    return program;
+}
+
+/* The programs are the context's, compiled once per context. */
+static const glcollide_gl_program_set program_set = {
+    {"particles programs", glcollide_gl_programs_release}, PROGRAM_COUNT, build_program};
+
 static void release_gl(glcollide_particles *s)
 {
-    for (int i = 0; i < PROGRAM_COUNT; i++)
-        glDeleteProgram(s->programs[i]);
     glDeleteVertexArrays(1, &s->vertex_array);
     GLuint buffers[4] = {s->particle_buffer, s->collider_buffer, s->record_buffer, s->position_buffer};
     glDeleteBuffers(4, buffers);
@@ -1311,24 +1344,9 @@ int glcollide_particles_create(glcollide_context *context,
     if (context) {
         status = glcollide_context_make_current(context);
         if (status == GLCOLLIDE_OK) {
-            /* Colliders live in a uniform block (every invocation reads the
-             * same ones; llvmpipe reads SSBOs lane by lane): as many as
-             * GL_MAX_UNIFORM_BLOCK_SIZE holds at 192 bytes each. */
-            GLint block = 0;
-            glGetIntegerv(GL_MAX_UNIFORM_BLOCK_SIZE, &block);
-            s->max_colliders = (size_t)block / 192 < MAX_COLLIDERS ? (size_t)block / 192 : MAX_COLLIDERS;
-            char header[96];
-            snprintf(header, sizeof header, "#version 430 core\n#define COLLIDER_CAPACITY %zu\n",
-                     s->max_colliders ? s->max_colliders : 1);
-            size_t length = strlen(header) + strlen(solve_source) + 1;
-            char *source = malloc(length);
-            if (source) {
-                snprintf(source, length, "%s%s", header, solve_source);
-                s->programs[PROGRAM_SOLVE] = glcollide_gl_program("particles solve", NULL, NULL, source);
-                free(source);
-            }
-            s->programs[PROGRAM_MAP] =
-                glcollide_gl_program("particles impact map", map_vertex_source, map_fragment_source, NULL);
+            s->max_colliders = collider_capacity();
+            for (int i = 0; i < PROGRAM_COUNT; i++)
+                s->programs[i] = glcollide_context_program(context, &program_set, i);
             glGenVertexArrays(1, &s->vertex_array);
             GLuint buffers[4];
             glGenBuffers(4, buffers);

@@ -76,7 +76,7 @@ enum { PROGRAM_SAMPLES = 0, PROGRAM_FACES, PROGRAM_FACES_ATOMIC, PROGRAM_RECORDS
        PROGRAM_RECORDS_ATOMIC, PROGRAM_COUNT };
 
 struct glcollide_stencil_cache {
-    GLuint programs[PROGRAM_COUNT];
+    GLuint programs[PROGRAM_COUNT]; /* the context's (program_set) */
     GLuint vertex_array;
     GLuint vertex_buffer, index_buffer, object_buffer, pixel_buffer, record_buffer, found_buffer;
     size_t vertex_capacity, index_capacity, object_capacity, pixel_capacity, record_capacity;
@@ -269,21 +269,21 @@ static void release_targets(struct glcollide_stencil_cache *cache)
     cache->resolution = 0;
 }
 
-void glcollide_stencil_release(glcollide_context *context)
+static const glcollide_gl_program_set program_set = {
+    {"stencil programs", glcollide_gl_programs_release}, PROGRAM_COUNT, build_program};
+
+static void cache_release(void *memory)
 {
-    struct glcollide_stencil_cache *cache = context->stencil;
-    if (!cache)
-        return;
-    for (int i = 0; i < PROGRAM_COUNT; i++)
-        glDeleteProgram(cache->programs[i]);
+    struct glcollide_stencil_cache *cache = memory;
     glDeleteVertexArrays(1, &cache->vertex_array);
     GLuint buffers[6] = {cache->vertex_buffer, cache->index_buffer, cache->object_buffer,
                          cache->pixel_buffer, cache->record_buffer, cache->found_buffer};
     glDeleteBuffers(6, buffers);
     release_targets(cache);
     free(cache);
-    context->stencil = NULL;
 }
+
+static const glcollide_gl_cache_kind cache_kind = {"stencil", cache_release};
 
 static GLuint make_texture(GLenum format, int side)
 {
@@ -296,11 +296,12 @@ static GLuint make_texture(GLenum format, int side)
     return texture;
 }
 
-static int prepare(glcollide_context *context, int resolution)
+static int prepare(glcollide_context *context, int resolution,
+                   struct glcollide_stencil_cache **out)
 {
-    struct glcollide_stencil_cache *cache = context->stencil;
+    struct glcollide_stencil_cache *cache = glcollide_context_cache_find(context, &cache_kind);
     if (!cache) {
-        cache = context->stencil = calloc(1, sizeof *cache);
+        cache = calloc(1, sizeof *cache);
         if (!cache)
             return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
         glGenVertexArrays(1, &cache->vertex_array);
@@ -312,13 +313,14 @@ static int prepare(glcollide_context *context, int resolution)
         cache->object_buffer = buffers[2];
         cache->pixel_buffer = buffers[3];
         cache->record_buffer = buffers[4];
-        for (int i = 0; i < PROGRAM_COUNT; i++)
-            if (!(cache->programs[i] = build_program(i)))
-                return GLCOLLIDE_ERROR_GL;
+        int status = glcollide_context_cache_add(context, &cache_kind, cache);
+        if (status != GLCOLLIDE_OK)
+            return status;
     }
     for (int i = 0; i < PROGRAM_COUNT; i++)
-        if (!cache->programs[i])
-            return glcollide_fail(GLCOLLIDE_ERROR_GL, "stencil: programs unavailable");
+        if (!(cache->programs[i] = glcollide_context_program(context, &program_set, i)))
+            return GLCOLLIDE_ERROR_GL;
+    *out = cache;
     if (cache->resolution == resolution)
         return GLCOLLIDE_OK;
     release_targets(cache);
@@ -620,9 +622,9 @@ int glcollide_stencil_world(const glcollide_world_space *world, glcollide_contex
         status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
         goto done;
     }
-    if ((status = prepare(context, options->resolution)))
+    struct glcollide_stencil_cache *cache = NULL;
+    if ((status = prepare(context, options->resolution, &cache)))
         goto done;
-    struct glcollide_stencil_cache *cache = context->stencil;
     int side = options->resolution;
 
     /* Layout: indices = triangles (3T) then edges (2E); objects = per

@@ -14,7 +14,5 @@ int glcollide_stencil_world(const glcollide_world_space *world, glcollide_contex
                             const glcollide_stencil_options *options,
                             glcollide_stencil_result *result);
 
-/* Releases the programs, textures and buffers cached on the context. */
-void glcollide_stencil_release(glcollide_context *context);
 
 #endif

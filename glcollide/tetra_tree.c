@@ -1235,13 +1235,22 @@ static uint32_t *pack_tree(glcollide_tetra_gpu *gpu, size_t *slots)
     return data;
 }
 
+static GLuint build_program(int which)
+{
+    (void)which;
+    return glcollide_gl_program("tetra-tree classify", NULL, NULL, classify_source);
+}
+
+/* The program is the context's, compiled once per context. */
+static const glcollide_gl_program_set program_set = {
+    {"tetra-tree programs", glcollide_gl_programs_release}, 1, build_program};
+
 void glcollide_tetra_gpu_destroy(glcollide_tetra_gpu **gpu)
 {
     if (!gpu || !*gpu)
         return;
     glcollide_tetra_gpu *g = *gpu;
     if (g->context && glcollide_context_make_current(g->context) == GLCOLLIDE_OK) {
-        glDeleteProgram(g->program);
         GLuint buffers[4] = {g->tree_buffer, g->point_buffer, g->cone_buffer, g->result_buffer};
         glDeleteBuffers(4, buffers);
     }
@@ -1292,7 +1301,7 @@ int glcollide_tetra_gpu_create(glcollide_context *context, const glcollide_tetra
     }
     glcollide_gl_state saved;
     glcollide_gl_state_save(&saved);
-    gpu->program = glcollide_gl_program("tetra-tree classify", NULL, NULL, classify_source);
+    gpu->program = glcollide_context_program(context, &program_set, 0);
     GLuint buffers[4];
     glGenBuffers(4, buffers);
     gpu->tree_buffer = buffers[0];
