@@ -13,8 +13,8 @@
  *               [--no-coherence] [--mesh FILE] [--output FILE]
  */
 #define _POSIX_C_SOURCE 200809L
+#include "../tests/helpers/splitmix64.h"
 #include "render.h"
-#include "splitmix64.h"
 
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>

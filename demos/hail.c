@@ -20,7 +20,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#include "hail_scene.h"
+#include "../tests/helpers/hail_scene.h"
 #include "render.h"
 
 #include <glcollide/glcollide.h>

@@ -38,8 +38,31 @@
  * This is FAR's Minkowski-sum construction done per pixel rather than with
  * one oriented box per triangle: one conservative fragment per covered pixel
  * instead of the front and back faces of a box, so no face culling is needed.
+ *
+ * What travels per frame. Meshes are uploaded once per world (vertices in
+ * float relative to each mesh's centre, scaled by a power of two; indices
+ * as they are) and again by the range a deformation changed. A frame
+ * uploads one 64-byte record per object taking part (quaternion, placement,
+ * the box its triangles must meet); the shaders place the triangles. The
+ * selection of each view's triangles, its view box, the FAR split into
+ * points and quads and the draw commands are compute stages on the GPU,
+ * the draws indirect: no CPU work and no readback between views, and one
+ * readback at the end (the flagged triangles as a list, or the object PCS).
+ *
+ * Placement error. A corner is computed in float as R_f v_f k + t_f (see
+ * shaders/cull_common.glsl), the exact one being R v k + t in the frame.
+ * With u = 2^-24: |v_f - v| <= u|v|; the quaternion rounds by u per
+ * component and R's entries computed from it in float are within 24u of
+ * R's; the product R_f v_f adds at most 3u|R_f||v_f| per coordinate and k
+ * is a power of two (exact, or below float's range, then contributing less
+ * than that range); t_f is within u|t| and the sum adds u of its size. So
+ * each coordinate is within (72 + 10 + 3 + 1)u |v|k + 2u|t| < 128u (|v|k +
+ * |t|) of the exact one, |v| and |t| the largest coordinates (max norm).
+ * That bound, over the objects taking part, is added to the fattening
+ * radius: FAR's guarantee is kept for the exact (double) positions.
  */
 #include "cull.h"
+#include "shaders.h"
 
 #include <float.h>
 #include <math.h>
@@ -54,197 +77,145 @@ enum { PASS_NEAREST = 0, PASS_SECOND = 1, PASS_FLAG = 2, PASS_COUNT = 3 };
  * a quad of two triangles. */
 enum { KIND_TRIANGLES = 0, KIND_QUADS = 1, KIND_POINTS = 2, KIND_COUNT = 3 };
 
+/* The compute stages of shaders/cull_compute.glsl. */
+enum {
+    STAGE_RESET,
+    STAGE_PREFILTER,
+    STAGE_SELECT,
+    STAGE_SETUP,
+    STAGE_CLASSIFY,
+    STAGE_COMMANDS,
+    STAGE_UPDATE,
+    STAGE_OBJECTS,
+    STAGE_COMPACT,
+    STAGE_COUNT
+};
+
+/* Programs: each compute stage in 4 variants (reliable, object round), then
+ * the draw programs by kind and pass; each compiled on first use. */
+#define COMPUTE_PROGRAM(stage, reliable, object_round) ((stage)*4 + (reliable)*2 + (object_round))
+#define DRAW_PROGRAM(kind, pass) (STAGE_COUNT * 4 + (kind)*PASS_COUNT + (pass))
+#define PROGRAM_COUNT (STAGE_COUNT * 4 + KIND_COUNT * PASS_COUNT)
+
+/* Buffers, by their binding in the shaders. */
+enum {
+    BUFFER_VERTICES,
+    BUFFER_INDICES,
+    BUFFER_OBJECTS,
+    BUFFER_MESHES,
+    BUFFER_LISTS,
+    BUFFER_ALIVE,
+    BUFFER_FLAGS,
+    BUFFER_CONTROL,
+    BUFFER_COUNT
+};
+
+/* Byte offsets in the control block (shaders/cull_common.glsl). */
+enum {
+    CONTROL_LISTED = 36,
+    CONTROL_RASTERIZED = 40,
+    CONTROL_COMMANDS = 96,
+    CONTROL_DISPATCH = 128,
+    CONTROL_BYTES = 144
+};
+
+/* A mesh of the world on the GPU. */
+typedef struct cull_mesh {
+    size_t first_vertex, first_index, vertex_count, triangle_count;
+    double centre[3], scale; /* stored vertex = (p - centre) * scale, in float */
+    double largest;          /* largest |coordinate| stored */
+    uint64_t synced_at;      /* the mesh's changed_at when uploaded */
+} cull_mesh;
+
 struct glcollide_cull_cache {
-    GLuint programs[KIND_COUNT][PASS_COUNT]; /* the context's (program_set) */
+    GLuint programs[PROGRAM_COUNT]; /* the context's (program_set), filled as used */
     float max_point_size;
     GLuint vertex_array;
-    GLuint corner_buffer, active_buffer, object_buffer, flag_buffer;
-    size_t corner_capacity, active_capacity, object_capacity, flag_capacity; /* bytes */
+    GLuint buffers[BUFFER_COUNT];
+    size_t capacity[BUFFER_COUNT]; /* bytes */
     GLuint owner_texture, depth_textures[2];
     GLuint framebuffers[3]; /* nearest (owner + depth1), second (depth2), flag (none) */
     int resolution;
+    /* The world whose meshes are on the GPU, and where. */
+    uint64_t world_id;
+    cull_mesh *meshes;
+    size_t mesh_count, mesh_capacity;
+    /* Scratch kept between frames (a warm frame allocates nothing). */
+    float *staging; /* vertices being uploaded, 4 per vertex */
+    size_t staging_capacity;
+    uint32_t *mesh_table; /* 4 per mesh */
+    size_t mesh_table_capacity;
+    float *records; /* 16 per object taking part */
+    size_t record_capacity;
+    uint32_t *first, *flagged, *sort_scratch, *pcs_bits;
+    size_t first_capacity, flagged_capacity, sort_capacity, pcs_capacity;
 };
 
-static const char *const vertex_source =
-    "layout(std430, binding = 0) readonly buffer corner_block { vec4 corners[]; };\n"
-    "layout(std430, binding = 1) readonly buffer active_block { uint active_triangles[]; };\n"
-    "layout(std430, binding = 2) readonly buffer object_block { uint triangle_object[]; };\n"
-    "uniform int axis;\n"
-    "uniform vec3 view_min;\n"  /* u, v, w of the view box */
-    "uniform vec3 view_size;\n"
-    "uniform vec2 pixel;\n"     /* pixel size in u, v */
-    "uniform float radius;\n"   /* fattening, world units */
-    "uniform uint first_large;\n" /* quads: their triangles follow the points' */
-    "flat out uint f_triangle;\n"
-    "flat out uint f_object;\n"
-    "#if RELIABLE\n"
-    "flat out vec3 f_edges[3];\n" /* unit normal (xy), offset (z): inside iff dot(n, p) <= z */
-    "flat out vec4 f_plane;\n"    /* w = x + y u + z v where the plane is valid (w = 1) */
-    "flat out vec2 f_wrange;\n"
-    "flat out vec4 f_bounds;\n"  /* 2D bounds grown by the radius */
-    "#else\n"
-    "invariant gl_Position;\n"
-    "#endif\n"
-    "vec3 to_view(vec3 p) { return axis == 0 ? p.yzx : axis == 1 ? p.zxy : p.xyz; }\n"
-    "void main() {\n"
-    "#if RELIABLE && POINTS\n"
-    "    uint t = active_triangles[gl_VertexID];\n"
-    "    int corner = 0;\n"
-    "#elif RELIABLE\n"
-    "    uint t = active_triangles[first_large + uint(gl_VertexID / 6)];\n"
-    "    int corner = gl_VertexID % 6;\n"
-    "#else\n"
-    "    uint t = active_triangles[gl_VertexID / 3];\n"
-    "    int corner = gl_VertexID % 3;\n"
-    "#endif\n"
-    "    f_triangle = t;\n"
-    "    f_object = triangle_object[t];\n"
-    "    vec3 p[3] = vec3[3](to_view(corners[3u * t].xyz), to_view(corners[3u * t + 1u].xyz),\n"
-    "                        to_view(corners[3u * t + 2u].xyz));\n"
-    "#if RELIABLE\n"
-    "    vec2 grow = vec2(radius) + 0.51 * pixel;\n"
-    "    vec2 lo = min(min(p[0].xy, p[1].xy), p[2].xy) - grow;\n"
-    "    vec2 hi = max(max(p[0].xy, p[1].xy), p[2].xy) + grow;\n"
-    "    f_bounds = vec4(lo + 0.51 * pixel, hi - 0.51 * pixel);\n"
-    "#if POINTS\n"
-    "    /* one square point over the grown bounds: one vertex, one primitive */\n"
-    "    vec2 q = 0.5 * (lo + hi);\n"
-    "    gl_PointSize = max((hi.x - lo.x) / pixel.x, (hi.y - lo.y) / pixel.y) + 1.0;\n"
-    "#else\n"
-    "    vec2 quad[6] = vec2[6](lo, vec2(hi.x, lo.y), hi, lo, hi, vec2(lo.x, hi.y));\n"
-    "    vec2 q = quad[corner];\n"
-    "#endif\n"
-    "    gl_Position = vec4(2.0 * (q - view_min.xy) / view_size.xy - 1.0, 0.0, 1.0);\n"
-    "    float area = (p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[2].x - p[0].x) * (p[1].y - p[0].y);\n"
-    "    float orientation = area > 0.0 ? 1.0 : -1.0;\n"
-    "    for (int k = 0; k < 3; k++) {\n"
-    "        vec2 e = p[(k + 1) % 3].xy - p[k].xy;\n"
-    "        vec2 n = orientation * vec2(e.y, -e.x);\n"
-    "        float len = length(n);\n"
-    "        /* a degenerate edge or triangle gives no separating edge: keep all */\n"
-    "        f_edges[k] = (area != 0.0 && len > 0.0) ? vec3(n / len, dot(n / len, p[k].xy))\n"
-    "                                               : vec3(0.0, 0.0, 1.0);\n"
-    "    }\n"
-    "    vec3 normal = cross(p[1] - p[0], p[2] - p[0]);\n"
-    "    if (abs(normal.z) > 1e-6 * length(normal)) {\n"
-    "        vec2 g = -normal.xy / normal.z;\n"
-    "        f_plane = vec4(p[0].z - dot(g, p[0].xy), g, 1.0);\n"
-    "    } else {\n"
-    "        f_plane = vec4(0.0);\n"
-    "    }\n"
-    "    f_wrange = vec2(min(min(p[0].z, p[1].z), p[2].z), max(max(p[0].z, p[1].z), p[2].z));\n"
-    "#else\n"
-    "    vec3 v = p[corner];\n"
-    "    gl_Position = vec4(2.0 * (v.xy - view_min.xy) / view_size.xy - 1.0,\n"
-    "                       2.0 * (v.z - view_min.z) / view_size.z - 1.0, 1.0);\n"
-    "#endif\n"
-    "}\n";
-
-static const char *const fragment_source =
-    "uniform vec3 view_min;\n"
-    "uniform vec3 view_size;\n"
-    "uniform vec2 pixel;\n"
-    "uniform float radius;\n"
-    "layout(binding = 0) uniform usampler2D owner_texture;\n"
-    "layout(binding = 1) uniform sampler2D nearest_texture;\n"
-    "layout(binding = 2) uniform sampler2D second_texture;\n"
-    "layout(std430, binding = 3) buffer flag_block { uint flags[]; };\n"
-    "flat in uint f_triangle;\n"
-    "flat in uint f_object;\n"
-    "#if RELIABLE\n"
-    "flat in vec3 f_edges[3];\n"
-    "flat in vec4 f_plane;\n"
-    "flat in vec2 f_wrange;\n"
-    "flat in vec4 f_bounds;\n"
-    "#endif\n"
-    "#if PASS == 0\n"
-    "layout(location = 0) out uint owner;\n"
-    "#endif\n"
-    "void main() {\n"
-    "#if RELIABLE\n"
-    "    vec2 c = view_min.xy + gl_FragCoord.xy * pixel;\n"
-    "    vec2 h = 0.5 * pixel + vec2(radius);\n"
-    "    if (any(lessThan(c + 0.5 * pixel, f_bounds.xy)) || any(greaterThan(c - 0.5 * pixel, f_bounds.zw)))\n"
-    "        discard;\n"
-    "    for (int k = 0; k < 3; k++)\n"
-    "        if (dot(f_edges[k].xy, c) - f_edges[k].z > dot(abs(f_edges[k].xy), h))\n"
-    "            discard;\n"
-    "    float wlo = f_wrange.x, whi = f_wrange.y;\n"
-    "    if (f_plane.w != 0.0) {\n"
-    "        float wc = f_plane.x + dot(f_plane.yz, c);\n"
-    "        float spread = dot(abs(f_plane.yz), h);\n"
-    "        wlo = max(wc - spread, wlo);\n"
-    "        whi = min(wc + spread, whi);\n"
-    "    }\n"
-    "    float zlo = (wlo - radius - view_min.z) / view_size.z;\n"
-    "    float zhi = (whi + radius - view_min.z) / view_size.z;\n"
-    "#else\n"
-    "    float zlo = gl_FragCoord.z, zhi = gl_FragCoord.z;\n"
-    "#endif\n"
-    "#if PASS == 0\n"
-    "    owner = f_object;\n"
-    "#if RELIABLE\n"
-    "    gl_FragDepth = zlo;\n"
-    "#endif\n"
-    "#elif PASS == 1\n"
-    "    if (texelFetch(owner_texture, ivec2(gl_FragCoord.xy), 0).r == f_object)\n"
-    "        discard;\n"
-    "#if RELIABLE\n"
-    "    gl_FragDepth = zlo;\n"
-    "#endif\n"
-    "#else\n"
-    "    ivec2 texel = ivec2(gl_FragCoord.xy);\n"
-    "    bool own = texelFetch(owner_texture, texel, 0).r == f_object;\n"
-    "    float other = own ? texelFetch(second_texture, texel, 0).r\n"
-    "                      : texelFetch(nearest_texture, texel, 0).r;\n"
-    "    if (zhi >= other)\n"
-    "        atomicOr(flags[f_triangle >> 5], 1u << (f_triangle & 31u));\n"
-    "#endif\n"
-    "}\n";
-
-static GLuint build_program(int kind, int pass)
+static GLuint build_program(int which)
 {
-    static const char *const names[KIND_COUNT] = {"cullide", "far quads", "far points"};
-    char header[128], name[64];
-    snprintf(header, sizeof header,
-             "#version 430 core\n#define RELIABLE %d\n#define POINTS %d\n#define PASS %d\n",
-             kind != KIND_TRIANGLES, kind == KIND_POINTS, pass);
-    snprintf(name, sizeof name, "%s pass %d", names[kind], pass + 1);
-    size_t vn = strlen(header) + strlen(vertex_source) + 1;
-    size_t fn = strlen(header) + strlen(fragment_source) + 1;
-    char *vertex = malloc(vn), *fragment = malloc(fn);
-    GLuint program = 0;
-    if (vertex && fragment) {
-        snprintf(vertex, vn, "%s%s", header, vertex_source);
-        snprintf(fragment, fn, "%s%s", header, fragment_source);
-        program = glcollide_gl_program(name, vertex, fragment, NULL);
+    static const char *const stage_defines =
+        "#define STAGE_RESET 0\n#define STAGE_PREFILTER 1\n#define STAGE_SELECT 2\n"
+        "#define STAGE_SETUP 3\n#define STAGE_CLASSIFY 4\n#define STAGE_COMMANDS 5\n"
+        "#define STAGE_UPDATE 6\n#define STAGE_OBJECTS 7\n#define STAGE_COMPACT 8\n";
+    char header[512], name[64];
+    const char *bodies[2];
+    int compute = which < STAGE_COUNT * 4;
+    if (compute) {
+        snprintf(
+            header, sizeof header,
+            "#version 430 core\n%s#define STAGE %d\n#define RELIABLE %d\n#define OBJECT_ROUND %d\n",
+            stage_defines, which / 4, which / 2 % 2, which % 2);
+        snprintf(name, sizeof name, "cull stage %d", which / 4);
+        bodies[0] = glcollide_shader_cull_compute;
     } else {
-        glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "cull: out of memory");
+        static const char *const kinds[KIND_COUNT] = {"cullide", "far quads", "far points"};
+        int kind = (which - STAGE_COUNT * 4) / PASS_COUNT,
+            pass = (which - STAGE_COUNT * 4) % PASS_COUNT;
+        snprintf(header, sizeof header,
+                 "#version 430 core\n#define RELIABLE %d\n#define POINTS %d\n#define PASS %d\n",
+                 kind != KIND_TRIANGLES, kind == KIND_POINTS, pass);
+        snprintf(name, sizeof name, "%s pass %d", kinds[kind], pass + 1);
+        bodies[0] = glcollide_shader_cull_vertex;
+        bodies[1] = glcollide_shader_cull_fragment;
     }
-    free(vertex);
-    free(fragment);
+    char *sources[2] = {NULL, NULL};
+    GLuint program = 0;
+    int count = compute ? 1 : 2, ok = 1;
+    for (int i = 0; i < count && ok; i++) {
+        size_t n = strlen(header) + strlen(glcollide_shader_cull_common) + strlen(bodies[i]) + 1;
+        if ((ok = (sources[i] = malloc(n)) != NULL))
+            snprintf(sources[i], n, "%s%s%s", header, glcollide_shader_cull_common, bodies[i]);
+    }
+    if (!ok)
+        glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "cull: out of memory");
+    else
+        program = compute ? glcollide_gl_program(name, NULL, NULL, sources[0])
+                          : glcollide_gl_program(name, sources[0], sources[1], NULL);
+    free(sources[0]);
+    free(sources[1]);
     return program;
-}
-
-static GLuint build_indexed(int which)
-{
-    return build_program(which / PASS_COUNT, which % PASS_COUNT);
 }
 
 /* The context's programs of the culling passes, and its buffers and targets. */
 static const glcollide_gl_program_set program_set = {
-    {"cull programs", glcollide_gl_programs_release}, KIND_COUNT * PASS_COUNT, build_indexed};
+    {"cull programs", glcollide_gl_programs_release}, PROGRAM_COUNT, build_program};
 
 static void cache_release(void *memory)
 {
     struct glcollide_cull_cache *cache = memory;
     glDeleteVertexArrays(1, &cache->vertex_array);
-    GLuint buffers[4] = {cache->corner_buffer, cache->active_buffer, cache->object_buffer,
-                         cache->flag_buffer};
-    glDeleteBuffers(4, buffers);
+    glDeleteBuffers(BUFFER_COUNT, cache->buffers);
     glDeleteTextures(1, &cache->owner_texture);
     glDeleteTextures(2, cache->depth_textures);
     glDeleteFramebuffers(3, cache->framebuffers);
+    free(cache->meshes);
+    free(cache->staging);
+    free(cache->mesh_table);
+    free(cache->records);
+    free(cache->first);
+    free(cache->flagged);
+    free(cache->sort_scratch);
+    free(cache->pcs_bits);
     free(cache);
 }
 
@@ -262,7 +233,8 @@ static int prepare_targets(struct glcollide_cull_cache *cache, int resolution)
     cache->depth_textures[1] = glcollide_gl_texture_2d(GL_DEPTH_COMPONENT32F, resolution);
     glGenFramebuffers(3, cache->framebuffers);
     glBindFramebuffer(GL_FRAMEBUFFER, cache->framebuffers[PASS_NEAREST]);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, cache->owner_texture, 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                           cache->owner_texture, 0);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D,
                            cache->depth_textures[0], 0);
     GLenum ok0 = glCheckFramebufferStatus(GL_FRAMEBUFFER);
@@ -287,21 +259,24 @@ static int prepare_targets(struct glcollide_cull_cache *cache, int resolution)
     return glcollide_gl_check("cull framebuffers");
 }
 
-static int prepare_cache(glcollide_context *context, int reliable,
-                         struct glcollide_cull_cache **out)
+static int prepare_cache(glcollide_context *context, struct glcollide_cull_cache **out)
 {
     struct glcollide_cull_cache *cache = glcollide_context_cache_find(context, &cache_kind);
     if (!cache) {
+        /* The vertex stage reads six storage blocks, the compute stages eight. */
+        GLint vertex_blocks = 0, compute_blocks = 0;
+        glGetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &vertex_blocks);
+        glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &compute_blocks);
+        if (vertex_blocks < 6 || compute_blocks < 8)
+            return glcollide_fail(GLCOLLIDE_ERROR_GL_UNSUPPORTED,
+                                  "cull: %s offers %d storage blocks to vertex shaders and %d to "
+                                  "compute shaders; 6 and 8 are needed",
+                                  context->caps.renderer, vertex_blocks, compute_blocks);
         cache = calloc(1, sizeof *cache);
         if (!cache)
             return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "cull: out of memory");
         glGenVertexArrays(1, &cache->vertex_array);
-        GLuint buffers[4];
-        glGenBuffers(4, buffers);
-        cache->corner_buffer = buffers[0];
-        cache->active_buffer = buffers[1];
-        cache->object_buffer = buffers[2];
-        cache->flag_buffer = buffers[3];
+        glGenBuffers(BUFFER_COUNT, cache->buffers);
         GLfloat range[2] = {1, 1};
         glGetFloatv(GL_POINT_SIZE_RANGE, range);
         cache->max_point_size = range[1];
@@ -309,70 +284,258 @@ static int prepare_cache(glcollide_context *context, int reliable,
         if (status != GLCOLLIDE_OK)
             return status;
     }
-    for (int kind = reliable ? KIND_QUADS : KIND_TRIANGLES;
-         kind <= (reliable ? KIND_POINTS : KIND_TRIANGLES); kind++)
-        for (int pass = 0; pass < PASS_COUNT; pass++)
-            if (!(cache->programs[kind][pass] =
-                      glcollide_context_program(context, &program_set, kind * PASS_COUNT + pass)))
-                return GLCOLLIDE_ERROR_GL;
     *out = cache;
     return GLCOLLIDE_OK;
 }
 
-/* View coordinates (u, v, w) of axis: w along the axis, as in the shader. */
-static void to_view(int axis, const float p[3], float out[3])
+static GLuint program(glcollide_context *context, struct glcollide_cull_cache *cache, int which)
 {
-    static const int map[3][3] = {{1, 2, 0}, {2, 0, 1}, {0, 1, 2}};
-    for (int k = 0; k < 3; k++)
-        out[k] = p[map[axis][k]];
+    if (!cache->programs[which])
+        cache->programs[which] = glcollide_context_program(context, &program_set, which);
+    return cache->programs[which];
 }
 
-typedef struct cull_view {
-    int axis;
-    float min[3], size[3], pixel[2], radius;
-    size_t point_count; /* reliable: triangles drawn as points, first in the active list */
-    size_t quad_count;  /* reliable: as quads; CULLIDE: as triangles */
-} cull_view;
-
-/* Draws every active triangle for one pass: one or two draw calls. */
-static void draw_pass(struct glcollide_cull_cache *cache, int reliable, int pass,
-                      const cull_view *view, glcollide_query_stats *stats)
+/* Grows buffer b to hold bytes (contents kept only when kept is set). */
+static void buffer_reserve(struct glcollide_cull_cache *cache, int b, size_t bytes)
 {
-    const int kinds[2] = {reliable ? KIND_POINTS : -1, reliable ? KIND_QUADS : KIND_TRIANGLES};
-    const size_t counts[2] = {view->point_count, view->quad_count};
-    for (int i = 0; i < 2; i++) {
-        if (kinds[i] < 0 || counts[i] == 0)
+    glcollide_gl_buffer_reserve(cache->buffers[b], &cache->capacity[b], bytes);
+}
+
+static void upload(struct glcollide_cull_cache *cache, int b, size_t offset, size_t bytes,
+                   const void *data, glcollide_query_stats *stats)
+{
+    if (!bytes)
+        return;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->buffers[b]);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes, data);
+    stats->upload_bytes += bytes;
+}
+
+/* ------------------------------------------------------------- meshes */
+
+/* Uploads vertices first..first+count-1 of mesh m (its frame already set). */
+static int upload_vertices(struct glcollide_cull_cache *cache, const glcollide_mesh *mesh,
+                           cull_mesh *slot, size_t first, size_t count,
+                           glcollide_query_stats *stats)
+{
+    int status = glcollide_array_reserve((void **)&cache->staging, &cache->staging_capacity,
+                                         4 * count, sizeof *cache->staging, "cull");
+    if (status != GLCOLLIDE_OK)
+        return status;
+    for (size_t v = 0; v < count; v++) {
+        const double *p = mesh->positions + 3 * (first + v);
+        for (int k = 0; k < 3; k++) {
+            float f = (float)((p[k] - slot->centre[k]) * slot->scale);
+            cache->staging[4 * v + (size_t)k] = f;
+            slot->largest = fmax(slot->largest, fabs((double)f));
+        }
+        cache->staging[4 * v + 3] = 0.0f;
+    }
+    upload(cache, BUFFER_VERTICES, 16 * (slot->first_vertex + first), 16 * count, cache->staging,
+           stats);
+    return GLCOLLIDE_OK;
+}
+
+/* A mesh's frame: its box's centre and the power of two taking it into [-1, 1]. */
+static void mesh_frame(const glcollide_world_mesh_entry *entry, cull_mesh *slot)
+{
+    if (entry->mesh->triangle_count) {
+        glcollide_frame_fit(&entry->bounds, slot->centre, &slot->scale);
+    } else {
+        slot->centre[0] = slot->centre[1] = slot->centre[2] = 0.0;
+        slot->scale = 1.0;
+    }
+    slot->largest = 0.0;
+}
+
+/* Places every mesh of the world in the buffers and uploads it whole. */
+static int layout_meshes(struct glcollide_cull_cache *cache, const glcollide_world *world,
+                         glcollide_query_stats *stats)
+{
+    int status = glcollide_array_reserve((void **)&cache->meshes, &cache->mesh_capacity,
+                                         world->mesh_count, sizeof *cache->meshes, "cull");
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_array_reserve((void **)&cache->mesh_table, &cache->mesh_table_capacity,
+                                         4 * world->mesh_count, sizeof *cache->mesh_table, "cull");
+    if (status != GLCOLLIDE_OK)
+        return status;
+    size_t vertices = 0, indices = 0;
+    for (size_t m = 0; m < world->mesh_count; m++) {
+        const glcollide_mesh *mesh = world->meshes[m].mesh;
+        cull_mesh *slot = &cache->meshes[m];
+        slot->first_vertex = vertices;
+        slot->first_index = indices;
+        slot->vertex_count = mesh->vertex_count;
+        slot->triangle_count = mesh->triangle_count;
+        vertices += mesh->vertex_count;
+        indices += 3 * mesh->triangle_count;
+    }
+    if (vertices > UINT32_MAX || indices > UINT32_MAX)
+        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
+                              "cull: %zu vertices and %zu indices in the "
+                              "world's meshes, at most %u each",
+                              vertices, indices, UINT32_MAX);
+    buffer_reserve(cache, BUFFER_VERTICES, 16 * (vertices ? vertices : 1));
+    buffer_reserve(cache, BUFFER_INDICES, 4 * (indices ? indices : 1));
+    buffer_reserve(cache, BUFFER_MESHES, 16 * (world->mesh_count ? world->mesh_count : 1));
+    for (size_t m = 0; m < world->mesh_count && status == GLCOLLIDE_OK; m++) {
+        const glcollide_mesh *mesh = world->meshes[m].mesh;
+        cull_mesh *slot = &cache->meshes[m];
+        mesh_frame(&world->meshes[m], slot);
+        status = upload_vertices(cache, mesh, slot, 0, mesh->vertex_count, stats);
+        upload(cache, BUFFER_INDICES, 4 * slot->first_index, 12 * mesh->triangle_count,
+               mesh->triangles, stats);
+        slot->synced_at = world->meshes[m].changed_at;
+        uint32_t *row = cache->mesh_table + 4 * m;
+        row[0] = (uint32_t)slot->first_vertex;
+        row[1] = (uint32_t)slot->first_index;
+        row[2] = (uint32_t)slot->triangle_count;
+        row[3] = 0;
+    }
+    upload(cache, BUFFER_MESHES, 0, 16 * world->mesh_count, cache->mesh_table, stats);
+    cache->mesh_count = status == GLCOLLIDE_OK ? world->mesh_count : 0;
+    return status;
+}
+
+/*
+ * The world's meshes on the GPU, up to date: all of them on first use (or
+ * for another world, or when one changed size), else the vertices a
+ * deformation rewrote, in the frame the mesh was uploaded in (a change
+ * older than the last upload, or a replaced mesh, sends the whole mesh).
+ */
+static int sync_meshes(struct glcollide_cull_cache *cache, const glcollide_world *world,
+                       glcollide_query_stats *stats)
+{
+    int relayout = cache->world_id != world->id || cache->mesh_count != world->mesh_count;
+    for (size_t m = 0; m < world->mesh_count && !relayout; m++)
+        relayout = cache->meshes[m].vertex_count != world->meshes[m].mesh->vertex_count ||
+                   cache->meshes[m].triangle_count != world->meshes[m].mesh->triangle_count;
+    if (relayout) {
+        cache->world_id = world->id;
+        return layout_meshes(cache, world, stats);
+    }
+    int status = GLCOLLIDE_OK;
+    for (size_t m = 0; m < world->mesh_count && status == GLCOLLIDE_OK; m++) {
+        const glcollide_world_mesh_entry *entry = &world->meshes[m];
+        cull_mesh *slot = &cache->meshes[m];
+        if (slot->synced_at >= entry->changed_at)
             continue;
-        GLuint program = cache->programs[kinds[i]][pass];
-        glUseProgram(program);
-        glUniform1i(glGetUniformLocation(program, "axis"), view->axis);
-        glUniform3fv(glGetUniformLocation(program, "view_min"), 1, view->min);
-        glUniform3fv(glGetUniformLocation(program, "view_size"), 1, view->size);
-        glUniform2fv(glGetUniformLocation(program, "pixel"), 1, view->pixel);
-        glUniform1f(glGetUniformLocation(program, "radius"), view->radius);
-        glUniform1ui(glGetUniformLocation(program, "first_large"), (GLuint)view->point_count);
-        if (kinds[i] == KIND_POINTS)
-            glDrawArrays(GL_POINTS, 0, (GLsizei)counts[i]);
+        if (slot->synced_at == entry->previous_change &&
+            entry->changed_count < slot->vertex_count) {
+            status = upload_vertices(cache, entry->mesh, slot, entry->changed_first,
+                                     entry->changed_count, stats);
+        } else {
+            mesh_frame(entry, slot);
+            status = upload_vertices(cache, entry->mesh, slot, 0, slot->vertex_count, stats);
+            upload(cache, BUFFER_INDICES, 4 * slot->first_index, 12 * slot->triangle_count,
+                   entry->mesh->triangles, stats);
+        }
+        slot->synced_at = entry->changed_at;
+    }
+    return status;
+}
+
+/* ------------------------------------------------------------- a frame */
+
+/* What the stages read besides the buffers (unused ones are skipped). */
+typedef struct cull_uniforms {
+    GLuint object_count, triangle_total, capacity, triangle_words;
+    GLint axis, resolution;
+    GLfloat base_radius, max_point_size;
+} cull_uniforms;
+
+static void use_program(GLuint program, const cull_uniforms *u, glcollide_query_stats *stats)
+{
+    glUseProgram(program);
+    const struct {
+        const char *name;
+        int type; /* 0 uint, 1 int, 2 float */
+        const void *value;
+    } all[] = {{"object_count", 0, &u->object_count},
+               {"triangle_total", 0, &u->triangle_total},
+               {"capacity", 0, &u->capacity},
+               {"triangle_words", 0, &u->triangle_words},
+               {"axis", 1, &u->axis},
+               {"resolution", 1, &u->resolution},
+               {"base_radius", 2, &u->base_radius},
+               {"max_point_size", 2, &u->max_point_size}};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        GLint location = glGetUniformLocation(program, all[i].name);
+        if (location < 0)
+            continue;
+        if (all[i].type == 0)
+            glUniform1ui(location, *(const GLuint *)all[i].value);
+        else if (all[i].type == 1)
+            glUniform1i(location, *(const GLint *)all[i].value);
         else
-            glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(counts[i] * (kinds[i] == KIND_QUADS ? 6 : 3)));
-        stats->draw_calls++;
-        stats->triangles_rasterized += kinds[i] == KIND_QUADS ? 2 * counts[i] : counts[i];
+            glUniform1f(location, *(const GLfloat *)all[i].value);
+        stats->upload_bytes += 4;
     }
 }
 
-/* One view: three passes, then the flags are read back into bits. */
-static int cull_view_run(struct glcollide_cull_cache *cache, int reliable, const cull_view *view,
-                         size_t flag_words, uint32_t *bits, glcollide_query_stats *stats)
+/* A compute stage over n invocations (64 a group; groups in rows of at
+ * most 65535), or over the count the setup stage wrote (n = 0, indirect). */
+static int run_stage(glcollide_context *context, struct glcollide_cull_cache *cache, int stage,
+                     int reliable, int object_round, size_t n, int indirect, const cull_uniforms *u,
+                     glcollide_query_stats *stats)
 {
+    GLuint p = program(context, cache, COMPUTE_PROGRAM(stage, reliable, object_round));
+    if (!p)
+        return GLCOLLIDE_ERROR_GL;
+    use_program(p, u, stats);
+    if (indirect) {
+        glDispatchComputeIndirect((GLintptr)CONTROL_DISPATCH);
+    } else {
+        size_t groups = (n + 63) / 64;
+        if (groups == 0)
+            return GLCOLLIDE_OK;
+        GLuint x = groups < 65535 ? (GLuint)groups : 65535;
+        glDispatchCompute(x, (GLuint)((groups + x - 1) / x), 1);
+    }
+    stats->compute_dispatches++;
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    return GLCOLLIDE_OK;
+}
+
+/* One pass of a view: the indirect draws the commands stage wrote. */
+static int draw_pass(glcollide_context *context, struct glcollide_cull_cache *cache, int reliable,
+                     int pass, const cull_uniforms *u, glcollide_query_stats *stats)
+{
+    const int kinds[2] = {reliable ? KIND_POINTS : KIND_TRIANGLES, reliable ? KIND_QUADS : -1};
+    for (int i = 0; i < 2 && kinds[i] >= 0; i++) {
+        GLuint p = program(context, cache, DRAW_PROGRAM(kinds[i], pass));
+        if (!p)
+            return GLCOLLIDE_ERROR_GL;
+        use_program(p, u, stats);
+        glDrawArraysIndirect(kinds[i] == KIND_POINTS ? GL_POINTS : GL_TRIANGLES,
+                             (const void *)(uintptr_t)(CONTROL_COMMANDS + 16 * i));
+        stats->draw_calls++;
+    }
+    return GLCOLLIDE_OK;
+}
+
+/* One view: select, fit, split, draw the three passes, update the flags. */
+static int run_view(glcollide_context *context, struct glcollide_cull_cache *cache, int reliable,
+                    int object_round, size_t total, size_t flag_bytes, const cull_uniforms *u,
+                    glcollide_query_stats *stats)
+{
+    GLuint zero = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->buffers[BUFFER_FLAGS]);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, (GLsizeiptr)flag_bytes,
+                         GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    int status = GLCOLLIDE_OK;
+    if ((status = run_stage(context, cache, STAGE_RESET, 0, 0, 1, 0, u, stats)) ||
+        (status = run_stage(context, cache, STAGE_SELECT, 0, object_round, total, 0, u, stats)) ||
+        (status = run_stage(context, cache, STAGE_SETUP, reliable, 0, 1, 0, u, stats)) ||
+        (reliable && (status = run_stage(context, cache, STAGE_CLASSIFY, 0, 0, 0, 1, u, stats))) ||
+        (status = run_stage(context, cache, STAGE_COMMANDS, reliable, 0, 1, 0, u, stats)))
+        return status;
+
     int side = cache->resolution;
-    glBindVertexArray(cache->vertex_array);
+    glViewport(0, 0, side, side);
     if (reliable)
         glEnable(GL_PROGRAM_POINT_SIZE);
-    glViewport(0, 0, side, side);
-    GLuint zero = 0;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->flag_buffer);
-    glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-
     /* Pass 1: nearest depth and its owner. */
     glBindFramebuffer(GL_FRAMEBUFFER, cache->framebuffers[PASS_NEAREST]);
     const GLuint no_owner[4] = {0xffffffffu, 0, 0, 0};
@@ -382,15 +545,14 @@ static int cull_view_run(struct glcollide_cull_cache *cache, int reliable, const
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
     glDepthMask(GL_TRUE);
-    draw_pass(cache, reliable, PASS_NEAREST, view, stats);
-
+    status = draw_pass(context, cache, reliable, PASS_NEAREST, u, stats);
     /* Pass 2: nearest depth of the other objects. */
     glBindFramebuffer(GL_FRAMEBUFFER, cache->framebuffers[PASS_SECOND]);
     glClearBufferfv(GL_DEPTH, 0, &far_depth);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, cache->owner_texture);
-    draw_pass(cache, reliable, PASS_SECOND, view, stats);
-
+    if (status == GLCOLLIDE_OK)
+        status = draw_pass(context, cache, reliable, PASS_SECOND, u, stats);
     /* Pass 3: flag every triangle with a fragment at or behind another object. */
     glBindFramebuffer(GL_FRAMEBUFFER, cache->framebuffers[PASS_FLAG]);
     glDisable(GL_DEPTH_TEST);
@@ -398,212 +560,311 @@ static int cull_view_run(struct glcollide_cull_cache *cache, int reliable, const
     glBindTexture(GL_TEXTURE_2D, cache->depth_textures[0]);
     glActiveTexture(GL_TEXTURE2);
     glBindTexture(GL_TEXTURE_2D, cache->depth_textures[1]);
-    draw_pass(cache, reliable, PASS_FLAG, view, stats);
-
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->flag_buffer);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(flag_words * 4), bits);
+    if (status == GLCOLLIDE_OK)
+        status = draw_pass(context, cache, reliable, PASS_FLAG, u, stats);
     for (int unit = 2; unit >= 0; unit--) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)unit);
         glBindTexture(GL_TEXTURE_2D, 0);
     }
     glDisable(GL_PROGRAM_POINT_SIZE);
-    stats->gpu_syncs += 1;
-    stats->readback_bytes += flag_words * 4;
-    return glcollide_gl_check(reliable ? "far view" : "cullide view");
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (status == GLCOLLIDE_OK)
+        status = run_stage(context, cache, STAGE_UPDATE, 0, object_round, 0, 1, u, stats);
+    if (status == GLCOLLIDE_OK && object_round)
+        status = run_stage(context, cache, STAGE_OBJECTS, 0, 0, (u->object_count + 31) / 32, 0, u,
+                           stats);
+    return status;
 }
 
-int glcollide_cull_triangles(glcollide_context *context, const glcollide_world_space *world,
-                             const glcollide_cull_options *options, unsigned char *objects_in,
-                             unsigned char **flags, glcollide_query_stats *stats)
+/* Least significant digit radix sort of 32-bit keys, 11 bits a pass. */
+static void sort_ids(uint32_t *keys, uint32_t *scratch, size_t n)
 {
-    /* The owner texture and two depth textures. */
-    int status = glcollide_context_check_resolution(context, options->reliable ? "far" : "cullide",
-                                                    options->resolution, 12);
-    if (status != GLCOLLIDE_OK)
-        return status;
-    for (size_t o = 0; o < world->object_count; o++)
-        if (options->object_round || !objects_in[o])
-            memset(flags[o], objects_in[o] ? 1 : 0, world->objects[o].mesh->triangle_count);
-    /* Global triangle numbering over the objects that take part. */
-    size_t total = 0;
-    for (size_t o = 0; o < world->object_count; o++)
-        total += world->objects[o].mesh->triangle_count;
-    if (total > UINT32_MAX / 6)
-        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "cull: %zu triangles, at most %u", total,
-                              UINT32_MAX / 6);
-    /* Bounds of the objects with an active triangle. */
-    glcollide_aabb all;
-    glcollide_aabb_empty(&all);
-    for (size_t o = 0; o < world->object_count; o++)
-        for (size_t t = 0; t < world->objects[o].mesh->triangle_count; t++)
-            if (flags[o][t]) {
-                glcollide_aabb_add_point(&all, world->objects[o].bounds.min);
-                glcollide_aabb_add_point(&all, world->objects[o].bounds.max);
-                break;
-            }
-    if (all.min[0] > all.max[0])
-        return GLCOLLIDE_OK; /* nothing to cull */
-    size_t active_count = 0;
-    double origin[3], scale;
-    /* Geometry relative to the centre of what is drawn and scaled by a power
-     * of two that brings it into [-1, 1]: float keeps 24 bits of the scene's
-     * extent, not of its distance from the world origin, and neither
-     * overflows (past 3.4e38) nor underflows (below 1e-38) at any scale
-     * double can hold. */
-    glcollide_frame_fit(&all, origin, &scale);
-    /* A fattening radius above the drawn scene's diameter (below 4 once
-     * scaled) keeps every triangle already: the same answer, and no float
-     * overflow for --distance 1e39. */
-    float radius = (float)fmin(options->distance / 2 * scale, 4.0);
-
-    status = glcollide_context_make_current(context);
-    if (status != GLCOLLIDE_OK)
-        return status;
-    glcollide_gl_state saved;
-    glcollide_gl_state_save(&saved);
-    glcollide_gl_state_reset();
-    size_t flag_words = (total + 31) / 32;
-    float *corners = glcollide_alloc_array(total * 3, 4 * sizeof(float));
-    uint32_t *objects = glcollide_alloc_array(total, sizeof(uint32_t));
-    uint32_t *active = glcollide_alloc_array(total, sizeof(uint32_t));
-    uint32_t *ordered = glcollide_alloc_array(total, sizeof(uint32_t));
-    uint32_t *bits = glcollide_alloc_array(flag_words, sizeof(uint32_t));
-    size_t *base = glcollide_alloc_array(world->object_count, sizeof(size_t));
-    if (!corners || !objects || !active || !ordered || !bits || !base) {
-        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "cull: out of memory");
-        goto done;
+    size_t counts[2048];
+    for (int shift = 0; shift < 32; shift += 11) {
+        memset(counts, 0, sizeof counts);
+        for (size_t i = 0; i < n; i++)
+            counts[keys[i] >> shift & 2047u]++;
+        glcollide_counts_to_offsets(counts, 2048);
+        for (size_t i = 0; i < n; i++)
+            scratch[counts[keys[i] >> shift & 2047u]++] = keys[i];
+        memcpy(keys, scratch, n * sizeof *keys);
     }
-    struct glcollide_cull_cache *cache = NULL;
-    if ((status = prepare_cache(context, options->reliable, &cache)) ||
-        (status = prepare_targets(cache, options->resolution)))
-        goto done;
+}
 
-    size_t g = 0;
-    for (size_t o = 0; o < world->object_count; o++) {
-        const glcollide_world_mesh *w = &world->objects[o];
-        base[o] = g;
-        for (size_t t = 0; t < w->mesh->triangle_count; t++, g++) {
-            objects[g] = (uint32_t)o;
-            for (int c = 0; c < 3; c++) {
-                const double *p = w->positions + 3 * (size_t)w->mesh->triangles[3 * t + c];
-                float *out = corners + 4 * (3 * g + c);
-                for (int k = 0; k < 3; k++)
-                    out[k] = (float)((p[k] - origin[k]) * scale);
-                out[3] = 0.0f;
+/* Reserves the frame's scratch: records, first ids. */
+static int reserve_frame(struct glcollide_cull_cache *cache, size_t count)
+{
+    int status = glcollide_array_reserve((void **)&cache->records, &cache->record_capacity,
+                                         16 * count, sizeof *cache->records, "cull");
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_array_reserve((void **)&cache->first, &cache->first_capacity, count + 1,
+                                         sizeof *cache->first, "cull");
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_array_reserve((void **)&cache->pcs_bits, &cache->pcs_capacity,
+                                         (count + 31) / 32 + 1, sizeof *cache->pcs_bits, "cull");
+    return status;
+}
+
+static float bits_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/*
+ * The objects' records (see shaders/cull_common.glsl) in the frame
+ * (origin, scale); returns the bound of the placement error (frame units).
+ */
+static double fill_records(struct glcollide_cull_cache *cache, const glcollide_world *world,
+                           const uint32_t *objects, size_t count, const double origin[3],
+                           double scale)
+{
+    double error = 0.0;
+    for (size_t p = 0; p < count; p++) {
+        const glcollide_object *pose = &world->objects[objects[p]];
+        const cull_mesh *slot = &cache->meshes[pose->mesh];
+        float *r = cache->records + 16 * p;
+        double m[9], t[3], largest_t = 0.0;
+        glcollide_object_rotation_matrix(pose, m);
+        glcollide_place_point(pose, m, slot->centre, t);
+        for (int k = 0; k < 3; k++) {
+            r[k] = (float)pose->rotation[1 + k];
+            t[k] = (t[k] - origin[k]) * scale;
+            r[4 + k] = (float)t[k];
+            largest_t = fmax(largest_t, fabs(t[k]));
+        }
+        r[3] = (float)pose->rotation[0];
+        r[7] = bits_float(cache->first[p]);
+        double k = scale / slot->scale;
+        r[11] = (float)k;
+        r[15] = bits_float(pose->mesh);
+        error = fmax(error, 128.0 * 0x1p-24 * (slot->largest * k + largest_t));
+    }
+    return error + 4 * (double)FLT_MIN;
+}
+
+/* Each object's region (the box its triangles must meet) in the frame,
+ * rounded outward and grown by the placement error; everything without. */
+static void fill_regions(struct glcollide_cull_cache *cache, const glcollide_aabb *regions,
+                         size_t count, const double origin[3], double scale, double error)
+{
+    for (size_t p = 0; p < count; p++) {
+        float *r = cache->records + 16 * p;
+        for (int k = 0; k < 3; k++) {
+            if (!regions) {
+                r[8 + k] = -INFINITY;
+                r[12 + k] = INFINITY;
+                continue;
             }
+            double lo = (regions[p].min[k] - origin[k]) * scale;
+            double hi = (regions[p].max[k] - origin[k]) * scale;
+            r[8 + k] = (float)(lo - 2 * error - 0x1p-22 * fabs(lo));
+            r[12 + k] = (float)(hi + 2 * error + 0x1p-22 * fabs(hi));
         }
     }
-    glcollide_gl_buffer_reserve(cache->corner_buffer, &cache->corner_capacity, total * 3 * 4 * sizeof(float));
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->corner_buffer);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(total * 3 * 4 * sizeof(float)), corners);
-    glcollide_gl_buffer_reserve(cache->object_buffer, &cache->object_capacity, total * sizeof(uint32_t));
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->object_buffer);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(total * sizeof(uint32_t)), objects);
-    glcollide_gl_buffer_reserve(cache->flag_buffer, &cache->flag_capacity, flag_words * sizeof(uint32_t));
-    glcollide_gl_buffer_reserve(cache->active_buffer, &cache->active_capacity, total * sizeof(uint32_t));
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, cache->corner_buffer, 0,
-                      (GLsizeiptr)(total * 3 * 4 * sizeof(float)));
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, cache->active_buffer);
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, cache->object_buffer, 0,
-                      (GLsizeiptr)(total * sizeof(uint32_t)));
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 3, cache->flag_buffer, 0,
-                      (GLsizeiptr)(flag_words * sizeof(uint32_t)));
+}
 
+/* The buffers a frame of total triangles and count objects works in. */
+static int reserve_buffers(glcollide_context *context, struct glcollide_cull_cache *cache,
+                           size_t total, size_t count, size_t *flag_bytes, size_t *triangle_words)
+{
+    GLint64 largest = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &largest);
+    size_t list_bytes = 12 * (total ? total : 1);
+    if (largest > 0 && (double)list_bytes > (double)largest)
+        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
+                              "cull: %zu triangles take part; their lists need %zu bytes, %s's "
+                              "storage blocks hold %lld",
+                              total, list_bytes, context->caps.renderer, (long long)largest);
+    *triangle_words = (total + 31) / 32;
+    *flag_bytes = 4 * (*triangle_words + (count + 31) / 32);
+    buffer_reserve(cache, BUFFER_OBJECTS, 64 * count);
+    buffer_reserve(cache, BUFFER_LISTS, list_bytes);
+    buffer_reserve(cache, BUFFER_ALIVE, *flag_bytes);
+    buffer_reserve(cache, BUFFER_FLAGS, *flag_bytes);
+    buffer_reserve(cache, BUFFER_CONTROL, CONTROL_BYTES);
+    for (int b = 0; b < BUFFER_COUNT; b++)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)b, cache->buffers[b]);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, cache->buffers[BUFFER_CONTROL]);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, cache->buffers[BUFFER_CONTROL]);
+    glBindVertexArray(cache->vertex_array);
+    return GLCOLLIDE_OK;
+}
+
+/* Fills buffer b's first bytes with the word value. */
+static void fill_words(struct glcollide_cull_cache *cache, int b, size_t offset, size_t bytes,
+                       GLuint value)
+{
+    if (!bytes)
+        return;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->buffers[b]);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, (GLintptr)offset, (GLsizeiptr)bytes,
+                         GL_RED_INTEGER, GL_UNSIGNED_INT, &value);
+}
+
+/* The one readback: the control block's counters, then the list or the bits. */
+static int read_results(struct glcollide_cull_cache *cache, int object_round, size_t count,
+                        size_t triangle_words, glcollide_cull_frame *frame,
+                        glcollide_query_stats *stats)
+{
+    uint32_t header[12];
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->buffers[BUFFER_CONTROL]);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof header, header);
+    stats->gpu_syncs++;
+    stats->readback_bytes += sizeof header;
+    stats->triangles_rasterized += header[CONTROL_RASTERIZED / 4];
+    if (object_round) {
+        size_t words = (count + 31) / 32;
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->buffers[BUFFER_ALIVE]);
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(4 * triangle_words),
+                           (GLsizeiptr)(4 * words), cache->pcs_bits);
+        stats->gpu_syncs++;
+        stats->readback_bytes += 4 * words;
+        frame->pcs_bits = cache->pcs_bits;
+        return GLCOLLIDE_OK;
+    }
+    size_t listed = header[CONTROL_LISTED / 4];
+    int status = glcollide_array_reserve((void **)&cache->flagged, &cache->flagged_capacity,
+                                         listed + 1, sizeof *cache->flagged, "cull");
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_array_reserve((void **)&cache->sort_scratch, &cache->sort_capacity,
+                                         listed + 1, sizeof *cache->sort_scratch, "cull");
+    if (status != GLCOLLIDE_OK)
+        return status;
+    if (listed) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->buffers[BUFFER_LISTS]);
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(4 * listed), cache->flagged);
+        stats->gpu_syncs++;
+        stats->readback_bytes += 4 * listed;
+    }
+    /* Appended in any order: sorted, each object's triangles lie together. */
+    sort_ids(cache->flagged, cache->sort_scratch, listed);
+    frame->flagged = cache->flagged;
+    frame->flagged_count = listed;
+    return GLCOLLIDE_OK;
+}
+
+/* The rounds of views, on buffers ready. */
+static int run_rounds(glcollide_context *context, struct glcollide_cull_cache *cache,
+                      const glcollide_cull_options *options, int prefilter, size_t total,
+                      size_t flag_bytes, const cull_uniforms *u, glcollide_query_stats *stats)
+{
+    size_t triangle_bytes = 4 * (size_t)u->triangle_words;
+    fill_words(cache, BUFFER_CONTROL, 0, CONTROL_BYTES, 0);
+    /* Who takes part: every triangle (or, prefiltered, those meeting their
+     * region); every object. */
+    fill_words(cache, BUFFER_ALIVE, 0, triangle_bytes, prefilter ? 0 : 0xffffffffu);
+    fill_words(cache, BUFFER_ALIVE, triangle_bytes, flag_bytes - triangle_bytes, 0xffffffffu);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    int status = GLCOLLIDE_OK;
+    if (prefilter)
+        status = run_stage(context, cache, STAGE_PREFILTER, 0, 0, total, 0, u, stats);
     int rounds = (options->object_round ? 1 : 0) + options->triangle_rounds;
     for (int round = 0; round < rounds && status == GLCOLLIDE_OK; round++) {
         int object_round = options->object_round && round == 0;
         for (int axis = 0; axis < 3 && status == GLCOLLIDE_OK; axis++) {
-            /* Active triangles and the view box fitted to them. */
-            float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-            active_count = 0;
-            for (size_t o = 0; o < world->object_count; o++)
-                for (size_t t = 0; t < world->objects[o].mesh->triangle_count; t++) {
-                    if (object_round ? !objects_in[o] : !flags[o][t])
-                        continue;
-                    size_t gt = base[o] + t;
-                    active[active_count++] = (uint32_t)gt;
-                    for (int c = 0; c < 3; c++) {
-                        float v[3];
-                        to_view(axis, corners + 4 * (3 * gt + c), v);
-                        for (int k = 0; k < 3; k++) {
-                            lo[k] = fminf(lo[k], v[k]);
-                            hi[k] = fmaxf(hi[k], v[k]);
-                        }
-                    }
-                }
-            if (active_count == 0)
-                goto done;
-            cull_view view;
-            float extent = 0;
-            for (int k = 0; k < 3; k++)
-                extent = fmaxf(extent, fmaxf(fabsf(lo[k]), fabsf(hi[k])));
-            view.radius = options->reliable ? radius + 1e-6f * extent + FLT_MIN : 0.0f;
-            for (int k = 0; k < 3; k++) {
-                /* Room for the fattening and a pixel on every side, and never
-                 * a zero extent (a flat scene seen edge-on). */
-                float pad = view.radius + 1e-6f * extent + 1e-30f;
-                float size = hi[k] - lo[k] + 2 * pad;
-                if (k < 2)
-                    pad += size / (float)(options->resolution - 2);
-                view.min[k] = lo[k] - pad;
-                view.size[k] = hi[k] + pad - view.min[k];
-            }
-            view.pixel[0] = view.size[0] / (float)options->resolution;
-            view.pixel[1] = view.size[1] / (float)options->resolution;
+            cull_uniforms view = *u;
             view.axis = axis;
-            /* FAR: triangles whose grown bounds fit in a point go first. */
-            view.point_count = 0;
-            view.quad_count = active_count;
-            if (options->reliable) {
-                size_t back = active_count;
-                for (size_t i = 0; i < active_count; i++) {
-                    const float *c = corners + 4 * (3 * (size_t)active[i]);
-                    float a[3], b[3], d[3];
-                    to_view(axis, c, a);
-                    to_view(axis, c + 4, b);
-                    to_view(axis, c + 8, d);
-                    float side = 0;
-                    for (int k = 0; k < 2; k++) {
-                        float extent_k = fmaxf(fmaxf(a[k], b[k]), d[k]) - fminf(fminf(a[k], b[k]), d[k]);
-                        side = fmaxf(side, (extent_k + 2 * view.radius) / view.pixel[k] + 3.02f);
-                    }
-                    if (side <= cache->max_point_size)
-                        ordered[view.point_count++] = active[i];
-                    else
-                        ordered[--back] = active[i];
-                }
-                view.quad_count = active_count - view.point_count;
-                memcpy(active, ordered, active_count * sizeof *active);
-            }
-            glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->active_buffer);
-            glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(active_count * sizeof(uint32_t)),
-                            active);
-            status = cull_view_run(cache, options->reliable, &view, flag_words, bits, stats);
-            for (size_t o = 0; o < world->object_count && status == GLCOLLIDE_OK; o++) {
-                int behind = 0;
-                for (size_t t = 0; t < world->objects[o].mesh->triangle_count; t++) {
-                    size_t gt = base[o] + t;
-                    int flagged = bits[gt >> 5] >> (gt & 31) & 1u;
-                    behind |= flagged;
-                    flags[o][t] = flags[o][t] && flagged;
-                }
-                if (object_round)
-                    objects_in[o] = objects_in[o] && behind;
+            status = run_view(context, cache, options->reliable, object_round, total, flag_bytes,
+                              &view, stats);
+            if (getenv("CULL_DEBUG")) {
+                uint32_t h[36];
+                glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->buffers[BUFFER_CONTROL]);
+                glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, 144, h);
+                float *f = (float *)(void *)h;
+                fprintf(stderr,
+                        "round %d axis %d: selected %u points %u quads %u view min %g %g %g size "
+                        "%g %g %g radius %g pixel %g %g\n",
+                        round, axis, h[6], h[7], h[8], f[12], f[13], f[14], f[16], f[17], f[18],
+                        f[15], f[20], f[21]);
             }
         }
-        if (object_round)
-            for (size_t o = 0; o < world->object_count; o++)
-                if (!objects_in[o])
-                    memset(flags[o], 0, world->objects[o].mesh->triangle_count);
     }
+    if (status == GLCOLLIDE_OK && options->triangle_rounds) {
+        status = run_stage(context, cache, STAGE_RESET, 0, 0, 1, 0, u, stats);
+        if (status == GLCOLLIDE_OK)
+            status = run_stage(context, cache, STAGE_COMPACT, 0, 0, total, 0, u, stats);
+    }
+    return status;
+}
+
+int glcollide_cull_world(glcollide_context *context, const glcollide_world *world,
+                         const glcollide_cull_options *options, const uint32_t *objects,
+                         size_t count, const glcollide_aabb *regions, glcollide_cull_frame *frame,
+                         glcollide_query_stats *stats)
+{
+    memset(frame, 0, sizeof *frame);
+    const char *layer = options->reliable ? "far" : "cullide";
+    /* The owner texture and two depth textures. */
+    int status = glcollide_context_check_resolution(context, layer, options->resolution, 12);
+    if (status != GLCOLLIDE_OK || count == 0)
+        return status;
+    size_t total = 0;
+    glcollide_aabb all;
+    glcollide_aabb_empty(&all);
+    for (size_t p = 0; p < count; p++) {
+        const glcollide_object *pose = &world->objects[objects[p]];
+        total += world->meshes[pose->mesh].mesh->triangle_count;
+        if (world->meshes[pose->mesh].mesh->triangle_count) {
+            glcollide_aabb_add_point(&all, world->boxes[objects[p]].min);
+            glcollide_aabb_add_point(&all, world->boxes[objects[p]].max);
+        }
+    }
+    if (total > UINT32_MAX / 6)
+        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "cull: %zu triangles, at most %u", total,
+                              UINT32_MAX / 6);
+    if (total == 0)
+        return GLCOLLIDE_OK; /* nothing to cull */
+    if ((status = glcollide_context_make_current(context)) != GLCOLLIDE_OK)
+        return status;
+    glcollide_gl_state saved;
+    glcollide_gl_state_save(&saved);
+    glcollide_gl_state_reset();
+    struct glcollide_cull_cache *cache = NULL;
+    size_t flag_bytes = 0, triangle_words = 0;
+    if ((status = prepare_cache(context, &cache)) ||
+        (status = prepare_targets(cache, options->resolution)) ||
+        (status = sync_meshes(cache, world, stats)) || (status = reserve_frame(cache, count)) ||
+        (status = reserve_buffers(context, cache, total, count, &flag_bytes, &triangle_words)))
+        goto done;
+    cache->first[0] = 0;
+    for (size_t p = 0; p < count; p++)
+        cache->first[p + 1] =
+            cache->first[p] +
+            (uint32_t)cache->meshes[world->objects[objects[p]].mesh].triangle_count;
+    /* Geometry relative to the centre of what is drawn and scaled by a power
+     * of two that brings it into [-1, 1]: float keeps 24 bits of the scene's
+     * extent, not of its distance from the world origin, and neither
+     * overflows nor underflows at any scale double can hold. */
+    double origin[3], scale;
+    glcollide_frame_fit(&all, origin, &scale);
+    double error = fill_records(cache, world, objects, count, origin, scale);
+    fill_regions(cache, regions, count, origin, scale, error);
+    upload(cache, BUFFER_OBJECTS, 0, 64 * count, cache->records, stats);
+    /* A fattening radius above the drawn scene's diameter (below 4 once
+     * scaled) keeps every triangle already: the same answer, and no float
+     * overflow for --distance 1e39. */
+    cull_uniforms u = {
+        .object_count = (GLuint)count,
+        .triangle_total = (GLuint)total,
+        .capacity = (GLuint)total,
+        .triangle_words = (GLuint)triangle_words,
+        .resolution = options->resolution,
+        .base_radius = (float)(fmin(options->distance / 2 * scale, 4.0) + error),
+        .max_point_size = cache->max_point_size,
+    };
+    status = run_rounds(context, cache, options, regions != NULL, total, flag_bytes, &u, stats);
+    if (status == GLCOLLIDE_OK)
+        status = read_results(cache, options->object_round && !options->triangle_rounds, count,
+                              triangle_words, frame, stats);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_gl_check(options->reliable ? "far" : "cullide");
+    frame->object_count = count;
+    frame->first = cache->first;
 done:
-    free(corners);
-    free(objects);
-    free(active);
-    free(ordered);
-    free(bits);
-    free(base);
     glcollide_gl_state_restore(&saved);
     return status;
 }

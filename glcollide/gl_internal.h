@@ -7,7 +7,7 @@
 
 #include <epoxy/gl.h>
 
-#define GLCOLLIDE_GL_SSBO_BINDINGS 4
+#define GLCOLLIDE_GL_SSBO_BINDINGS 8
 
 /* The GL state any glcollide entry point may touch. Saved on entry and put
  * back on exit, in owned and wrapped contexts alike: in an owned context that
@@ -17,6 +17,7 @@ typedef struct glcollide_gl_state {
     GLint viewport[4];
     GLint program, vertex_array, array_buffer, element_array_buffer;
     GLint shader_storage_buffer, atomic_counter_buffer, draw_indirect_buffer, query_buffer;
+    GLint dispatch_indirect_buffer;
     GLint pixel_pack_buffer, pixel_unpack_buffer, pack_alignment, unpack_alignment;
     GLboolean depth_test, stencil_test, cull_face, blend, scissor_test, polygon_offset_fill;
     GLboolean depth_clamp, rasterizer_discard, multisample;
@@ -32,7 +33,7 @@ typedef struct glcollide_gl_state {
     GLint clear_stencil;
     GLint active_texture;
     GLint polygon_mode;
-    /* Indexed SSBO bindings: glcollide's shaders use binding points 0..3 only. */
+    /* Indexed SSBO bindings: glcollide's shaders use binding points 0..7 only. */
     GLint ssbo_binding[GLCOLLIDE_GL_SSBO_BINDINGS];
     GLint64 ssbo_start[GLCOLLIDE_GL_SSBO_BINDINGS], ssbo_size[GLCOLLIDE_GL_SSBO_BINDINGS];
 } glcollide_gl_state;

@@ -30,6 +30,7 @@ void glcollide_gl_state_save(glcollide_gl_state *s)
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &s->shader_storage_buffer);
     glGetIntegerv(GL_ATOMIC_COUNTER_BUFFER_BINDING, &s->atomic_counter_buffer);
     glGetIntegerv(GL_DRAW_INDIRECT_BUFFER_BINDING, &s->draw_indirect_buffer);
+    glGetIntegerv(GL_DISPATCH_INDIRECT_BUFFER_BINDING, &s->dispatch_indirect_buffer);
     s->query_buffer = 0;
     if (epoxy_gl_version() >= 44 || epoxy_has_gl_extension("GL_ARB_query_buffer_object"))
         glGetIntegerv(GL_QUERY_BUFFER_BINDING, &s->query_buffer);
@@ -103,6 +104,7 @@ void glcollide_gl_state_restore(const glcollide_gl_state *s)
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)s->shader_storage_buffer);
     glBindBuffer(GL_ATOMIC_COUNTER_BUFFER, (GLuint)s->atomic_counter_buffer);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, (GLuint)s->draw_indirect_buffer);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, (GLuint)s->dispatch_indirect_buffer);
     if (epoxy_gl_version() >= 44 || epoxy_has_gl_extension("GL_ARB_query_buffer_object"))
         glBindBuffer(GL_QUERY_BUFFER, (GLuint)s->query_buffer);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pixel_pack_buffer);

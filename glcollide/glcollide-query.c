@@ -142,11 +142,12 @@ int main(int argc, char **argv)
             printf("stats method=%s objects=%zu triangles=%zu time_ms=%.3f aabb_pairs=%" PRIu64
                    " candidates=%" PRIu64 " triangle_tests=%" PRIu64 " pairs=%zu triangle_pairs=%zu"
                    " draw_calls=%" PRIu64 " gpu_syncs=%" PRIu64 " readback_bytes=%" PRIu64
-                   " triangles_rasterized=%" PRIu64 "\n",
+                   " triangles_rasterized=%" PRIu64 " upload_bytes=%" PRIu64
+                   " compute_dispatches=%" PRIu64 "\n",
                    glcollide_method_name(options.method), scene->object_count, triangles,
                    s->time_ms, s->aabb_pairs, s->candidates, s->triangle_tests, result.pair_count,
                    result.triangle_pair_count, s->draw_calls, s->gpu_syncs, s->readback_bytes,
-                   s->triangles_rasterized);
+                   s->triangles_rasterized, s->upload_bytes, s->compute_dispatches);
         }
     }
     glcollide_query_result_clear(&result);

@@ -65,6 +65,7 @@
  */
 #include "gl_internal.h"
 #include "query.h"
+#include "shaders.h"
 
 #include <glcollide/myszkowski.h>
 
@@ -118,308 +119,31 @@ struct glcollide_myszkowski {
     size_t max_nodes;
 };
 
-/* Pixel buffer regions, in words of P = width * height: state (2P: flags
- * and SC1, A's surface count), list heads (P), and for the map min depth (A,
- * B: 2P), max depth (2P), surface count (2P), distance (P), coverage (P). */
-#define GLSL_COMMON                                                                                \
-    "#define STATE_SECOND 0x100u\n"                                                                \
-    "#define STATE_CONCAVE 0x200u\n"                                                               \
-    "#define STATE_COLLIDE 0x400u\n"                                                               \
-    "#define C_COVERED 0\n#define C_COLLIDE1 1\n#define C_SECOND 2\n#define C_COLLIDE2 3\n"        \
-    "#define C_NOT_PI_CONVEX 4\n#define C_CONCAVE 5\n#define C_COLLIDE_CONCAVE 6\n"                \
-    "#define C_UNRESOLVED 7\n#define C_NODES 8\n#define COUNTER_WORDS 16u\n"                       \
-    "#define MAX_LAYERS 256\n"                                                                     \
-    "layout(std430, binding = 2) buffer pixel_block { uint pixels[]; };\n"                         \
-    "layout(std430, binding = 3) buffer work_block { uint work[]; };\n"                            \
-    "uniform int width;\n"                                                                         \
-    "uniform uint pixel_count;\n"
-
-static const char *const vertex_source =
-    "layout(std430, binding = 0) readonly buffer vertex_block { vec4 vertices[]; };\n"
-    "layout(std430, binding = 1) readonly buffer index_block { uint indices[]; };\n"
-    "uniform mat4 to_clip;\n"
-    "uniform uint first_index;\n"
-    "void main() {\n"
-    "    uint v = indices[first_index + uint(gl_VertexID)];\n"
-    "    gl_Position = to_clip * vec4(vertices[v].xyz, 1.0);\n"
-    "}\n";
-
-/* Depth and stencil do the work; the shader only restricts pass 2's A to
- * the marked pixels and counts A's surfaces there (pi-convexity). */
-static const char *const surface_source =
-    "uniform uint require;\n"
-    "uniform int count_layers;\n"
-    "void main() {\n"
-    "    uint p = uint(gl_FragCoord.y) * uint(width) + uint(gl_FragCoord.x);\n"
-    "    if (require != 0u && (pixels[2u * p] & require) == 0u)\n"
-    "        discard;\n"
-    "    if (count_layers != 0)\n"
-    "        atomicAdd(pixels[2u * p + 1u], 1u);\n"
-    "}\n";
-
-/* A fragment of a marked pixel joins the pixel's list: depth, next, object
- * and facing (front = toward the viewer, see glFrontFace below). */
-static const char *const list_source =
-    "uniform uint object;\n"
-    "uniform uint capacity;\n"
-    "void main() {\n"
-    "    uint p = uint(gl_FragCoord.y) * uint(width) + uint(gl_FragCoord.x);\n"
-    "    if ((pixels[2u * p] & STATE_CONCAVE) == 0u)\n"
-    "        discard;\n"
-    "    uint i = atomicAdd(work[C_NODES], 1u);\n"
-    "    if (i >= capacity)\n"
-    "        discard;\n" /* counted: the CPU grows the buffer and runs pass 3 again */
-    "    uint next = atomicExchange(pixels[2u * pixel_count + p], i);\n"
-    "    uint at = COUNTER_WORDS + 3u * i;\n"
-    "    work[at] = floatBitsToUint(gl_FragCoord.z);\n"
-    "    work[at + 1u] = next;\n"
-    "    work[at + 2u] = object | (gl_FrontFacing ? 2u : 0u);\n"
-    "}\n";
-
-/* The map's first rendering: depth range and surface count per object. */
-static const char *const minmax_source =
-    "uniform uint object;\n"
-    "void main() {\n"
-    "    uint p = uint(gl_FragCoord.y) * uint(width) + uint(gl_FragCoord.x);\n"
-    "    uint z = gl_FragCoord.z > 0.0 ? floatBitsToUint(gl_FragCoord.z) : 0u;\n" /* no -0.0 */
-    "    atomicMin(pixels[(3u + object) * pixel_count + p], z);\n"
-    "    atomicMax(pixels[(5u + object) * pixel_count + p], z);\n"
-    "    atomicAdd(pixels[(7u + object) * pixel_count + p], 1u);\n"
-    "}\n";
-
-/* The item buffer (section 7): after the depth ranges, each fragment at its
- * object's nearest or farthest depth writes its triangle index there. */
-static const char *const item_source =
-    "uniform uint object;\n"
-    "void main() {\n"
-    "    uint p = uint(gl_FragCoord.y) * uint(width) + uint(gl_FragCoord.x);\n"
-    "    uint z = gl_FragCoord.z > 0.0 ? floatBitsToUint(gl_FragCoord.z) : 0u;\n"
-    "    if (z == pixels[(3u + object) * pixel_count + p])\n"
-    "        pixels[(11u + 2u * object) * pixel_count + p] = uint(gl_PrimitiveID);\n"
-    "    if (z == pixels[(5u + object) * pixel_count + p])\n"
-    "        pixels[(12u + 2u * object) * pixel_count + p] = uint(gl_PrimitiveID);\n"
-    "}\n";
-
-/* stage 1, 2: the paper's pixel-mask examinations after passes 1 and 2;
- * stage 3: the distance map where both objects are pi-convex;
- * stage 4: the polygons of the contact zone, from the item buffer: where
- * both are pi-convex and the gap is below zone, the two surfaces that face
- * each other (or bound the overlap) are flagged in a bitset. */
-static const char *const classify_source =
-    "layout(local_size_x = 8, local_size_y = 8) in;\n"
-    "layout(binding = 0) uniform usampler2D stencil_texture;\n"
-    "uniform int height;\n"
-    "uniform int stage;\n"
-    "uniform int b_crossing;\n" /* B passes through itself: an even count may still wind */
-    "uniform float zone;\n"
-    "uniform uint triangles_a;\n"
-    "void flag(uint triangle) {\n"
-    "    atomicOr(work[COUNTER_WORDS + triangle / 32u], 1u << (triangle % 32u));\n"
-    "}\n"
-    "void main() {\n"
-    "    ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
-    "    if (t.x >= width || t.y >= height)\n"
-    "        return;\n"
-    "    uint p = uint(t.y * width + t.x);\n"
-    "    if (stage == 4) {\n"
-    "        if (pixels[7u * pixel_count + p] != 2u || pixels[8u * pixel_count + p] != 2u)\n"
-    "            return;\n"
-    "        float min_a = uintBitsToFloat(pixels[3u * pixel_count + p]);\n"
-    "        float min_b = uintBitsToFloat(pixels[4u * pixel_count + p]);\n"
-    "        float max_a = uintBitsToFloat(pixels[5u * pixel_count + p]);\n"
-    "        float max_b = uintBitsToFloat(pixels[6u * pixel_count + p]);\n"
-    "        if (max(min_a, min_b) - min(max_a, max_b) > zone)\n"
-    "            return;\n"
-    "        uint a_min = pixels[11u * pixel_count + p], a_max = pixels[12u * pixel_count + p];\n"
-    "        uint b_min = triangles_a + pixels[13u * pixel_count + p];\n"
-    "        uint b_max = triangles_a + pixels[14u * pixel_count + p];\n"
-    "        if (max_a <= min_b) {\n"
-    "            flag(a_max);\n"
-    "            flag(b_min);\n"
-    "        } else if (max_b <= min_a) {\n"
-    "            flag(b_max);\n"
-    "            flag(a_min);\n"
-    "        } else {\n"
-    "            flag(min_a >= min_b ? a_min : b_min);\n"
-    "            flag(max_a <= max_b ? a_max : b_max);\n"
-    "        }\n"
-    "        atomicAdd(work[C_COVERED], 1u);\n"
-    "        return;\n"
-    "    }\n"
-    "    if (stage == 3) {\n"
-    "        uint count_a = pixels[7u * pixel_count + p], count_b = pixels[8u * pixel_count + p];\n"
-    "        uint coverage = (count_a > 0u ? 1u : 0u) | (count_b > 0u ? 2u : 0u);\n"
-    "        float d = uintBitsToFloat(0x7fc00000u);\n"
-    "        if (coverage == 3u) {\n"
-    "            if (count_a == 2u && count_b == 2u) {\n"
-    "                float min_a = uintBitsToFloat(pixels[3u * pixel_count + p]);\n"
-    "                float min_b = uintBitsToFloat(pixels[4u * pixel_count + p]);\n"
-    "                float max_a = uintBitsToFloat(pixels[5u * pixel_count + p]);\n"
-    "                float max_b = uintBitsToFloat(pixels[6u * pixel_count + p]);\n"
-    "                d = max(min_a, min_b) - min(max_a, max_b);\n"
-    "            } else {\n"
-    "                pixels[2u * p] = STATE_CONCAVE;\n"
-    "                coverage |= 4u;\n"
-    "                atomicAdd(work[C_CONCAVE], 1u);\n"
-    "            }\n"
-    "        }\n"
-    "        pixels[9u * pixel_count + p] = floatBitsToUint(d);\n"
-    "        pixels[10u * pixel_count + p] = coverage;\n"
-    "        return;\n"
-    "    }\n"
-    "    uint s = texelFetch(stencil_texture, t, 0).r;\n"
-    "    if (stage == 1) {\n"
-    "        if ((s & 0x80u) == 0u)\n"
-    "            return;\n"
-    "        atomicAdd(work[C_COVERED], 1u);\n"
-    "        uint sc = s & 0x7fu, state = sc;\n"
-    "        if (sc == 0x7fu) {\n" /* saturated: the lists count exactly */
-    "            state |= STATE_CONCAVE;\n"
-    "            atomicAdd(work[C_CONCAVE], 1u);\n"
-    "        } else if ((sc & 1u) != 0u) {\n"
-    "            state |= STATE_COLLIDE;\n"
-    "            atomicAdd(work[C_COLLIDE1], 1u);\n"
-    "        } else if (sc != 0u && b_crossing != 0) {\n" /* the lists count windings */
-    "            state |= STATE_CONCAVE;\n"
-    "            atomicAdd(work[C_CONCAVE], 1u);\n"
-    "        } else if (sc != 0u) {\n"
-    "            state |= STATE_SECOND;\n"
-    "            atomicAdd(work[C_SECOND], 1u);\n"
-    "        }\n"
-    "        pixels[2u * p] = state;\n"
-    "        return;\n"
-    "    }\n"
-    "    uint state = pixels[2u * p];\n"
-    "    if ((state & STATE_SECOND) == 0u)\n"
-    "        return;\n"
-    "    uint sc1 = state & 0x7fu, sc2 = s & 0x7fu, layers = pixels[2u * p + 1u];\n"
-    "    if (layers != 2u)\n"
-    "        atomicAdd(work[C_NOT_PI_CONVEX], 1u);\n"
-    "    if (sc2 == 0x7fu || (s & 0x80u) == 0u) {\n"
-    "        state |= STATE_CONCAVE;\n"
-    "        atomicAdd(work[C_CONCAVE], 1u);\n"
-    "    } else if ((sc2 & 1u) != 0u || (sc1 != sc2 && layers == 2u)) {\n"
-    "        state |= STATE_COLLIDE;\n"
-    "        atomicAdd(work[C_COLLIDE2], 1u);\n"
-    "    } else if (sc1 != sc2) {\n"
-    "        state |= STATE_CONCAVE;\n"
-    "        atomicAdd(work[C_CONCAVE], 1u);\n"
-    "    }\n"
-    "    pixels[2u * p] = state;\n"
-    "}\n";
-
-/* Pass 3 and the map's listed pixels: sort the pixel's surfaces by depth
- * (at equal depth, entries first: touching counts) and walk them. */
-static const char *const resolve_source =
-    "layout(local_size_x = 8, local_size_y = 8) in;\n"
-    "uniform int height;\n"
-    "uniform int map;\n"
-    "uniform int nonzero;\n" /* bit o: object o passes through itself */
-    /* Inside: winding > 0, or != 0 for an object that passes through
-     * itself (2 in its overlaps, -1 where folded). For the others a stray
-     * exit before its entry (a sliver the rasterizer sees and the exact
-     * surface has not) winds -1 and must change nothing. */
-    "bool in_solid(int o, int winding) {\n"
-    "    return ((nonzero >> o) & 1) != 0 ? winding != 0 : winding > 0;\n"
-    "}\n"
-    "void main() {\n"
-    "    ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
-    "    if (t.x >= width || t.y >= height)\n"
-    "        return;\n"
-    "    uint p = uint(t.y * width + t.x);\n"
-    "    uint state = pixels[2u * p];\n"
-    "    if ((state & STATE_CONCAVE) == 0u)\n"
-    "        return;\n"
-    "    float depth[MAX_LAYERS];\n"
-    "    uint info[MAX_LAYERS];\n"
-    "    int n = 0;\n"
-    "    bool overflow = false;\n"
-    "    uint i = pixels[2u * pixel_count + p];\n"
-    "    for (; i != 0xffffffffu; i = work[COUNTER_WORDS + 3u * i + 1u]) {\n"
-    "        if (n == MAX_LAYERS) {\n"
-    "            overflow = true;\n"
-    "            break;\n"
-    "        }\n"
-    "        float z = uintBitsToFloat(work[COUNTER_WORDS + 3u * i]);\n"
-    "        uint f = work[COUNTER_WORDS + 3u * i + 2u];\n"
-    "        int k = n;\n"
-    "        while (k > 0 && (depth[k - 1] > z || (depth[k - 1] == z &&\n"
-    "                         (info[k - 1] & 2u) == 0u && (f & 2u) != 0u))) {\n"
-    "            depth[k] = depth[k - 1];\n"
-    "            info[k] = info[k - 1];\n"
-    "            k--;\n"
-    "        }\n"
-    "        depth[k] = z;\n"
-    "        info[k] = f;\n"
-    "        n++;\n"
-    "    }\n"
-    "    if (overflow) {\n"
-    "        atomicAdd(work[C_UNRESOLVED], 1u);\n"
-    "        if (map != 0)\n"
-    "            pixels[10u * pixel_count + p] |= 8u;\n"
-    "        else\n"
-    "            pixels[2u * p] = state | STATE_COLLIDE;\n"
-    "        return;\n"
-    "    }\n"
-    "    int inside[2] = int[2](0, 0);\n"
-    "    float last_exit[2] = float[2](-1.0, -1.0);\n"
-    "    float overlap = 0.0, gap = uintBitsToFloat(0x7f800000u), previous = 0.0;\n"
-    "    bool both = false;\n"
-    "    for (int k = 0; k < n; k++) {\n"
-    "        float z = depth[k];\n"
-    "        uint o = info[k] & 1u, other = 1u - o;\n"
-    "        if (inside[0] > 0 && inside[1] > 0)\n"
-    "            overlap += z - previous;\n"
-    /* Inside = more entries than exits so far; only 0 -> 1 enters and
-     * 1 -> 0 leaves (a stray exit-entry pair where the rasterizer sees a
-     * sliver the exact surface does not have changes nothing). */
-    "        if ((info[k] & 2u) != 0u) {\n"
-    "            if (inside[o] == 0 && inside[other] <= 0 && last_exit[other] >= 0.0)\n"
-    "                gap = min(gap, z - last_exit[other]);\n"
-    "            inside[o]++;\n"
-    "        } else if (--inside[o] == 0) {\n"
-    "            last_exit[o] = z;\n"
-    "        }\n"
-    "        both = both || (in_solid(0, inside[0]) && in_solid(1, inside[1]));\n"
-    "        previous = z;\n"
-    "    }\n"
-    "    if (map == 0) {\n"
-    "        if (both) {\n"
-    "            pixels[2u * p] = state | STATE_COLLIDE;\n"
-    "            atomicAdd(work[C_COLLIDE_CONCAVE], 1u);\n"
-    "        }\n"
-    "        return;\n"
-    "    }\n"
-    "    float d = both ? -overlap : gap;\n"
-    "    if (isinf(d))\n"
-    "        d = uintBitsToFloat(0x7fc00000u);\n"
-    "    pixels[9u * pixel_count + p] = floatBitsToUint(d);\n"
-    "}\n";
-
 static GLuint build_program(int which)
 {
     static const char *const names[PROGRAM_COUNT] = {
         "myszkowski surfaces",    "myszkowski lists",    "myszkowski depth ranges",
         "myszkowski item buffer", "myszkowski classify", "myszkowski resolve"};
-    static const char *const header = "#version 430 core\n" GLSL_COMMON;
-    const char *body = which == PROGRAM_SURFACE    ? surface_source
-                       : which == PROGRAM_LIST     ? list_source
-                       : which == PROGRAM_MINMAX   ? minmax_source
-                       : which == PROGRAM_ITEM     ? item_source
-                       : which == PROGRAM_CLASSIFY ? classify_source
-                                                   : resolve_source;
+    static const char *const version = "#version 430 core\n";
+    const char *body = which == PROGRAM_SURFACE    ? glcollide_shader_myszkowski_surface
+                       : which == PROGRAM_LIST     ? glcollide_shader_myszkowski_list
+                       : which == PROGRAM_MINMAX   ? glcollide_shader_myszkowski_minmax
+                       : which == PROGRAM_ITEM     ? glcollide_shader_myszkowski_item
+                       : which == PROGRAM_CLASSIFY ? glcollide_shader_myszkowski_classify
+                                                   : glcollide_shader_myszkowski_resolve;
     int compute = which >= PROGRAM_CLASSIFY;
-    size_t n = strlen(header) + strlen(body) + 1;
+    size_t n = strlen(version) + strlen(glcollide_shader_myszkowski_common) + strlen(body) + 1;
     char *fragment = malloc(n);
-    char *vertex = malloc(strlen(vertex_source) + 32);
+    char *vertex = malloc(strlen(glcollide_shader_myszkowski_vertex) + 32);
     if (!fragment || !vertex) {
         free(fragment);
         free(vertex);
         glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
         return 0;
     }
-    snprintf(fragment, n, "%s%s", header, body);
-    snprintf(vertex, strlen(vertex_source) + 32, "#version 430 core\n%s", vertex_source);
+    snprintf(fragment, n, "%s%s%s", version, glcollide_shader_myszkowski_common, body);
+    snprintf(vertex, strlen(glcollide_shader_myszkowski_vertex) + 32, "#version 430 core\n%s",
+             glcollide_shader_myszkowski_vertex);
     GLuint program = compute ? glcollide_gl_program(names[which], NULL, NULL, fragment)
                              : glcollide_gl_program(names[which], vertex, fragment, NULL);
     free(fragment);

@@ -37,6 +37,7 @@
  * rather than reserved pixels.
  */
 #include "gl_internal.h"
+#include "shaders.h"
 
 #include <glcollide/particles.h>
 
@@ -989,261 +990,6 @@ void glcollide_particles_result_clear(glcollide_particles_result *result)
 
 /* ------------------------------------------------------------ the GPU path */
 
-/* The same algorithm as above, in float (times in double only for the
- * generation bookkeeping, so that late times keep their precision). */
-static const char *const solve_source =
-    "layout(local_size_x = 64) in;\n"
-    "struct particle_t { vec4 x0; vec4 v0; vec4 acc; dvec2 birth_life; };\n"
-    /* m0 = (Mxx Myy Mzz Mxy), m1 = (Mxz Myz gx gy), m2 = (gz J bounce k),
-     * bmin.w = radius^2 (< 0: none), cmin.w = cull, map = (lo0 1/size0 lo1
-     * 1/size1), origin.w = kind (0 plane, 1 quadric). */
-    "struct collider_t { vec4 origin; vec4 u; vec4 v; vec4 w; vec4 m0; vec4 m1; vec4 m2;\n"
-    "                    vec4 bmin; vec4 bmax; vec4 cmin; vec4 cmax; vec4 map; };\n"
-    "layout(std430, binding = 0) readonly buffer particle_block { particle_t particles[]; };\n"
-    "layout(std140, binding = 1) uniform collider_block { collider_t colliders[COLLIDER_CAPACITY]; };\n"
-    "layout(std430, binding = 2) buffer record_block { uint record_count; uint instances; uint first;\n"
-    "                                                   uint base; uvec4 records[]; };\n"
-    "layout(std430, binding = 3) writeonly buffer position_block { vec4 positions[]; };\n"
-    "uniform double window_a, window_b, time_t;\n"
-    "uniform uint particle_count, collider_count, capacity;\n"
-    "uniform int max_bounces;\n"
-    "uniform vec3 position_jitter, velocity_jitter;\n"
-    "uint hash32(uint x) {\n"
-    "    x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;\n"
-    "    return x;\n"
-    "}\n"
-    "float jitter_unit(uint i, uint g, uint k) {\n"
-    "    uint h = hash32(hash32(i) ^ (g * 0x9E3779B9u + k * 0x85EBCA6Bu));\n"
-    "    return float(h >> 8) * (1.0 / 8388608.0) - 1.0;\n"
-    "}\n"
-    /* A polynomial is c (c0..c3) and c4: no local arrays (llvmpipe turns
-     * their dynamic indexing into scratch memory or select ladders). */
-    "float poly_eval(vec4 c, float c4, float s) {\n"
-    "    return (((c4 * s + c.w) * s + c.z) * s + c.y) * s + c.x;\n"
-    "}\n"
-    "bool crosses(float fl, float fr) { return (fl < 0.0 && fr >= 0.0) || (fl > 0.0 && fr <= 0.0); }\n"
-    "float bisect(vec4 c, float c4, float l, float r) {\n"
-    "    float sl = sign(poly_eval(c, c4, l));\n"
-    "    for (int i = 0; i < 100; i++) {\n"
-    "        float m = 0.5 * (l + r);\n"
-    "        if (m <= l || m >= r) break;\n"
-    "        float fm = poly_eval(c, c4, m);\n"
-    "        if (fm != 0.0 && sign(fm) == sl) l = m; else r = m;\n"
-    "    }\n"
-    "    return r;\n"
-    "}\n"
-    "int degree_of(vec4 c, float c4) {\n"
-    "    return c4 != 0.0 ? 4 : c.w != 0.0 ? 3 : c.z != 0.0 ? 2 : c.y != 0.0 ? 1 : 0;\n"
-    "}\n"
-    "void push(inout vec4 r, inout int n, float x) {\n"
-    "    if (n == 0) r.x = x; else if (n == 1) r.y = x; else if (n == 2) r.z = x; else r.w = x;\n"
-    "    n++;\n"
-    "}\n"
-    "int roots_quadratic(vec4 c, int degree, float lo, float hi, out vec4 roots) {\n"
-    "    float r0 = 0.0, r1 = 0.0; int n = 0;\n"
-    "    if (degree == 1) { r0 = -c.x / c.y; n = 1; }\n"
-    "    else if (degree == 2) {\n"
-    "        float disc = c.y * c.y - 4.0 * c.z * c.x;\n"
-    "        if (disc >= 0.0) {\n"
-    "            float q = -0.5 * (c.y + (c.y >= 0.0 ? sqrt(disc) : -sqrt(disc)));\n"
-    "            if (q == 0.0) { r0 = 0.0; n = 1; }\n"
-    "            else { float a = q / c.z, b = c.x / q; r0 = min(a, b); r1 = max(a, b); n = 2; }\n"
-    "        }\n"
-    "    }\n"
-    "    int kept = 0; roots = vec4(0.0);\n"
-    "    if (n >= 1 && r0 > lo && r0 <= hi) push(roots, kept, r0);\n"
-    "    if (n >= 2 && r1 > lo && r1 <= hi) push(roots, kept, r1);\n"
-    "    return kept;\n"
-    "}\n"
-    /* Roots from critical points: the monotone pieces, bisected. */
-    "int roots_pieces(vec4 c, float c4, float lo, float hi, vec4 critical, int nc, out vec4 roots) {\n"
-    "    int n = 0; float l = lo, fl = poly_eval(c, c4, lo); roots = vec4(0.0);\n"
-    "    for (int i = 0; i < 4; i++) {\n"
-    "        if (i > nc) break;\n"
-    "        float r = i < nc ? critical[i] : hi;\n"
-    "        if (r <= l) continue;\n"
-    "        float fr = poly_eval(c, c4, r);\n"
-    "        if (crosses(fl, fr)) push(roots, n, bisect(c, c4, l, r));\n"
-    "        l = r; fl = fr;\n"
-    "    }\n"
-    "    return n;\n"
-    "}\n"
-    /* degree <= 3 (the C version's recursion, one level unrolled) */
-    "int roots_low(vec4 c, float lo, float hi, out vec4 roots) {\n"
-    "    int degree = degree_of(c, 0.0);\n"
-    "    roots = vec4(0.0);\n"
-    "    if (degree <= 0) return 0;\n"
-    "    if (degree <= 2) return roots_quadratic(c, degree, lo, hi, roots);\n"
-    "    vec4 d = vec4(c.y, 2.0 * c.z, 3.0 * c.w, 0.0), critical;\n"
-    "    int nc = roots_quadratic(d, degree_of(d, 0.0), lo, hi, critical);\n"
-    "    return roots_pieces(c, 0.0, lo, hi, critical, nc, roots);\n"
-    "}\n"
-    "int roots_in(vec4 c, float c4, float lo, float hi, out vec4 roots) {\n"
-    "    if (c4 == 0.0) return roots_low(c, lo, hi, roots);\n"
-    "    vec4 d = vec4(c.y, 2.0 * c.z, 3.0 * c.w, 4.0 * c4), critical;\n"
-    "    int nc = roots_low(d, lo, hi, critical);\n"
-    "    return roots_pieces(c, c4, lo, hi, critical, nc, roots);\n"
-    "}\n"
-    "mat3 quadric_m(collider_t k) {\n"
-    "    return mat3(k.m0.x, k.m0.w, k.m1.x, k.m0.w, k.m0.y, k.m1.y, k.m1.x, k.m1.y, k.m0.z);\n"
-    "}\n"
-    "vec3 to_local(collider_t k, vec3 x) { vec3 d = x - k.origin.xyz; return vec3(dot(k.u.xyz, d), dot(k.v.xyz, d), dot(k.w.xyz, d)); }\n"
-    "vec3 rotate_local(collider_t k, vec3 d) { return vec3(dot(k.u.xyz, d), dot(k.v.xyz, d), dot(k.w.xyz, d)); }\n"
-    "bool inside_bounds(collider_t k, vec3 l) {\n"
-    "    if (!all(greaterThanEqual(l, k.bmin.xyz)) || !all(lessThanEqual(l, k.bmax.xyz))) return false;\n"
-    "    return k.bmin.w < 0.0 || l.x * l.x + l.y * l.y <= k.bmin.w;\n"
-    "}\n"
-    "bool path_meets_box(vec4 cmin, vec4 cmax, vec3 x, vec3 v, vec3 b, float S) {\n"
-    "    if (cmin.w == 0.0) return true;\n"
-    "    vec3 e = x + S * (v + S * b);\n"
-    "    vec3 lo = min(x, e), hi = max(x, e);\n"
-    "    vec3 s = -v / (2.0 * b);\n" /* the apex, where b != 0 and it lies inside (0, S) */
-    "    bvec3 apex = bvec3(b.x != 0.0 && s.x > 0.0 && s.x < S, b.y != 0.0 && s.y > 0.0 && s.y < S,\n"
-    "                       b.z != 0.0 && s.z > 0.0 && s.z < S);\n"
-    "    vec3 m = x + s * (v + s * b);\n"
-    "    lo = mix(lo, min(lo, m), apex); hi = mix(hi, max(hi, m), apex);\n"
-    "    return all(greaterThanEqual(hi, cmin.xyz)) && all(lessThanEqual(lo, cmax.xyz));\n"
-    "}\n"
-    /* The cull box first: the whole collider is loaded only when needed. */
-    "float first_hit(uint ci, vec3 x, vec3 v, vec3 b, float S, bool deflate) {\n"
-    "    if (!path_meets_box(colliders[ci].cmin, colliders[ci].cmax, x, v, b, S)) return -1.0;\n"
-    "    collider_t k = colliders[ci];\n"
-    "    vec3 xl = to_local(k, x), vl = rotate_local(k, v), bl = rotate_local(k, b);\n"
-    "    mat3 m = quadric_m(k); vec3 g = vec3(k.m1.z, k.m1.w, k.m2.x);\n"
-    "    vec3 mx = m * xl, mv = m * vl, mb = m * bl;\n"
-    "    float c4 = dot(bl, mb);\n"
-    "    vec4 c = vec4(dot(xl, mx) + 2.0 * dot(g, xl) + k.m2.y,\n"
-    "                  2.0 * dot(xl, mv) + 2.0 * dot(g, vl),\n"
-    "                  dot(vl, mv) + 2.0 * dot(xl, mb) + 2.0 * dot(g, bl),\n"
-    "                  2.0 * dot(vl, mb));\n"
-    "    if (deflate) { c = vec4(c.yzw, c4); c4 = 0.0; }\n"
-    "    vec4 roots;\n"
-    "    int n = roots_in(c, c4, 0.0, S, roots);\n"
-    "    for (int i = 0; i < 4; i++) {\n"
-    "        if (i >= n) break;\n"
-    "        float s = roots[i];\n"
-    "        if (inside_bounds(k, xl + s * (vl + s * bl))) return s;\n"
-    "    }\n"
-    "    return -1.0;\n"
-    "}\n"
-    "void emit(uint i, uint g, uint hit, uint bounce, bool eliminated, float tau, vec3 p, vec3 vel,\n"
-    "          vec3 n) {\n"
-    "    collider_t k = colliders[hit];\n"
-    "    vec3 l = to_local(k, p);\n"
-    "    float a = k.origin.w == 0.0 ? l.x : (l.x == 0.0 && l.y == 0.0 ? 0.0 : atan(l.y, l.x));\n"
-    "    float b = k.origin.w == 0.0 ? l.y : l.z;\n"
-    "    float u = clamp((a - k.map.x) * k.map.y, 0.0, 1.0), v = clamp((b - k.map.z) * k.map.w, 0.0, 1.0);\n"
-    "    uint slot = atomicAdd(record_count, 1u);\n"
-    "    if (slot >= capacity) return;\n"
-    "    records[3u * slot] = uvec4(i, hit | bounce << 16, g, eliminated ? 1u : 0u);\n"
-    "    records[3u * slot + 1u] = uvec4(floatBitsToUint(p), floatBitsToUint(tau));\n"
-    "    records[3u * slot + 2u] = uvec4(floatBitsToUint(u), floatBitsToUint(v),\n"
-    "                                    floatBitsToUint(length(vel)), floatBitsToUint(abs(dot(vel, n))));\n"
-    "}\n"
-    /* Returns alive at until; position there in *position. */
-    "bool replay(uint i, uint g, double tg, vec3 x0, vec3 v0, vec3 acc, float until, float wa,\n"
-    "            float wb, bool emitting, out vec3 position) {\n"
-    "    vec3 x = x0, v = v0, b = 0.5 * acc;\n"
-    "    float s0 = 0.0; int last = -1; int bounces = 0;\n"
-    "    position = vec3(0.0);\n"
-    "    for (;;) {\n"
-    "        float best = until - s0; int hit = -1;\n"
-    "        for (uint c = 0u; c < collider_count; c++) {\n"
-    "            float s = first_hit(c, x, v, b, best, int(c) == last);\n"
-    "            if (s >= 0.0 && (hit < 0 || s < best)) { best = s; hit = int(c); }\n"
-    "        }\n"
-    "        if (hit < 0) break;\n"
-    "        vec3 p = x + best * (v + best * b), vel = v + best * acc;\n"
-    "        collider_t k = colliders[hit];\n"
-    "        vec3 grad = quadric_m(k) * to_local(k, p) + vec3(k.m1.z, k.m1.w, k.m2.x);\n"
-    "        vec3 n = normalize(k.u.xyz * grad.x + k.v.xyz * grad.y + k.w.xyz * grad.z);\n"
-    "        float th = s0 + best;\n"
-    "        bool eliminated = k.m2.z == 0.0 || bounces >= max_bounces;\n"
-    "        if (emitting && th > wa && th <= wb) {\n"
-    "            float tau = float((tg - window_a + double(th)) / (window_b - window_a));\n"
-    "            emit(i, g, uint(hit), uint(bounces), eliminated, tau, p, vel, n);\n"
-    "        }\n"
-    "        if (eliminated) return false;\n"
-    "        float vn = dot(vel, n);\n"
-    "        x = p; v = vel - (1.0 + k.m2.w) * vn * n;\n"
-    "        s0 = th; last = hit; bounces++;\n"
-    "    }\n"
-    "    float s = until - s0;\n"
-    "    position = x + s * (v + s * b);\n"
-    "    return true;\n"
-    "}\n"
-    "double generation_of(double birth, double life, double t) {\n"
-    "    return life <= 0.0lf ? 0.0lf : floor((t - birth) / life);\n"
-    "}\n"
-    "void generation_start(particle_t q, uint i, uint g, out vec3 x0, out vec3 v0) {\n"
-    "    for (int k = 0; k < 3; k++) {\n"
-    "        x0[k] = q.x0[k] + position_jitter[k] * jitter_unit(i, g, uint(k));\n"
-    "        v0[k] = q.v0[k] + velocity_jitter[k] * jitter_unit(i, g, uint(k) + 3u);\n"
-    "    }\n"
-    "}\n"
-    "void main() {\n"
-    "    uint i = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u;\n"
-    "    if (i >= particle_count) return;\n"
-    "    particle_t q = particles[i];\n"
-    "    double birth = q.birth_life.x, life = q.birth_life.y;\n"
-    "    vec3 x0, v0, p;\n"
-    "    vec4 out_position = vec4(0.0);\n"
-    "    bool have_position = false;\n"
-    "    if (window_b > birth) {\n"
-    "        double gb = generation_of(birth, life, window_b);\n"
-    "        double ga = window_a > birth ? generation_of(birth, life, window_a) : 0.0lf;\n"
-    "        if (gb - ga >= 4.0lf) ga = gb - 3.0lf;\n"
-    "        for (double g = ga; g <= gb; g += 1.0lf) {\n"
-    "            double tg = birth + g * life;\n"
-    "            double until = life > 0.0lf ? min(window_b - tg, life) : window_b - tg;\n"
-    "            generation_start(q, i, uint(g), x0, v0);\n"
-    "            bool alive = replay(i, uint(g), tg, x0, v0, q.acc.xyz, float(until),\n"
-    "                                float(window_a - tg), float(window_b - tg), true, p);\n"
-    /* Without look-ahead the last replay ends at t1: its position is the one asked for. */
-    "            if (g == gb && time_t == window_b) {\n"
-    "                out_position = vec4(alive ? p : vec3(0.0), alive ? 1.0 : 0.0);\n"
-    "                have_position = true;\n"
-    "            }\n"
-    "        }\n"
-    "    }\n"
-    "    if (!have_position && time_t >= birth) {\n"
-    "        double g = generation_of(birth, life, time_t), tg = birth + g * life;\n"
-    "        generation_start(q, i, uint(g), x0, v0);\n"
-    "        bool alive = replay(i, uint(g), tg, x0, v0, q.acc.xyz, float(time_t - tg), 0.0, 0.0, false, p);\n"
-    "        out_position = vec4(alive ? p : vec3(0.0), alive ? 1.0 : 0.0);\n"
-    "    }\n"
-    "    positions[i] = out_position;\n"
-    "}\n";
-
-static const char *const map_vertex_source =
-    "#version 430 core\n"
-    "layout(std430, binding = 2) readonly buffer record_block { uint record_count; uint instances;\n"
-    "                                                            uint first; uint base; uvec4 records[]; };\n"
-    "uniform uint capacity;\n"
-    "uniform int tile, columns;\n"
-    "uniform vec2 map_size;\n"
-    "uniform float levels;\n"
-    "flat out vec4 value;\n"
-    "void main() {\n"
-    "    uint k = uint(gl_VertexID);\n"
-    "    gl_PointSize = 1.0;\n"
-    "    if (k >= capacity) { gl_Position = vec4(2.0, 2.0, 2.0, 1.0); value = vec4(0.0); return; }\n"
-    "    uvec4 a = records[3u * k], b = records[3u * k + 1u], c = records[3u * k + 2u];\n"
-    "    int collider = int(a.y & 0xffffu);\n"
-    "    int ix = min(int(floor(uintBitsToFloat(c.x) * float(tile))), tile - 1);\n"
-    "    int iy = min(int(floor(uintBitsToFloat(c.y) * float(tile))), tile - 1);\n"
-    "    vec2 pixel = vec2((collider % columns) * tile + ix, (collider / columns) * tile + iy) + 0.5;\n"
-    "    gl_Position = vec4(pixel / map_size * 2.0 - 1.0, 0.0, 1.0);\n"
-    "    float tau = clamp(uintBitsToFloat(b.w), 0.0, 1.0);\n"
-    "    value = vec4(1.0, float(collider), floor(tau * levels + 0.5) / levels, uintBitsToFloat(c.z));\n"
-    "}\n";
-
-static const char *const map_fragment_source =
-    "#version 430 core\n"
-    "flat in vec4 value;\n"
-    "layout(location = 0) out vec4 color;\n"
-    "void main() { color = value; }\n";
-
 enum { PROGRAM_SOLVE = 0, PROGRAM_MAP, PROGRAM_COUNT };
 
 struct glcollide_particles {
@@ -1277,19 +1023,19 @@ static size_t collider_capacity(void)
 static GLuint build_program(int which)
 {
     if (which == PROGRAM_MAP)
-        return glcollide_gl_program("particles impact map", map_vertex_source, map_fragment_source,
-                                    NULL);
+        return glcollide_gl_program("particles impact map", glcollide_shader_particles_map_vertex,
+                                    glcollide_shader_particles_map_fragment, NULL);
     char header[96];
     size_t capacity = collider_capacity();
     snprintf(header, sizeof header, "#version 430 core\n#define COLLIDER_CAPACITY %zu\n",
              capacity ? capacity : 1);
-    size_t length = strlen(header) + strlen(solve_source) + 1;
+    size_t length = strlen(header) + strlen(glcollide_shader_particles_solve) + 1;
     char *source = malloc(length);
     if (!source) {
         glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "particles: out of memory");
         return 0;
     }
-    snprintf(source, length, "%s%s", header, solve_source);
+    snprintf(source, length, "%s%s", header, glcollide_shader_particles_solve);
     GLuint program = glcollide_gl_program("particles solve", NULL, NULL, source);
     free(source);
     return program;

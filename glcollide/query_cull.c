@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The culling methods as queries (CULLIDE, FAR).
- * Objects: sweep-and-prune on the object boxes, then GPU culling of the
- * objects that pair, drawn whole (object PCS); pairs of the PCS by
- * sweep-and-prune.
- * Triangles: sweep-and-prune, then the triangles that overlap the box of an
- * object they pair with, culled on the GPU at triangle level; for each object
- * pair, the PCS triangles of one against those of the other whose boxes
- * overlap (grown by D/2) are the candidates handed to exact tests, and the
- * object pairs reported are those with candidates.
+ * The culling methods as queries (CULLIDE, FAR), on the persistent world.
+ * Objects: sweep-and-prune on the objects' boxes, then GPU culling of the
+ * objects that pair, drawn whole (object PCS); the pairs reported are the
+ * swept pairs of the PCS.
+ * Triangles: sweep-and-prune, then, on the GPU, the triangles that meet the
+ * box of an object they pair with, culled at triangle level; for each
+ * object pair, the triangles left of one against those of the other whose
+ * boxes overlap (grown by D/2) are the candidates handed to exact tests,
+ * and the object pairs reported are those with candidates.
+ * The CPU's work is in objects, pairs and the triangles left: only those
+ * are placed in world space (as glcollide_object_transform_points places
+ * them), never a whole mesh.
  */
 #include "cull.h"
 #include "query.h"
@@ -16,102 +19,169 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * The triangles that can touch another object at all: those whose box
- * overlaps the box of an object they pair with (boxes grown by margin). A
- * cheap CPU cut before the GPU: in a pile, only the contact regions remain.
- */
-static void overlap_prefilter(const glcollide_world_space *world, const glcollide_pair_list *pairs,
-                              double margin, unsigned char **flags)
+/* The objects that pair with some other (in increasing order) and, at
+ * triangle level, the region each one's triangles must meet: the union of
+ * its partners' boxes grown by twice the margin. */
+static int taking_part(glcollide_world *world, double margin, int regions, size_t *count)
 {
-    for (size_t k = 0; k < pairs->count; k++) {
+    size_t n = world->object_count;
+    const glcollide_pair_list *pairs = &world->pairs;
+    int status = glcollide_array_reserve((void **)&world->slots, &world->slot_capacity, n + 1,
+                                         sizeof *world->slots, "query");
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_array_reserve((void **)&world->taking_part, &world->taking_part_capacity,
+                                         n + 1, sizeof *world->taking_part, "query");
+    if (status != GLCOLLIDE_OK)
+        return status;
+    for (size_t o = 0; o < n; o++)
+        world->slots[o] = -1;
+    for (size_t k = 0; k < pairs->count; k++)
+        world->slots[pairs->pairs[k].a] = world->slots[pairs->pairs[k].b] = 0;
+    *count = 0;
+    for (size_t o = 0; o < n; o++)
+        if (world->slots[o] == 0) {
+            world->slots[o] = (int32_t)*count;
+            world->taking_part[(*count)++] = (uint32_t)o;
+        }
+    if (!regions)
+        return GLCOLLIDE_OK;
+    if ((status = glcollide_array_reserve((void **)&world->regions, &world->region_capacity,
+                                          *count + 1, sizeof *world->regions, "query")))
+        return status;
+    for (size_t p = 0; p < *count; p++)
+        glcollide_aabb_empty(&world->regions[p]);
+    for (size_t k = 0; k < pairs->count; k++)
         for (int side = 0; side < 2; side++) {
             uint32_t self = side ? pairs->pairs[k].b : pairs->pairs[k].a;
-            uint32_t other = side ? pairs->pairs[k].a : pairs->pairs[k].b;
-            const glcollide_world_mesh *w = &world->objects[self];
-            glcollide_aabb region = world->bounds[other];
+            const glcollide_aabb *other =
+                &world->boxes[side ? pairs->pairs[k].a : pairs->pairs[k].b];
+            glcollide_aabb *region = &world->regions[world->slots[self]];
             for (int c = 0; c < 3; c++) {
-                region.min[c] -= 2 * margin;
-                region.max[c] += 2 * margin;
+                double lo = other->min[c] - 2 * margin, hi = other->max[c] + 2 * margin;
+                region->min[c] = lo < region->min[c] ? lo : region->min[c];
+                region->max[c] = hi > region->max[c] ? hi : region->max[c];
             }
-            for (size_t t = 0; t < w->mesh->triangle_count; t++) {
-                if (flags[self][t])
-                    continue;
-                glcollide_aabb box;
-                glcollide_aabb_empty(&box);
-                for (int c = 0; c < 3; c++)
-                    glcollide_aabb_add_point(&box, w->positions + 3 * (size_t)w->mesh->triangles[3 * t + c]);
-                flags[self][t] = glcollide_aabb_overlap(&box, &region);
+        }
+    return GLCOLLIDE_OK;
+}
+
+/* Each object's run of the triangles left (frame's sorted global ids), and
+ * the world box of each such triangle. */
+static int triangles_left(glcollide_world *world, const glcollide_cull_frame *frame)
+{
+    size_t count = frame->object_count, c = frame->flagged_count;
+    int status = glcollide_array_reserve((void **)&world->ranges, &world->range_capacity,
+                                         2 * count + 2, sizeof *world->ranges, "query");
+    if (status == GLCOLLIDE_OK)
+        status =
+            glcollide_array_reserve((void **)&world->triangle_boxes, &world->triangle_box_capacity,
+                                    c + 1, sizeof *world->triangle_boxes, "query");
+    if (status != GLCOLLIDE_OK)
+        return status;
+    size_t i = 0;
+    for (size_t p = 0; p < count; p++) {
+        world->ranges[2 * p] = i;
+        while (i < c && frame->flagged[i] < frame->first[p + 1])
+            i++;
+        world->ranges[2 * p + 1] = i;
+        const glcollide_object *pose = &world->objects[world->taking_part[p]];
+        const glcollide_mesh *mesh = world->meshes[pose->mesh].mesh;
+        double m[9];
+        glcollide_object_rotation_matrix(pose, m);
+        for (size_t f = world->ranges[2 * p]; f < i; f++) {
+            size_t t = frame->flagged[f] - frame->first[p];
+            glcollide_aabb *box = &world->triangle_boxes[f];
+            glcollide_aabb_empty(box);
+            for (int corner = 0; corner < 3; corner++) {
+                double q[3];
+                glcollide_place_point(
+                    pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * t + corner], q);
+                glcollide_aabb_add_point(box, q);
             }
         }
     }
+    return GLCOLLIDE_OK;
 }
 
-int glcollide_query_cull(glcollide_world *persistent, glcollide_context *context,
+/* Candidate triangle pairs of objects i < j: box overlaps among the
+ * triangles left of each (grown by margin), as one group of result. */
+static int triangle_pairs(glcollide_world *world, const glcollide_cull_frame *frame, uint32_t i,
+                          uint32_t j, double margin, glcollide_query_result *result)
+{
+    size_t pi = (size_t)world->slots[i], pj = (size_t)world->slots[j];
+    size_t ai = world->ranges[2 * pi], bi = world->ranges[2 * pi + 1];
+    size_t aj = world->ranges[2 * pj], bj = world->ranges[2 * pj + 1];
+    size_t n = (bi - ai) + (bj - aj);
+    if (bi == ai || bj == aj)
+        return GLCOLLIDE_OK;
+    glcollide_world_scratch *scratch = &world->scratch;
+    void *own = NULL;
+    glcollide_aabb *boxes = glcollide_workspace_get(&scratch->boxes, n * sizeof *boxes, &own);
+    if (!boxes)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
+    memcpy(boxes, world->triangle_boxes + ai, (bi - ai) * sizeof *boxes);
+    memcpy(boxes + (bi - ai), world->triangle_boxes + aj, (bj - aj) * sizeof *boxes);
+    size_t first_of_j = bi - ai;
+    scratch->pairs.count = 0;
+    int status = glcollide_sap_pairs_with(boxes, n, margin, &scratch->pairs, &scratch->sap);
+    for (size_t k = 0; k < scratch->pairs.count && status == GLCOLLIDE_OK; k++) {
+        size_t a = scratch->pairs.pairs[k].a, b = scratch->pairs.pairs[k].b; /* a < b */
+        if (a < first_of_j && b >= first_of_j)
+            status = glcollide_result_add_triangle_pair(
+                result, i, frame->flagged[ai + a] - frame->first[pi], j,
+                frame->flagged[aj + b - first_of_j] - frame->first[pj]);
+    }
+    return status;
+}
+
+int glcollide_query_cull(glcollide_world *world, glcollide_context *context,
                          const glcollide_query_options *options, int reliable,
                          glcollide_query_result *result)
 {
-    const glcollide_world_space *world = NULL;
-    int status = glcollide_world_space_get(persistent, &world);
-    if (status != GLCOLLIDE_OK)
-        return status;
-    size_t n = world->object_count;
     double margin = options->distance / 2;
-    glcollide_pair_list pairs = {0};
-    status = glcollide_sap_pairs(world->bounds, n, margin, &pairs);
+    glcollide_pair_list *pairs = &world->pairs;
+    pairs->count = 0;
+    int status = glcollide_sap_pairs_with(world->boxes, world->object_count, margin, pairs,
+                                          &world->workspace);
     if (status != GLCOLLIDE_OK)
         return status;
-    result->stats.aabb_pairs = pairs.count;
-    unsigned char **flags = calloc(n ? n : 1, sizeof *flags);
-    unsigned char *in_pair = calloc(n ? n : 1, 1);
-    if (!flags || !in_pair)
-        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
-    for (size_t k = 0; k < pairs.count && status == GLCOLLIDE_OK; k++)
-        in_pair[pairs.pairs[k].a] = in_pair[pairs.pairs[k].b] = 1;
-    for (size_t o = 0; o < n && status == GLCOLLIDE_OK; o++) {
-        size_t triangles = world->objects[o].mesh->triangle_count;
-        if (!(flags[o] = calloc(triangles ? triangles : 1, 1)))
-            status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
-    }
+    result->stats.aabb_pairs = pairs->count;
     int triangle_level = options->level == GLCOLLIDE_LEVEL_TRIANGLES;
-    if (status == GLCOLLIDE_OK && triangle_level)
-        overlap_prefilter(world, &pairs, margin, flags);
-    if (status == GLCOLLIDE_OK) {
-        /* Objects: one round of the three views over whole objects.
-         * Triangles: two rounds over the triangles that can touch another
-         * object's box; the second round still removes a quarter of the
-         * candidates on the bunny scene. */
-        glcollide_cull_options cull = {
-            .reliable = reliable,
-            .resolution = options->resolution,
-            .distance = options->distance,
-            .object_round = !triangle_level,
-            .triangle_rounds = triangle_level ? 2 : 0,
-        };
-        /* in_pair becomes the object PCS. */
-        status = glcollide_cull_triangles(context, world, &cull, in_pair, flags, &result->stats);
-    }
-    for (size_t k = 0; k < pairs.count && status == GLCOLLIDE_OK; k++) {
-        uint32_t i = pairs.pairs[k].a, j = pairs.pairs[k].b;
-        if (!in_pair[i] || !in_pair[j])
+    size_t count = 0;
+    if ((status = taking_part(world, margin, triangle_level, &count)) != GLCOLLIDE_OK)
+        return status;
+    /* Objects: one round of the three views over whole objects.
+     * Triangles: two rounds over the triangles that can touch another
+     * object's box; the second round still removes a quarter of the
+     * candidates on the bunny scene. */
+    glcollide_cull_options cull = {
+        .reliable = reliable,
+        .resolution = options->resolution,
+        .distance = options->distance,
+        .object_round = !triangle_level,
+        .triangle_rounds = triangle_level ? 2 : 0,
+    };
+    glcollide_cull_frame frame;
+    status = glcollide_cull_world(context, world, &cull, world->taking_part, count,
+                                  triangle_level ? world->regions : NULL, &frame, &result->stats);
+    if (status == GLCOLLIDE_OK && triangle_level && count)
+        status = triangles_left(world, &frame);
+    for (size_t k = 0; k < pairs->count && status == GLCOLLIDE_OK && count; k++) {
+        uint32_t i = pairs->pairs[k].a, j = pairs->pairs[k].b;
+        if (!triangle_level) {
+            size_t pi = (size_t)world->slots[i], pj = (size_t)world->slots[j];
+            if (frame.pcs_bits && (frame.pcs_bits[pi / 32] >> (pi % 32) & 1u) &&
+                (frame.pcs_bits[pj / 32] >> (pj % 32) & 1u))
+                status = glcollide_result_add_pair(result, i, j);
             continue;
-        /* Objects: pairs of the object PCS. Triangles: pairs that have
-         * candidate triangle pairs (containment without surface contact is
-         * an object-level question). */
+        }
+        /* Triangles: the pairs that have candidate triangle pairs
+         * (containment without surface contact is an object-level question). */
         size_t before = result->triangle_pair_count;
-        if (triangle_level)
-            status = glcollide_world_space_triangle_pairs(world, flags, i, j, margin, result,
-                                                          &persistent->scratch);
-        if (status == GLCOLLIDE_OK && (!triangle_level || result->triangle_pair_count > before))
+        status = triangle_pairs(world, &frame, i, j, margin, result);
+        if (status == GLCOLLIDE_OK && result->triangle_pair_count > before)
             status = glcollide_result_add_pair(result, i, j);
     }
-    result->stats.candidates = options->level == GLCOLLIDE_LEVEL_TRIANGLES
-                                   ? result->triangle_pair_count
-                                   : result->pair_count;
-    for (size_t o = 0; flags && o < n; o++)
-        free(flags[o]);
-    free(flags);
-    free(in_pair);
-    glcollide_pair_list_release(&pairs);
+    result->stats.candidates = triangle_level ? result->triangle_pair_count : result->pair_count;
     return status;
 }

@@ -10,22 +10,11 @@
  *   (visibility results without one query per object).
  */
 #include "gl_internal.h"
+#include "shaders.h"
 
 #include <string.h>
 
 #define SIDE 64
-
-static const char *const vertex_source =
-    "#version 430 core\n"
-    "layout(location = 0) in vec3 position;\n"
-    "void main() { gl_Position = vec4(position, 1.0); }\n";
-
-static const char *const fragment_source =
-    "#version 430 core\n"
-    "layout(early_fragment_tests) in;\n"
-    "layout(std430, binding = 0) buffer counter_block { uint fragments; };\n"
-    "out vec4 color;\n"
-    "void main() { atomicAdd(fragments, 1u); color = vec4(1.0); }\n";
 
 /* Quads as two triangles each; z in NDC ([-1, 1] maps to depth [0, 1]). */
 static void quad(float *v, float x0, float x1, float z, int clockwise)
@@ -58,7 +47,8 @@ int glcollide_context_self_test(glcollide_context *context)
     glcollide_gl_state_save(&saved);
     glcollide_gl_state_reset();
 
-    GLuint program = glcollide_gl_program("self-test", vertex_source, fragment_source, NULL);
+    GLuint program = glcollide_gl_program("self-test", glcollide_shader_self_test_vertex,
+                                          glcollide_shader_self_test_fragment, NULL);
     GLuint framebuffer = 0, renderbuffers[2] = {0, 0}, vertex_array = 0, buffers[2] = {0, 0};
     GLuint query = 0;
     if (!program) {

@@ -45,8 +45,9 @@
  *   the stencil is exact; otherwise (counter AUTO) the count goes to a
  *   32-bit atomic counter per pixel instead, in the same pass.
  */
-#include "query.h"
 #include "stencil.h"
+#include "query.h"
+#include "shaders.h"
 
 #include <float.h>
 #include <math.h>
@@ -87,144 +88,6 @@ struct glcollide_stencil_cache {
     size_t max_records; /* records the record buffer holds */
 };
 
-static const char *const vertex_source =
-    "layout(std430, binding = 0) readonly buffer vertex_block { vec4 vertices[]; };\n"
-    "layout(std430, binding = 1) readonly buffer index_block { uint indices[]; };\n"
-    "layout(std430, binding = 2) readonly buffer object_block { uint objects[]; };\n"
-    "uniform int axis;\n"
-    "uniform int flip;\n"
-    "uniform vec3 view_min;\n"
-    "uniform vec3 view_size;\n"
-    "uniform int stride;\n"        /* vertices per primitive: 1 points, 2 lines, 3 triangles */
-    "uniform uint first_index;\n"  /* where the primitives' vertex indices start */
-    "uniform uint first_object;\n" /* where their objects start */
-    "uniform uint first_sample;\n" /* sample id of the first primitive */
-    "flat out uint f_sample;\n"
-    "flat out uint f_object;\n"
-    "vec3 to_view(vec3 p) {\n"
-    "    vec3 q = axis == 0 ? p.yzx : axis == 1 ? p.zxy : p.xyz;\n"
-    "    return flip != 0 ? vec3(-q.x, q.y, -q.z) : q;\n" /* a rotation: faces keep their side */
-    "}\n"
-    "void main() {\n"
-    "    uint primitive = uint(gl_VertexID) / uint(stride);\n"
-    "    uint v = stride == 1 ? uint(gl_VertexID) : indices[first_index + uint(gl_VertexID)];\n"
-    "    f_sample = first_sample + primitive;\n"
-    "    f_object = objects[first_object + primitive];\n"
-    "    vec3 p = to_view(vertices[v].xyz);\n"
-    "    gl_Position = vec4(2.0 * (p - view_min) / view_size - 1.0, 1.0);\n"
-    "    gl_PointSize = 1.0;\n"
-    "}\n";
-
-static const char *const fragment_source =
-    "flat in uint f_sample;\n"
-    "flat in uint f_object;\n"
-    "#if PASS == 0\n"
-    "layout(location = 0) out uint sample_id;\n"
-    "layout(location = 1) out uint sample_owner;\n"
-    "layout(location = 2) out float sample_depth;\n"
-    "void main() {\n"
-    "    sample_id = f_sample;\n"
-    "    sample_owner = f_object;\n"
-    "    sample_depth = gl_FragCoord.z;\n"
-    "}\n"
-    "#else\n"
-    "layout(binding = 0) uniform usampler2D owner_texture;\n"
-    "layout(binding = 1) uniform sampler2D depth_texture;\n"
-    "layout(std430, binding = 3) buffer pixel_block { int pixel_sums[]; };\n"
-    "uniform int side;\n"
-    "uniform int track;\n" /* some object passes through itself: track who has faces here */
-    "void main() {\n"
-    "    ivec2 t = ivec2(gl_FragCoord.xy);\n"
-    "    uint object = f_object & ID_MASK;\n"
-    /* No sample here (owner NO_SAMPLE), a face of the sample's own object, or
-     * a face at or behind the sample: not counted. The stencil is updated
-     * exactly for the fragments that reach the end (depth test off). */
-    "    if (texelFetch(owner_texture, t, 0).r == object ||\n"
-    "        !(gl_FragCoord.z < texelFetch(depth_texture, t, 0).r))\n"
-    "        discard;\n"
-    /* glFrontFace(GL_CW): front = toward the viewer */
-    "    int facing = gl_FrontFacing ? 1 : -1;\n"
-    "    int pixel = t.y * side + t.x;\n"
-    "    atomicAdd(pixel_sums[PIXEL_WORDS * pixel], facing * int(object));\n"
-    "#if ATOMIC\n"
-    "    atomicAdd(pixel_sums[PIXEL_WORDS * pixel + 1], facing);\n"
-    "#endif\n"
-    /* Which objects have faces here: the first (+ 1), MULTI once another
-     * shows, CROSSING if one passes through itself (its winding may be 2
-     * or -1, so the count's sum over objects no longer says who contains
-     * the sample). The first fragment to arrive swaps 0 for its object
-     * before anyone ORs a flag, so a flag never hides an object. */
-    "    if (track != 0) {\n"
-    "        int old = atomicCompSwap(pixel_sums[PIXEL_WORDS * pixel + 2], 0, int(object + 1u));\n"
-    "        if (old != 0 && (uint(old) & ID_MASK) != object + 1u)\n"
-    "            atomicOr(pixel_sums[PIXEL_WORDS * pixel + 2], int(MULTI));\n"
-    "        if ((f_object & CROSSING) != 0u)\n"
-    "            atomicOr(pixel_sums[PIXEL_WORDS * pixel + 2], int(CROSSING));\n"
-    "    }\n"
-    "}\n"
-    "#endif\n";
-
-static const char *const compute_source =
-    "layout(local_size_x = 8, local_size_y = 8) in;\n"
-    "layout(binding = 0) uniform usampler2D sample_texture;\n"
-    "layout(binding = 1) uniform sampler2D depth_texture;\n"
-    "layout(binding = 2) uniform usampler2D stencil_texture;\n"
-    "layout(std430, binding = 0) buffer record_block { uint record_count; uint pad[3]; uvec4 "
-    "records[]; };\n"
-    "layout(std430, binding = 1) buffer found_block { uint found[]; };\n"
-    "layout(std430, binding = 3) readonly buffer pixel_block { int pixel_sums[]; };\n"
-    "uniform int side;\n"
-    "uniform uint view;\n"
-    "uniform uint capacity;\n"
-    "void main() {\n"
-    "    ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
-    "    if (t.x >= side || t.y >= side)\n"
-    "        return;\n"
-    "    uint id = texelFetch(sample_texture, t, 0).r;\n"
-    "    if (id == 0xffffffffu)\n"
-    "        return;\n"
-    "    int pixel = t.y * side + t.x;\n"
-    "#if ATOMIC\n"
-    "    int count = pixel_sums[PIXEL_WORDS * pixel + 1];\n"
-    "#else\n"
-    "    int count = int(texelFetch(stencil_texture, t, 0).r);\n"
-    "    if (count >= 128)\n"
-    "        count -= 256;\n" /* the stencil counts modulo 256: read it signed */
-    "#endif\n"
-    "    uint objects = uint(pixel_sums[PIXEL_WORDS * pixel + 2]);\n"
-    "    uint what;\n"
-    "    if ((objects & CROSSING) == 0u) {\n"
-    /* Every solid in front winds 0 or 1 here: the count is how many
-     * contain the sample, and where it is 1 the id sum names it. */
-    "        if (count == 0)\n"
-    "            return;\n"
-    "        what = count == 1 ? uint(pixel_sums[PIXEL_WORDS * pixel])\n"
-    "                          : 0x80000000u | (count < 0 ? 0x40000000u : 0u) | "
-    "uint(min(abs(count), 0xffff));\n"
-    "    } else if ((objects & MULTI) == 0u) {\n"
-    /* One object only, which passes through itself: the count is its
-     * winding number at the sample (nonzero: inside, -1 included). */
-    "        if (count == 0)\n"
-    "            return;\n"
-    "        what = (objects & ID_MASK) - 1u;\n"
-    "    } else {\n"
-    /* Several objects, one winding maybe twice or -1 times: windings of
-     * different objects may cancel in the sum; the CPU decides. */
-    "        what = 0x80000000u | UNDECIDED | uint(min(abs(count), 0xffff));\n"
-    "    }\n"
-    /* One record per sample and what it is inside, over all pixels and
-     * views: the first to find it keeps its slot; another penetrated object
-     * (rare) still gets a record of its own. */
-    "    uint before = atomicCompSwap(found[id], 0xffffffffu, what);\n"
-    "    if (before == what)\n"
-    "        return;\n"
-    "    uint i = atomicAdd(record_count, 1u);\n"
-    "    if (i >= capacity)\n"
-    "        return;\n"
-    "    records[i] = uvec4(uint(t.x) | uint(t.y) << 14 | view << 28, id,\n"
-    "                       floatBitsToUint(texelFetch(depth_texture, t, 0).r), what);\n"
-    "}\n";
-
 static GLuint build_program(int which)
 {
     static const char *const names[PROGRAM_COUNT] = {
@@ -238,7 +101,9 @@ static GLuint build_program(int which)
              "#define ID_MASK 0x%xu\n#define CROSSING 0x%xu\n#define MULTI 0x%xu\n"
              "#define UNDECIDED 0x%xu\n",
              pass, atomic, PIXEL_WORDS, ID_MASK, CROSSING, MULTI, UNDECIDED);
-    const char *body[2] = {pass == 2 ? compute_source : vertex_source, fragment_source};
+    const char *body[2] = {pass == 2 ? glcollide_shader_stencil_compute
+                                     : glcollide_shader_stencil_vertex,
+                           glcollide_shader_stencil_fragment};
     char *source[2] = {NULL, NULL};
     GLuint program = 0;
     for (int i = 0; i < (pass == 2 ? 1 : 2); i++) {

@@ -86,6 +86,7 @@
  */
 #include "gl_internal.h"
 #include "predicates.h"
+#include "shaders.h"
 
 #include <glcollide/tetra_tree.h>
 
@@ -1054,128 +1055,6 @@ struct glcollide_tetra_gpu {
     double scale; /* power of two: GPU coordinates are (P - V0) * scale, within [-1, 1] */
 };
 
-static const char *const classify_source =
-    "#version 430 core\n"
-    "layout(local_size_x = 64) in;\n"
-    "layout(std430, binding = 0) readonly buffer point_block { float points[]; };\n"
-    "layout(std430, binding = 1) readonly buffer tree_block { uvec4 tree[]; };\n"
-    "layout(std430, binding = 2) buffer cone_block { uint cones[]; };\n"
-    "layout(std430, binding = 3) buffer result_block { uint counters[4]; uint bits[]; };\n"
-    "uniform uint count;\n"
-    "uniform uint words;\n" /* 32-bit words per bit array */
-    "uniform uint node_count;\n"
-    "uniform uint tet_base;\n" /* in uvec4 */
-    "uniform uint leaf_base;\n"
-    "uniform int coherence;\n"
-    "uniform float tolerance;\n"     /* error bound factor of the plane values */
-    "shared uint group_counts[2];\n" /* coherent, bounding rejects (the CPU counts the rest) */
-    "vec3 xyz(uvec4 s) { return uintBitsToFloat(s.xyz); }\n"
-    "float w(uvec4 s) { return uintBitsToFloat(s.w); }\n"
-    /* Generators are small integers: the crosses are exact, the dots
-     * within float rounding, far inside the build's cone margin. */
-    "bool in_cone(uint node, vec3 p) {\n"
-    "    vec3 g1 = xyz(tree[4u * node]), g2 = xyz(tree[4u * node + 1u]), g3 = xyz(tree[4u * node + "
-    "2u]);\n"
-    "    return dot(cross(g2, g3), p) >= 0.0 && dot(cross(g3, g1), p) >= 0.0 &&\n"
-    "           dot(cross(g1, g2), p) >= 0.0;\n"
-    "}\n"
-    "uint descend(vec3 p) {\n"
-    "    uint node = (p.x < 0.0 ? 1u : 0u) | (p.y < 0.0 ? 2u : 0u) | (p.z < 0.0 ? 4u : 0u);\n"
-    "    for (int level = 0; level <= 10; level++) {\n"
-    "        uvec4 s0 = tree[4u * node];\n"
-    "        if (s0.w == 0xffffffffu)\n"
-    "            break;\n"
-    "        vec3 g1 = xyz(s0), g2 = xyz(tree[4u * node + 1u]), g3 = xyz(tree[4u * node + 2u]);\n"
-    "        vec3 m12 = g1 + g2, m23 = g2 + g3, m31 = g3 + g1;\n"
-    "        uint child = dot(cross(m31, m12), p) < 0.0 ? 0u : dot(cross(m12, m23), p) < 0.0 ? 1u "
-    ":\n"
-    "                     dot(cross(m23, m31), p) < 0.0 ? 2u : 3u;\n"
-    "        node = s0.w + child;\n"
-    "    }\n"
-    "    return node;\n"
-    "}\n"
-    /* 0 outside, 1 inside, 2 uncertain (the CPU decides). */
-    "uint classify(uint i) {\n"
-    "    vec3 p = vec3(points[3u * i], points[3u * i + 1u], points[3u * i + 2u]);\n"
-    "    float pm = max(abs(p.x), max(abs(p.y), abs(p.z)));\n"
-    "    if (!(pm > 1e-30))\n" /* at V0 (or not finite: uploaded as V0) */
-    "        return 2u;\n"
-    "    uint node = 0xffffffffu;\n"
-    "    if (coherence != 0) {\n"
-    "        uint last = cones[i];\n"
-    "        if (last < node_count && tree[4u * last].w == 0xffffffffu && in_cone(last, p)) {\n"
-    "            node = last;\n"
-    "            atomicAdd(group_counts[0], 1u);\n"
-    "        }\n"
-    "    }\n"
-    "    if (node == 0xffffffffu)\n"
-    "        node = descend(p);\n"
-    "    cones[i] = node;\n"
-    "    uint first = tree[4u * node + 1u].w, n = tree[4u * node + 2u].w;\n"
-    "    if (n == 0u)\n"
-    "        return 0u;\n"
-    "    uvec4 b = tree[4u * node + 3u];\n"
-    "    if (dot(xyz(b), p) - w(b) > tolerance * (dot(abs(xyz(b)), abs(p)) + abs(w(b)))) {\n"
-    "        atomicAdd(group_counts[1], 1u);\n"
-    "        return 0u;\n"
-    "    }\n"
-    "    int sum = 0;\n"
-    "    for (uint k = 0u; k < n; k++) {\n"
-    "        uint j = first + k;\n"
-    "        uint base = tet_base + 5u * tree[leaf_base + (j >> 2)][j & 3u];\n"
-    "        uvec4 s4 = tree[base + 4u];\n"
-    "        int sign = int(s4.z);\n"
-    "        uvec4 s0 = tree[base];\n"
-    "        float v0 = dot(xyz(s0), p) + w(s0);\n"
-    "        float e0 = tolerance * (dot(abs(xyz(s0)), abs(p)) + abs(w(s0)) + "
-    "uintBitsToFloat(s4.x) * pm +\n"
-    "                                uintBitsToFloat(s4.y));\n"
-    "        if (sign == 0) {\n" /* flat: uncertain on its triangle's plane within its box */
-    "            if (abs(v0) <= e0) {\n"
-    "                float g = tolerance * (pm + 1.0);\n"
-    "                vec3 lo = xyz(tree[base + 1u]) - g, hi = xyz(tree[base + 2u]) + g;\n"
-    "                if (all(greaterThanEqual(p, lo)) && all(lessThanEqual(p, hi)))\n"
-    "                    return 2u;\n"
-    "            }\n"
-    "            continue;\n"
-    "        }\n"
-    "        bool unsure = false, outside = false;\n" /* inner faces first: narrower than the cone
-                                                       */
-    "        for (uint f = 1u; f <= 3u && !outside; f++) {\n"
-    "            uvec4 s = tree[base + f];\n"
-    "            float v = dot(xyz(s), p), e = tolerance * (dot(abs(xyz(s)), abs(p)) + w(s) * "
-    "pm);\n"
-    "            outside = v < -e;\n"
-    "            unsure = unsure || v <= e;\n"
-    "        }\n"
-    "        if (outside || v0 < -e0)\n"
-    "            continue;\n"
-    "        unsure = unsure || v0 <= e0;\n"
-    "        if (unsure)\n"
-    "            return 2u;\n"
-    "        sum += 2 * sign;\n" /* Algorithm 1, case b */
-    "    }\n"
-    "    return sum != 0 ? 1u : 0u;\n"
-    "}\n"
-    "void main() {\n"
-    "    uint local = gl_LocalInvocationIndex;\n"
-    "    if (local < 2u)\n"
-    "        group_counts[local] = 0u;\n"
-    "    barrier();\n"
-    "    uint i = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 64u + local;\n"
-    "    if (i < count) {\n"
-    "        uint result = classify(i);\n"
-    "        uint bit = 1u << (i & 31u);\n"
-    "        if (result == 1u)\n"
-    "            atomicOr(bits[i >> 5], bit);\n"
-    "        else if (result == 2u)\n"
-    "            atomicOr(bits[words + (i >> 5)], bit);\n"
-    "    }\n"
-    "    barrier();\n"
-    "    if (local < 2u && group_counts[local] != 0u)\n"
-    "        atomicAdd(counters[local], group_counts[local]);\n"
-    "}\n";
-
 static uint32_t float_bits(float f)
 {
     uint32_t u;
@@ -1238,7 +1117,8 @@ static uint32_t *pack_tree(glcollide_tetra_gpu *gpu, size_t *slots)
 static GLuint build_program(int which)
 {
     (void)which;
-    return glcollide_gl_program("tetra-tree classify", NULL, NULL, classify_source);
+    return glcollide_gl_program("tetra-tree classify", NULL, NULL,
+                                glcollide_shader_tetra_tree_classify);
 }
 
 /* The program is the context's, compiled once per context. */

@@ -16,8 +16,11 @@
 #include "world.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+static _Atomic uint64_t next_world_id = 1;
 
 int glcollide_world_create(glcollide_world **out)
 {
@@ -27,6 +30,7 @@ int glcollide_world_create(glcollide_world **out)
     if (!world)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "world: out of memory");
     world->clock = 1;
+    world->id = next_world_id++;
     *out = world;
     return GLCOLLIDE_OK;
 }
@@ -69,6 +73,11 @@ void glcollide_world_destroy(glcollide_world **world)
     glcollide_workspace_release(&w->workspace);
     glcollide_world_scratch_release(&w->scratch);
     space_release(w->space);
+    free(w->slots);
+    free(w->taking_part);
+    free(w->regions);
+    free(w->triangle_boxes);
+    free(w->ranges);
     free(w);
     *world = NULL;
 }

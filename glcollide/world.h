@@ -37,6 +37,7 @@ typedef struct glcollide_world_scratch {
 void glcollide_world_scratch_release(glcollide_world_scratch *scratch);
 
 struct glcollide_world {
+    uint64_t id; /* unique in the process: GPU caches tell worlds apart by it */
     glcollide_world_mesh_entry *meshes;
     size_t mesh_count, mesh_capacity;
     glcollide_object *objects; /* pose and mesh index of each object */
@@ -52,6 +53,14 @@ struct glcollide_world {
     uint64_t *exact_synced;
     size_t exact_capacity, exact_synced_capacity;
     struct glcollide_world_space *space; /* world positions, for the methods that need them */
+    /* The culling methods' scratch (query_cull.c), kept between frames. */
+    int32_t *slots;                 /* per object: its place among those taking part, or -1 */
+    uint32_t *taking_part;          /* the objects taking part */
+    glcollide_aabb *regions;        /* per object taking part */
+    glcollide_aabb *triangle_boxes; /* per triangle left */
+    size_t *ranges;                 /* per object taking part: its triangles left, 2 each */
+    size_t slot_capacity, taking_part_capacity, region_capacity, triangle_box_capacity,
+        range_capacity;
 };
 
 /* When object o last changed: its pose or its mesh. */

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Runs every suite. CK_RUN_SUITE / CK_RUN_CASE select a part (see Check's manual). */
+/* Runs the suites that need no GL context (tests/glcollide-tests); the GPU
+ * ones are in tests/gpu_main.c. CK_RUN_SUITE / CK_RUN_CASE select a part
+ * (see Check's manual). */
 #include "tests.h"
 
 #include <stdlib.h>
@@ -13,18 +15,11 @@ int main(void)
     srunner_add_suite(runner, suite_sap());
     srunner_add_suite(runner, suite_bvh());
     srunner_add_suite(runner, suite_point_in_mesh());
-    srunner_add_suite(runner, suite_context());
     srunner_add_suite(runner, suite_scene());
     srunner_add_suite(runner, suite_query());
     srunner_add_suite(runner, suite_world());
-    srunner_add_suite(runner, suite_cull());
-    srunner_add_suite(runner, suite_stencil());
     srunner_add_suite(runner, suite_self_intersection());
     srunner_add_suite(runner, suite_contacts());
-    srunner_add_suite(runner, suite_particles());
-    srunner_add_suite(runner, suite_tetra_tree());
-    srunner_add_suite(runner, suite_myszkowski());
-    srunner_add_suite(runner, suite_bad_input());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

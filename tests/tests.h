@@ -3,7 +3,7 @@
 #ifndef GLCOLLIDE_TESTS_H
 #define GLCOLLIDE_TESTS_H
 
-#include "../demos/splitmix64.h"
+#include "helpers/splitmix64.h"
 
 #include <glcollide/glcollide.h>
 
@@ -21,6 +21,7 @@ Suite *suite_context(void);
 Suite *suite_scene(void);
 Suite *suite_query(void);
 Suite *suite_world(void);
+Suite *suite_world_gpu(void);
 Suite *suite_cull(void);
 Suite *suite_stencil(void);
 Suite *suite_self_intersection(void);

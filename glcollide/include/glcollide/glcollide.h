@@ -435,6 +435,8 @@ typedef struct glcollide_query_stats {
     uint64_t gpu_syncs;          /* GPU->CPU synchronisations (readbacks, query results) */
     uint64_t readback_bytes;
     uint64_t triangles_rasterized;
+    uint64_t upload_bytes; /* CPU->GPU: buffer data and uniforms (meshes on first use) */
+    uint64_t compute_dispatches;
 } glcollide_query_stats;
 
 typedef struct glcollide_query_result {
