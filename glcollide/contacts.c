@@ -132,6 +132,10 @@ typedef struct region {
     uint32_t first_element; /* smallest element index: the region's key */
     uint32_t direction_count;
     uint32_t guessed; /* the normal is a fallback: face normals are tried in every direction */
+    /* The closed curve's vector area, unit, where the facets' normal was
+     * taken instead (they disagree): its cone of faces is tried too. */
+    double second[3];
+    uint32_t has_second;
 } region;
 
 enum { CELL_SLOTS = 4 };
@@ -948,10 +952,17 @@ static int inside_vertices(glcollide_contact_scratch *s, const input *in, size_t
 static void region_normal(region *r)
 {
     double size2 = distance2(r->lo, r->hi), len = length3(r->area);
-    int closed_area = r->open_points == 0 && len > 1e-12 * size2 && isfinite(len) &&
-                      facets_agree(r->area, r->facets);
+    int has_area = r->open_points == 0 && len > 1e-12 * size2 && isfinite(len);
+    int closed_area = has_area && facets_agree(r->area, r->facets);
     const double *choices[4] = {closed_area ? r->area : r->facets, r->facets, r->hint, r->offset};
     r->guessed = 0;
+    /* Facets are local (a face may look thinner than it is where the other
+     * mesh's triangulation cuts it short); the vector area of a closed curve
+     * is the overlap's own gradient. Where they disagree, the faces around
+     * both compete: the thinnest overlap decides (choose_normal). */
+    r->has_second = has_area && !closed_area;
+    for (int k = 0; k < 3 && r->has_second; k++)
+        r->second[k] = r->area[k] / len;
     for (int c = 0; c < 4; c++) {
         len = length3(choices[c]);
         if (!(len > 0.0) || !isfinite(len) || (c == 2 && !(len > 1e-9 * r->curve_points)))
@@ -1183,6 +1194,8 @@ static int bucket_points(glcollide_contact_scratch *s, size_t point_count, size_
 static void offer_direction(region *r, double *directions, const double d[3])
 {
     double closeness = glcollide_vec3_dot(d, r->normal);
+    if (r->has_second)
+        closeness = larger(closeness, glcollide_vec3_dot(d, r->second));
     if (closeness < (r->guessed ? -2.0 : direction_cone))
         return;
     uint32_t worst = 0;
@@ -1190,6 +1203,8 @@ static void offer_direction(region *r, double *directions, const double d[3])
     for (uint32_t i = 0; i < r->direction_count; i++) {
         const double *e = directions + 3 * i;
         double c = glcollide_vec3_dot(e, r->normal);
+        if (r->has_second)
+            c = larger(c, glcollide_vec3_dot(e, r->second));
         if (glcollide_vec3_dot(e, d) > 1.0 - 1e-15)
             return; /* the same face orientation */
         if (c < worst_closeness) {
@@ -1204,8 +1219,9 @@ static void offer_direction(region *r, double *directions, const double d[3])
     memcpy(directions + 3 * worst, d, 3 * sizeof *d);
 }
 
-/* Candidate normals per region: the vector-area normal, then the face
- * normals (n_b, and -n_a) of its pairs near it. */
+/* Candidate normals per region: its normal (and the vector area's where
+ * they differ), then the face normals (n_b, and -n_a) of its pairs near
+ * either. */
 static int collect_directions(glcollide_contact_scratch *s, size_t element_count,
                               size_t region_count)
 {
@@ -1213,8 +1229,12 @@ static int collect_directions(glcollide_contact_scratch *s, size_t element_count
                 sizeof *s->directions))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     for (size_t i = 0; i < region_count; i++) {
-        memcpy(s->directions + 3 * MAX_DIRECTIONS * i, s->regions[i].normal, 3 * sizeof(double));
-        s->regions[i].direction_count = 1;
+        region *r = &s->regions[i];
+        double *directions = s->directions + 3 * MAX_DIRECTIONS * i;
+        memcpy(directions, r->normal, 3 * sizeof(double));
+        r->direction_count = 1;
+        if (r->has_second)
+            offer_direction(r, directions, r->second);
     }
     for (size_t i = 0; i < element_count; i++) {
         const element *e = &s->elements[i];
