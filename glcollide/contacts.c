@@ -10,59 +10,70 @@
  * such contacts launches the top box. A region's normal must undo the
  * region's overlap as a whole.
  *
- * 1. Elements. Each candidate pair (a of A, b of B) is decided exactly
- *    (glcollide_tri_tri_intersection). A pair that crosses gives a segment
- *    of the intersection curve, oriented along n_a x n_b: that leaves the
- *    part of a inside B on its left, so the segments of a region form the
- *    boundary curve of A's surface patch inside B, counter-clockwise seen
- *    from outside A. A pair that only touches (the segment lies on an edge
- *    of both triangles, as at the corners of two flush boxes) and a
- *    coplanar pair facing back to back (exact resting) give touching points;
- *    the latter also its overlap polygon and area. Coplanar faces facing
- *    the same way (flush sides) give nothing: the pairs around them carry
- *    the overlap.
- * 2. Regions: elements sharing a point (within 1e-7 of the contact set's
- *    size) are connected (union-find over a hash grid of their points).
- * 3. Normal: the overlap volume's gradient with respect to translating A is
- *    minus the integral of A's outward normal over A's patch inside B, i.e.
- *    minus that patch's vector area, and a vector area depends only on the
+ * 1. Elements. Each candidate pair (a of A, b of B) is decided exactly (the
+ *    triangle test on prepared planes, each candidate triangle prepared
+ *    once). A pair where each triangle enters the other solid (has a vertex
+ *    strictly behind the other's plane) along a segment that is not an edge
+ *    of both gives a segment of the intersection curve, oriented along
+ *    n_a x n_b: that leaves the part of a inside B on its left, so the
+ *    segments of a region form the boundary curve of A's surface patch
+ *    inside B. Other meeting pairs touch: an edge or vertex of one on the
+ *    other's face (touch normal: the face's), edges meeting edges (no
+ *    normal of their own: the corners of flush faces would point
+ *    sideways), faces back to back (their overlap polygon and area F).
+ *    Coplanar faces turned the same way (flush sides) give nothing.
+ * 2. Facets: a segment lies on the face the other triangle enters less
+ *    deeply within the face's prism (B's unless A's is clearly thinner), as
+ *    a separating-axis test picks a reference face, when that depth is at
+ *    most a quarter of the segment's length and the faces are not turned
+ *    the same way; a touch lies on its touched face. Weighted by length.
+ * 3. Regions: elements sharing a point (within 1e-7 of the contact set's
+ *    size; union-find over a hash grid of their points) are connected when
+ *    their facets agree (45 degrees, or one of them negligible); sets kept
+ *    apart are merged afterwards where their normals agree within 60
+ *    degrees (a box on a box is one region, a box in a corner two).
+ * 4. Normal: the overlap volume's gradient with respect to translating A is
+ *    minus the vector area of A's patch inside B, which depends only on the
  *    boundary curve: V = 1/2 sum (p - c) x (q - c) over the region's
- *    oriented segments (c: their centroid). For a box sunk into a box, or
- *    caps on caps, the strips of the side faces cancel and V is vertical,
- *    whatever the tessellation; short corner segments add only their tiny
- *    vector area. Faces touching back to back add their area times n_b (F),
- *    which also dominates where near-coplanar faces make the curve
- *    ill-conditioned (a resting pair within rounding of exact contact).
- *    The normal is (F - V) / |F - V|, from B toward A (ODE's convention:
- *    moving A along it separates the pair); when that sum vanishes (a
- *    degenerate touch), the sum of n_b - n_a over the region's pairs.
- * 4. Depth: the width of the overlap along the normal, from points known
+ *    segments. For a box sunk into a box the side strips cancel and V is
+ *    vertical, whatever the tessellation. With faces touching back to back
+ *    the area F - V, from B toward A (ODE's convention: moving A along it
+ *    separates the pair). Used when the curve is closed and agrees with the
+ *    facets' sum; else the facets' sum (where they disagree the faces near
+ *    both compete below); else the sum of n_b - n_a (edges on edges); else
+ *    the offset of the triangles' centroids. Then the candidate face normals
+ *    within 20 degrees (any direction after a fallback) compete: the one
+ *    along which the overlap is thinnest is the normal. Flush boxes overlap
+ *    in a slab whose strips tilt V by about depth / size; the face normal
+ *    has no such tilt.
+ * 5. Depth: the width W of the overlap along the normal, from points known
  *    to lie in both solids: the curve's points, and the vertices of the
- *    crossing triangles that lie inside the other mesh. A vertex v of a is
- *    counted inside B when it is behind or on the plane of every triangle
- *    of B that meets a (exact orient3d): for B convex near a this is
- *    exactly "inside"; where B is concave it can only leave vertices out.
- *    So the width W = top - bottom (top: highest such point of B's patch
- *    along n, bottom: lowest of A's) never exceeds the true overlap along n
- *    (a contact never reports more depth than the solids overlap), and a
- *    point's own depth is how far it lies below top (points of A and of the
- *    curve) or above bottom (vertices of B), clamped to [0, W]: a tilted
- *    box gets its deep corners deep and its crossing line at 0, as ODE's
- *    box-box collider gives them.
- * 5. Manifold: per region, points_per_region (default 4) points: the
- *    deepest (within a band of 1e-6 W; among those, the farthest from the
- *    region's centre), then farthest-point sampling in the plane normal to
- *    n (ties within 1e-6 of the region's size go to the deeper, then to the
- *    smaller key: triangles and vertex indices, so a resting pair keeps the
- *    same contacts step after step). With fewer slots than regions times
- *    points, regions take turns (deepest region first), one point a turn.
- *    The count never grows with the caller's buffer beyond regions times
- *    points_per_region: in ODE's default friction model mu bounds each
- *    contact's friction force, so more contacts would mean more friction.
+ *    crossing triangles behind or on every partner's plane (exact; where B
+ *    is concave near a this can only leave vertices out), so no contact
+ *    reports more depth than the solids overlap along its normal. A
+ *    vertex's depth is how far it travels along the normal to leave through
+ *    a partner's plane; a curve point's, the thickness the two faces it
+ *    lies on let a line run inside both solids along the normal through it
+ *    (a flush slab's rim: the slab's thickness; a tilted face's crossing
+ *    line, or a sphere's rim: 0); each clamped to [0, W].
+ * 6. Manifold (manifold.c): points_per_region (default 4) points per
+ *    region: the deepest (within 10% of W; among those, the farthest from
+ *    the centre), the farthest from it, the largest triangle, the largest
+ *    added area, then farthest-point sampling; ties by keys (vertices
+ *    before curve points, then triangle and corner indices), so a resting
+ *    pair keeps the same contacts step after step. With fewer slots than
+ *    regions times points, regions take turns (deeper, then larger, first),
+ *    one point a turn; output grouped by region. The count never grows with
+ *    the caller's buffer beyond regions times points_per_region: in ODE's
+ *    default friction model mu bounds each contact's friction force, so
+ *    more contacts would mean more friction.
  *
  * The result does not depend on the order of candidates (elements are
  * sorted by their triangle pair; every tie is broken by keys). Scratch
  * memory lives in a glcollide_contact_scratch and only grows.
+ *
+ * A closed mesh inside another with no surface crossing has no curve:
+ * glcollide_contacts_containment (at the end) pushes it out.
  */
 #include "internal.h"
 #include "manifold.h"
