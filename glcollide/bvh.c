@@ -31,8 +31,19 @@
  * 31 deep, so this is never reached and only bounds the traversal stacks. */
 #define GLCOLLIDE_BVH_MAX_DEPTH 60
 
+/*
+ * A box as its centre and half extents, which the tests of placed boxes use
+ * directly (no conversion per test). Made from an exact min/max box and
+ * grown by enough to cover its own rounding and that of c -/+ h: the box it
+ * encloses is always inside [c - h, c + h] as computed, so tests on it are
+ * conservative (at most a few ulps wider than the exact box).
+ */
+typedef struct bvh_box {
+    double c[3], h[3];
+} bvh_box;
+
 typedef struct bvh_node {
-    glcollide_aabb box;
+    bvh_box box;
     uint32_t first; /* leaf: first slot; inner: first child */
     uint32_t count; /* leaf: number of slots (> 0); inner: 0 */
 } bvh_node;
@@ -40,12 +51,13 @@ typedef struct bvh_node {
 struct glcollide_bvh {
     size_t vertex_count;
     size_t triangle_count;
-    uint32_t *triangles;        /* 3 vertex indices per slot, in leaf order */
-    uint32_t *ids;              /* the caller's triangle index of each slot */
-    glcollide_aabb *slot_boxes; /* box of each slot's triangle */
+    uint32_t *triangles;  /* 3 vertex indices per slot, in leaf order */
+    uint32_t *ids;        /* the caller's triangle index of each slot */
+    bvh_box *slot_boxes;  /* box of each slot's triangle */
     bvh_node *nodes;
     size_t node_count;
-    int depth; /* edges on the longest root-leaf path */
+    glcollide_aabb bounds; /* the exact box of all triangles */
+    int depth;             /* edges on the longest root-leaf path */
 };
 
 /* ---------------------------------------------------------------- boxes */
@@ -87,21 +99,52 @@ static inline void triangle_box(const double *positions, const uint32_t *triangl
     }
 }
 
+/* The centre and half extents enclosing box. The halves (0.5 x is exact
+ * but for subnormals) keep the sum from overflowing; each computed c and h,
+ * and c -/+ h later, is off by at most (|c| + h) 2^-53 plus 2^-1075, so
+ * growing h by (|c| + h) 2^-50 + 2^-1070 covers all three and leaves as
+ * much again for the roundings of the tests that compare such boxes. */
+static inline void box_encode(const glcollide_aabb *box, bvh_box *out)
+{
+    for (int k = 0; k < 3; k++) {
+        double c = 0.5 * box->min[k] + 0.5 * box->max[k];
+        double h = 0.5 * box->max[k] - 0.5 * box->min[k];
+        out->c[k] = c;
+        out->h[k] = h + ((fabs(c) + h) * 0x1p-50 + 0x1p-1070);
+    }
+}
+
+/* The min/max box of an encoded one (enclosing the box it was made from). */
+static inline void box_decode(const bvh_box *box, glcollide_aabb *out)
+{
+    for (int k = 0; k < 3; k++) {
+        out->min[k] = box->c[k] - box->h[k];
+        out->max[k] = box->c[k] + box->h[k];
+    }
+}
+
 /* Inclusive overlap of a and b after growing each by margin on every side:
- * the same arithmetic as growing both boxes and calling glcollide_aabb_overlap,
- * and monotone, so a node test never rejects what a contained triangle box
+ * monotone, so a node test never rejects what a contained triangle box
  * would accept. */
-static inline int overlap_margin(const glcollide_aabb *a, const glcollide_aabb *b, double margin)
+static inline int overlap_margin(const bvh_box *a, const bvh_box *b, double margin)
 {
     for (int k = 0; k < 3; k++)
-        if (!(a->min[k] - margin <= b->max[k] + margin && b->min[k] - margin <= a->max[k] + margin))
+        if (!(fabs(a->c[k] - b->c[k]) <= a->h[k] + b->h[k] + 2.0 * margin))
             return 0;
     return 1;
 }
 
-static inline double box_size(const glcollide_aabb *box)
+/* Does encoded box a meet the min/max box b? */
+static inline int meets_aabb(const bvh_box *a, const glcollide_aabb *b)
 {
-    return (box->max[0] - box->min[0]) + (box->max[1] - box->min[1]) + (box->max[2] - box->min[2]);
+    glcollide_aabb box;
+    box_decode(a, &box);
+    return glcollide_aabb_overlap(&box, b);
+}
+
+static inline double box_size(const bvh_box *box)
+{
+    return 2.0 * (box->h[0] + box->h[1] + box->h[2]);
 }
 
 /* ---------------------------------------------------------------- build */
@@ -275,18 +318,27 @@ void glcollide_bvh_refit(glcollide_bvh *bvh, const double *positions)
 {
     if (!bvh || !positions || bvh->node_count == 0)
         return;
-    for (size_t s = 0; s < bvh->triangle_count; s++)
-        triangle_box(positions, bvh->triangles + 3 * s, &bvh->slot_boxes[s]);
+    glcollide_aabb_empty(&bvh->bounds);
+    for (size_t s = 0; s < bvh->triangle_count; s++) {
+        glcollide_aabb box;
+        triangle_box(positions, bvh->triangles + 3 * s, &box);
+        box_union(&bvh->bounds, &box);
+        box_encode(&box, &bvh->slot_boxes[s]);
+    }
+    /* A node's box encloses its children's (each level grows by a few ulps;
+     * bounds keeps the exact box of them all). */
     for (size_t i = bvh->node_count; i-- > 0;) {
         bvh_node *node = &bvh->nodes[i];
-        if (node->count) {
-            node->box = bvh->slot_boxes[node->first];
-            for (uint32_t s = 1; s < node->count; s++)
-                box_union(&node->box, &bvh->slot_boxes[node->first + s]);
-        } else {
-            node->box = bvh->nodes[node->first].box;
-            box_union(&node->box, &bvh->nodes[node->first + 1].box);
+        uint32_t parts = node->count ? node->count : 2;
+        glcollide_aabb box, part;
+        for (uint32_t p = 0; p < parts; p++) {
+            box_decode(node->count ? &bvh->slot_boxes[node->first + p]
+                                   : &bvh->nodes[node->first + p].box,
+                       p ? &part : &box);
+            if (p)
+                box_union(&box, &part);
         }
+        box_encode(&box, &node->box);
     }
 }
 
@@ -306,7 +358,7 @@ glcollide_aabb glcollide_bvh_bounds(const glcollide_bvh *bvh)
 {
     glcollide_aabb box;
     if (bvh && bvh->node_count)
-        return bvh->nodes[0].box;
+        return bvh->bounds;
     glcollide_aabb_empty(&box);
     return box;
 }
@@ -337,14 +389,13 @@ typedef struct placed_box {
 
 /* Box x (its own frame, grown by grow) placed through rotation r (row
  * major, |r| in abs_r) and translation t: c = r centre + t, h = |r| half. */
-static inline void place(const glcollide_aabb *x, double grow, const double r[9],
-                         const double abs_r[9], const double t[3], placed_box *out)
+static inline void place(const bvh_box *x, double grow, const double r[9], const double abs_r[9],
+                         const double t[3], placed_box *out)
 {
-    double c[3], h[3];
-    for (int k = 0; k < 3; k++) {
-        c[k] = 0.5 * (x->min[k] + x->max[k]);
-        h[k] = 0.5 * (x->max[k] - x->min[k]) + grow;
-    }
+    const double *c = x->c;
+    double h[3];
+    for (int k = 0; k < 3; k++)
+        h[k] = x->h[k] + grow;
     for (int k = 0; k < 3; k++) {
         out->c[k] = r[3 * k] * c[0] + r[3 * k + 1] * c[1] + r[3 * k + 2] * c[2] + t[k];
         out->h[k] = abs_r[3 * k] * h[0] + abs_r[3 * k + 1] * h[1] + abs_r[3 * k + 2] * h[2];
@@ -353,14 +404,11 @@ static inline void place(const glcollide_aabb *x, double grow, const double r[9]
 
 /* Can box x (grown by grow) and a placed box be separated along one of x's
  * own axes? 0 when they can. */
-static inline int meets_placed(const glcollide_aabb *x, double grow, const placed_box *p)
+static inline int meets_placed(const bvh_box *x, double grow, const placed_box *p)
 {
-    for (int k = 0; k < 3; k++) {
-        double centre = 0.5 * (x->min[k] + x->max[k]);
-        double half = 0.5 * (x->max[k] - x->min[k]) + grow;
-        if (fabs(p->c[k] - centre) > half + p->h[k])
+    for (int k = 0; k < 3; k++)
+        if (fabs(p->c[k] - x->c[k]) > x->h[k] + grow + p->h[k])
             return 0;
-    }
     return 1;
 }
 
@@ -384,12 +432,12 @@ typedef struct object_frames {
     double grow_a, grow_b;
 } object_frames;
 
-static inline void place_b(const object_frames *f, const glcollide_aabb *x, placed_box *out)
+static inline void place_b(const object_frames *f, const bvh_box *x, placed_box *out)
 {
     place(x, f->grow_b, f->ab.r, f->ab.abs_r, f->ab.t, out);
 }
 
-static inline void place_a(const object_frames *f, const glcollide_aabb *x, placed_box *out)
+static inline void place_a(const object_frames *f, const bvh_box *x, placed_box *out)
 {
     place(x, f->grow_a, f->r_ba, f->abs_r_ba, f->t_ba, out);
 }
@@ -402,7 +450,7 @@ static int leaf_pairs(const glcollide_bvh *a, const bvh_node *na, const glcollid
                       const bvh_node *nb, double margin, glcollide_bvh_pair_fn fn, void *user)
 {
     for (uint32_t i = na->first; i < na->first + na->count; i++) {
-        const glcollide_aabb *box_a = &a->slot_boxes[i];
+        const bvh_box *box_a = &a->slot_boxes[i];
         if (!overlap_margin(box_a, &nb->box, margin))
             continue;
         for (uint32_t j = nb->first; j < nb->first + nb->count; j++)
@@ -488,7 +536,7 @@ static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const
         for (uint32_t c = 0; c < 2; c++) {
             uint32_t ca = descend_a ? na->first + c : ia;
             uint32_t cb = descend_a ? ib : nb->first + c;
-            const glcollide_aabb *box_a = &a->nodes[ca].box, *box_b = &b->nodes[cb].box;
+            const bvh_box *box_a = &a->nodes[ca].box, *box_b = &b->nodes[cb].box;
             int meet = !f          ? overlap_margin(box_a, box_b, margin)
                        : descend_a ? meets_placed(box_a, f->grow_a, &kept)
                                    : meets_placed(box_b, f->grow_b, &kept);
@@ -558,18 +606,18 @@ int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,
         return 0;
     uint32_t stack[GLCOLLIDE_BVH_MAX_DEPTH + 2];
     size_t top = 0;
-    if (glcollide_aabb_overlap(&bvh->nodes[0].box, box))
+    if (meets_aabb(&bvh->nodes[0].box, box))
         stack[top++] = 0;
     while (top > 0) {
         const bvh_node *node = &bvh->nodes[stack[--top]];
         if (node->count) {
             for (uint32_t s = node->first; s < node->first + node->count; s++)
-                if (glcollide_aabb_overlap(&bvh->slot_boxes[s], box) && fn(bvh->ids[s], user))
+                if (meets_aabb(&bvh->slot_boxes[s], box) && fn(bvh->ids[s], user))
                     return 1;
             continue;
         }
         for (uint32_t c = 0; c < 2; c++)
-            if (glcollide_aabb_overlap(&bvh->nodes[node->first + c].box, box))
+            if (meets_aabb(&bvh->nodes[node->first + c].box, box))
                 stack[top++] = node->first + c;
     }
     return 0;
@@ -578,12 +626,14 @@ int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,
 /* ---------------------------------------------------------------- nearest point */
 
 /* Squared distance from p to box (0 inside). */
-static inline double box_distance2(const glcollide_aabb *box, const double p[3])
+static inline double box_distance2(const bvh_box *encoded, const double p[3])
 {
+    glcollide_aabb box;
+    box_decode(encoded, &box);
     double d2 = 0.0;
     for (int k = 0; k < 3; k++) {
-        double d = p[k] < box->min[k] ? box->min[k] - p[k]
-                                      : (p[k] > box->max[k] ? p[k] - box->max[k] : 0.0);
+        double d = p[k] < box.min[k] ? box.min[k] - p[k]
+                                     : (p[k] > box.max[k] ? p[k] - box.max[k] : 0.0);
         d2 += d * d;
     }
     return d2;

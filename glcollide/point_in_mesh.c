@@ -26,8 +26,11 @@
  * With a BVH, only the triangles whose boxes overlap the segment's box are
  * classified (glcollide_bvh_query_box). That box is exact, so there is no
  * slab-test tolerance to get right, and the directions are the coordinate
- * axes or within 0.25 of them, so it is thin. Without a BVH the same box
- * test selects the same triangles, so both give the same answer.
+ * axes or within 0.25 of them, so it is thin. Without a BVH the exact box
+ * of each triangle is tested; the BVH's boxes enclose those by a few ulps,
+ * so it may also classify a triangle the segment cannot meet, which counts
+ * no crossing (at most it makes a segment lying in that triangle's plane
+ * try the next direction): both give the same answer.
  *
  * glcollide_winding_number is an independent floating-point formulation
  * (solid angles, van Oosterom and Strackee 1983) used to cross-check it.
@@ -256,9 +259,7 @@ int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
         }
         ray.winding = ray.degenerate = ray.on_surface = 0;
         /* Only triangles whose box meets the segment's box can meet the
-         * segment; with or without the BVH exactly the same triangles are
-         * classified (the BVH's boxes are the same exact min/max), so both
-         * paths give the same answer. */
+         * segment (the BVH's boxes are a few ulps wider: see the top). */
         if (bvh) {
             glcollide_bvh_query_box(bvh, &ray.segment_box, cast_triangle, &ray);
         } else {
