@@ -51,9 +51,9 @@ typedef struct bvh_node {
 struct glcollide_bvh {
     size_t vertex_count;
     size_t triangle_count;
-    uint32_t *triangles;  /* 3 vertex indices per slot, in leaf order */
-    uint32_t *ids;        /* the caller's triangle index of each slot */
-    bvh_box *slot_boxes;  /* box of each slot's triangle */
+    uint32_t *triangles; /* 3 vertex indices per slot, in leaf order */
+    uint32_t *ids;       /* the caller's triangle index of each slot */
+    bvh_box *slot_boxes; /* box of each slot's triangle */
     bvh_node *nodes;
     size_t node_count;
     glcollide_aabb bounds; /* the exact box of all triangles */
@@ -632,8 +632,8 @@ static inline double box_distance2(const bvh_box *encoded, const double p[3])
     box_decode(encoded, &box);
     double d2 = 0.0;
     for (int k = 0; k < 3; k++) {
-        double d = p[k] < box.min[k] ? box.min[k] - p[k]
-                                     : (p[k] > box.max[k] ? p[k] - box.max[k] : 0.0);
+        double d =
+            p[k] < box.min[k] ? box.min[k] - p[k] : (p[k] > box.max[k] ? p[k] - box.max[k] : 0.0);
         d2 += d * d;
     }
     return d2;

@@ -203,7 +203,8 @@ static int far_point(const double p[3], const double direction[3], const glcolli
     for (int tries = 0; tries < 1100 && isfinite(length); tries++, length *= 2.0) {
         for (int k = 0; k < 3; k++)
             q[k] = p[k] + length * direction[k];
-        int outside = direction[axis] > 0 ? q[axis] > bounds->max[axis] : q[axis] < bounds->min[axis];
+        int outside =
+            direction[axis] > 0 ? q[axis] > bounds->max[axis] : q[axis] < bounds->min[axis];
         if (outside && isfinite(q[0]) && isfinite(q[1]) && isfinite(q[2]))
             return 1;
     }
