@@ -26,8 +26,11 @@
  * With a BVH, only the triangles whose boxes overlap the segment's box are
  * classified (glcollide_bvh_query_box). That box is exact, so there is no
  * slab-test tolerance to get right, and the directions are the coordinate
- * axes or within 0.25 of them, so it is thin. Without a BVH the same box
- * test selects the same triangles, so both give the same answer.
+ * axes or within 0.25 of them, so it is thin. Without a BVH the exact box
+ * of each triangle is tested; the BVH's boxes enclose those by a few ulps,
+ * so it may also classify a triangle the segment cannot meet, which counts
+ * no crossing (at most it makes a segment lying in that triangle's plane
+ * try the next direction): both give the same answer.
  *
  * glcollide_winding_number is an independent floating-point formulation
  * (solid angles, van Oosterom and Strackee 1983) used to cross-check it.
@@ -210,7 +213,8 @@ static int far_point(const double p[3], const double direction[3], const glcolli
     for (int tries = 0; tries < 1100 && isfinite(length); tries++, length *= 2.0) {
         for (int k = 0; k < 3; k++)
             q[k] = p[k] + length * direction[k];
-        int outside = direction[axis] > 0 ? q[axis] > bounds->max[axis] : q[axis] < bounds->min[axis];
+        int outside =
+            direction[axis] > 0 ? q[axis] > bounds->max[axis] : q[axis] < bounds->min[axis];
         if (outside && isfinite(q[0]) && isfinite(q[1]) && isfinite(q[2]))
             return 1;
     }

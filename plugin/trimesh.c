@@ -465,6 +465,21 @@ static void sort_indices(uint32_t *v, size_t n)
     }
 }
 
+/* The side's marked triangles in increasing order: a scan of the stamps
+ * where the marked are a sixteenth of the mesh or more (linear), else a sort
+ * of the few. */
+static void side_order(plugin_side *side, size_t triangle_count, uint32_t epoch)
+{
+    if (triangle_count > 16 * side->used) {
+        sort_indices(side->ids, side->used);
+        return;
+    }
+    size_t n = 0;
+    for (uint32_t t = 0; t < (uint32_t)triangle_count; t++)
+        if (side->stamp[t] == epoch)
+            side->ids[n++] = t;
+}
+
 /*
  * Gives the marked triangles their slots in increasing triangle order (so the
  * contact generator's ties, broken by triangle index, fall as they would on
@@ -472,16 +487,21 @@ static void sort_indices(uint32_t *v, size_t n)
  * world space.
  */
 static void side_place(plugin_side *side, const glcollide_mesh *mesh,
-                       const glcollide_object *object)
+                       const glcollide_object *object, uint32_t epoch)
 {
-    sort_indices(side->ids, side->used);
+    side_order(side, mesh->triangle_count, epoch);
+    double m[9];
+    glcollide_object_rotation_matrix(object, m);
+    const double *t0 = object->translation;
     for (uint32_t s = 0; s < (uint32_t)side->used; s++) {
         uint32_t t = side->ids[s];
         side->slot[t] = s;
         for (int c = 0; c < 3; c++) {
-            glcollide_object_transform_points(
-                object, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c], 1,
-                side->positions + 9 * (size_t)s + 3 * c);
+            const double *p = mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c];
+            double *out = side->positions + 9 * (size_t)s + 3 * c;
+            /* as glcollide_object_transform_points, with the matrix made once */
+            for (int r = 0; r < 3; r++)
+                out[r] = m[3 * r] * p[0] + m[3 * r + 1] * p[1] + m[3 * r + 2] * p[2] + t0[r];
             side->triangles[3 * s + c] = 3 * s + (uint32_t)c;
         }
     }
@@ -512,8 +532,8 @@ static int gather_sides(plugin_thread *t, const glcollide_mesh *ma, const glcoll
         side_mark(&sides[0], candidates[i].a, t->side_epoch);
         side_mark(&sides[1], candidates[i].b, t->side_epoch);
     }
-    side_place(&sides[0], ma, oa);
-    side_place(&sides[1], mb, ob);
+    side_place(&sides[0], ma, oa, t->side_epoch);
+    side_place(&sides[1], mb, ob, t->side_epoch);
     for (size_t i = 0; i < count; i++) {
         t->local_candidates[i].a = sides[0].slot[candidates[i].a];
         t->local_candidates[i].b = sides[1].slot[candidates[i].b];
