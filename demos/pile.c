@@ -509,10 +509,10 @@ int main(int argc, char **argv)
             trimesh_triangles += (unsigned long)shapes[p.shape[i]].mesh->triangle_count;
     printf("pile-work: collide_ms_min=%.3f collide_ms_max=%.3f step_ms_min=%.3f step_ms_max=%.3f "
            "triangles=%lu candidates=%llu draw_calls=%llu gpu_syncs=%llu readback_bytes=%llu "
-           "gl_storage_bytes=%llu\n",
+           "upload_bytes=%llu gl_storage_bytes=%llu\n",
            collide_ms[0], collide_ms[ran - 1], step_ms[0], step_ms[ran - 1], trimesh_triangles,
            stats.candidates, stats.draw_calls, stats.gpu_syncs, stats.readback_bytes,
-           (unsigned long long)glcollide_gl_storage_allocated());
+           stats.upload_bytes, (unsigned long long)glcollide_gl_storage_allocated());
     printf("pile: space=%s objects=%d steps=%d deform=%s pairs=%lu contacts=%lu "
            "collide_ms_median=%.3f step_ms_median=%.3f gpu=%d culled_pairs=%llu min_z=%.4f "
            "max_speed=%.3f outside=%d peak_rss_mb=%.1f png=%s\n",

@@ -770,17 +770,6 @@ static int run_rounds(glcollide_context *context, struct glcollide_cull_cache *c
             view.axis = axis;
             status = run_view(context, cache, options->reliable, object_round, total, flag_bytes,
                               &view, stats);
-            if (getenv("CULL_DEBUG")) {
-                uint32_t h[36];
-                glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->buffers[BUFFER_CONTROL]);
-                glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, 144, h);
-                float *f = (float *)(void *)h;
-                fprintf(stderr,
-                        "round %d axis %d: selected %u points %u quads %u view min %g %g %g size "
-                        "%g %g %g radius %g pixel %g %g\n",
-                        round, axis, h[6], h[7], h[8], f[12], f[13], f[14], f[16], f[17], f[18],
-                        f[15], f[20], f[21]);
-            }
         }
     }
     if (status == GLCOLLIDE_OK && options->triangle_rounds) {

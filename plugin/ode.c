@@ -62,8 +62,12 @@ static void thread_free(void *state)
         dGeomDestroy(t->probe);
     free(t->step.pairs);
     free(t->step.candidates);
-    free(t->cull_scene.meshes);
-    free(t->cull_scene.objects);
+    free(t->step.table);
+    glcollide_world_destroy(&t->cull_world);
+    free(t->cull_generations);
+    free(t->cull_mesh_table);
+    free(t->cull_meshes);
+    glcollide_query_result_clear(&t->cull_result);
     free(t->local_candidates);
     free(t->contacts);
     free(t->candidates);
@@ -275,6 +279,7 @@ void glcollide_ode_get_stats(glcollide_ode_stats *stats)
         .draw_calls = atomic_load(&c->draw_calls),
         .gpu_syncs = atomic_load(&c->gpu_syncs),
         .readback_bytes = atomic_load(&c->readback_bytes),
+        .upload_bytes = atomic_load(&c->upload_bytes),
         .cull_ms = (double)atomic_load(&c->cull_ns) * 1e-6,
         .contact_ms = (double)atomic_load(&c->contact_ns) * 1e-6,
         .gl_contexts = atomic_load(&c->gl_contexts),
@@ -284,11 +289,11 @@ void glcollide_ode_get_stats(glcollide_ode_stats *stats)
 void glcollide_ode_reset_stats(void)
 {
     plugin_counters *c = &plugin.counters;
-    atomic_ullong *all[] = {&c->space_collides, &c->aabb_pairs,       &c->culled_pairs,
-                            &c->callbacks,      &c->trimesh_collides, &c->candidates,
-                            &c->contacts,       &c->contained,        &c->gpu_queries,
-                            &c->draw_calls,     &c->gpu_syncs,        &c->readback_bytes,
-                            &c->gl_contexts,    &c->cull_ns,          &c->contact_ns};
+    atomic_ullong *all[] = {
+        &c->space_collides,   &c->aabb_pairs,  &c->culled_pairs, &c->callbacks,
+        &c->trimesh_collides, &c->candidates,  &c->contacts,     &c->contained,
+        &c->gpu_queries,      &c->draw_calls,  &c->gpu_syncs,    &c->readback_bytes,
+        &c->upload_bytes,     &c->gl_contexts, &c->cull_ns,      &c->contact_ns};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         atomic_store(all[i], 0);
 }

@@ -49,7 +49,8 @@ typedef struct plugin_source {
 /* Counters behind glcollide_ode_stats, added to by every thread. */
 typedef struct plugin_counters {
     atomic_ullong space_collides, aabb_pairs, culled_pairs, callbacks, trimesh_collides, candidates,
-        contacts, contained, gpu_queries, draw_calls, gpu_syncs, readback_bytes, gl_contexts;
+        contacts, contained, gpu_queries, draw_calls, gpu_syncs, readback_bytes, upload_bytes,
+        gl_contexts;
     atomic_ullong cull_ns, contact_ns;
 } plugin_counters;
 
@@ -93,7 +94,14 @@ typedef struct plugin_step_cache {
     size_t pair_count, pair_capacity;
     glcollide_index_pair *candidates;
     size_t candidate_count, candidate_capacity;
+    /* The pairs by (a, b), open addressing: index + 1, 0 for an empty slot;
+     * table_size a power of two at least twice pair_count (or 0). */
+    uint32_t *table;
+    size_t table_size;
 } plugin_step_cache;
+
+/* The step pair of geoms (a, b), a < b, or NULL: constant time. */
+const plugin_step_pair *plugin_step_find(const plugin_step_cache *cache, dGeomID a, dGeomID b);
 
 /* What the pair tests read of a geom, read once per step. */
 typedef struct plugin_geom_info {
@@ -156,8 +164,18 @@ typedef struct plugin_thread {
     plugin_found found[PLUGIN_FOUND_SLOTS]; /* by data address: no lock for the rest of a step */
     dGeomID probe;                          /* an infinite plane that lists quadtree spaces */
     plugin_step_cache step;                 /* this step's GPU candidates */
-    glcollide_scene cull_scene;             /* meshes borrowed from the registry */
-    size_t cull_mesh_capacity, cull_object_capacity;
+    /* GPU culling's persistent world: one mesh per capture used (borrowed
+     * from the registry, checked at registry version cull_version), one
+     * object per trimesh geom culled, in the space's order, posed each step. */
+    glcollide_world *cull_world;
+    unsigned long long cull_version;
+    uint64_t *cull_generations; /* per world mesh: its capture's generation */
+    size_t cull_generation_capacity;
+    uint32_t *cull_mesh_table; /* world mesh by generation: index + 1, 0 empty */
+    size_t cull_mesh_table_size;
+    uint32_t *cull_meshes; /* per object wanted this step: its world mesh */
+    size_t cull_mesh_capacity;
+    glcollide_query_result cull_result; /* kept: its arrays are reused */
     plugin_side sides[2];
     uint32_t side_epoch;
     glcollide_index_pair *local_candidates; /* candidates renumbered to slots */

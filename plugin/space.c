@@ -133,29 +133,60 @@ static int list_geoms(plugin_thread *t, plugin_space_buffers *buffers, dSpaceID 
 
 /* ------------------------------------------------------------- GPU culling */
 
-/* The object of geom in the culling scene, added with its mesh if new; -1 on error. */
-static int32_t cull_object(plugin_thread *t, dGeomID geom)
+/* Slot of key in an open-addressing table of size (a power of two). */
+static size_t table_slot(uint64_t key, size_t size)
 {
-    glcollide_scene *scene = &t->cull_scene;
-    const plugin_mesh *captured = plugin_geom_mesh(t, geom);
-    if (!captured)
-        return -1;
-    uint32_t m = 0;
-    while (m < scene->mesh_count && scene->meshes[m] != captured->mesh)
-        m++;
-    if (m == scene->mesh_count) {
-        if (plugin_reserve((void **)&scene->meshes, &t->cull_mesh_capacity, m + 1,
-                           sizeof *scene->meshes))
-            return -1;
-        scene->meshes[scene->mesh_count++] = captured->mesh;
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return (size_t)key & (size - 1);
+}
+
+static uint64_t pair_key(dGeomID a, dGeomID b)
+{
+    return (uint64_t)(uintptr_t)a * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)b;
+}
+
+const plugin_step_pair *plugin_step_find(const plugin_step_cache *cache, dGeomID a, dGeomID b)
+{
+    if (cache->table_size == 0)
+        return NULL;
+    for (size_t slot = table_slot(pair_key(a, b), cache->table_size);;
+         slot = (slot + 1) & (cache->table_size - 1)) {
+        uint32_t entry = cache->table[slot];
+        if (entry == 0 || entry > cache->pair_count)
+            return NULL;
+        const plugin_step_pair *p = &cache->pairs[entry - 1];
+        if (p->a == a && p->b == b)
+            return p;
     }
-    if (plugin_reserve((void **)&scene->objects, &t->cull_object_capacity, scene->object_count + 1,
-                       sizeof *scene->objects))
-        return -1;
-    glcollide_object *object = &scene->objects[scene->object_count];
-    *object = plugin_geom_object(geom);
-    object->mesh = m;
-    return (int32_t)scene->object_count++;
+}
+
+/* Puts pair index p of the cache in its table, grown (and refilled) to stay
+ * at most half full. */
+static int step_table_add(plugin_step_cache *cache, size_t p)
+{
+    if (2 * cache->pair_count > cache->table_size) {
+        size_t size = cache->table_size ? cache->table_size : 64;
+        while (2 * cache->pair_count > size)
+            size *= 2;
+        if (size != cache->table_size) {
+            uint32_t *table = realloc(cache->table, size * sizeof *table);
+            if (!table)
+                return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+            cache->table = table;
+            cache->table_size = size;
+        }
+        memset(cache->table, 0, cache->table_size * sizeof *cache->table);
+        for (size_t q = 0; q < p; q++)
+            step_table_add(cache, q);
+    }
+    const plugin_step_pair *pair = &cache->pairs[p];
+    size_t slot = table_slot(pair_key(pair->a, pair->b), cache->table_size);
+    while (cache->table[slot])
+        slot = (slot + 1) & (cache->table_size - 1);
+    cache->table[slot] = (uint32_t)(p + 1);
+    return GLCOLLIDE_OK;
 }
 
 static int kept_trimesh_pair(const plugin_space_buffers *buffers, size_t k)
@@ -164,55 +195,157 @@ static int kept_trimesh_pair(const plugin_space_buffers *buffers, size_t k)
            buffers->info[buffers->pairs.pairs[k].b].trimesh;
 }
 
-/* Keeps the candidates of pair k (its run in result) for this step's dCollide
- * calls; returns how many there were. */
+/* Keeps the candidates of pair k, the triangle pairs of the world's object
+ * pair group (NULL: none) for this step's dCollide calls; returns how many
+ * there were. */
 static size_t keep_candidates(plugin_thread *t, const plugin_space_buffers *buffers, size_t k,
-                              const glcollide_query_result *result)
+                              const glcollide_triangle_pair *group, size_t count)
 {
     plugin_step_cache *cache = &t->step;
     dGeomID ga = buffers->geoms[buffers->pairs.pairs[k].a];
     dGeomID gb = buffers->geoms[buffers->pairs.pairs[k].b];
-    uint32_t oa = (uint32_t)buffers->scene_object[buffers->pairs.pairs[k].a];
-    uint32_t ob = (uint32_t)buffers->scene_object[buffers->pairs.pairs[k].b];
-    dGeomID low = ga < gb ? ga : gb, high = ga < gb ? gb : ga;
-    uint32_t o_low = low == ga ? oa : ob, o_high = low == ga ? ob : oa;
-    size_t first = cache->candidate_count;
-    for (size_t c = 0; c < result->triangle_pair_count; c++) {
-        const glcollide_triangle_pair *tp = &result->triangle_pairs[c];
-        uint32_t tl, th;
-        if (tp->object_a == o_low && tp->object_b == o_high)
-            tl = tp->triangle_a, th = tp->triangle_b;
-        else if (tp->object_a == o_high && tp->object_b == o_low)
-            tl = tp->triangle_b, th = tp->triangle_a;
-        else
-            continue;
-        if (plugin_reserve((void **)&cache->candidates, &cache->candidate_capacity,
-                           cache->candidate_count + 1, sizeof *cache->candidates) != GLCOLLIDE_OK)
-            break;
-        cache->candidates[cache->candidate_count++] = (glcollide_index_pair){tl, th};
-    }
-    size_t count = cache->candidate_count - first;
-    const plugin_mesh *ml = plugin_geom_mesh(t, low), *mh = plugin_geom_mesh(t, high);
-    if (count == 0 || !ml || !mh ||
+    const plugin_mesh *ma = plugin_geom_mesh(t, ga), *mb = plugin_geom_mesh(t, gb);
+    if (count == 0 || !ma || !mb ||
+        plugin_reserve((void **)&cache->candidates, &cache->candidate_capacity,
+                       cache->candidate_count + count, sizeof *cache->candidates) ||
         plugin_reserve((void **)&cache->pairs, &cache->pair_capacity, cache->pair_count + 1,
-                       sizeof *cache->pairs) != GLCOLLIDE_OK)
+                       sizeof *cache->pairs))
         return count;
-    plugin_step_pair *p = &cache->pairs[cache->pair_count++];
-    *p = (plugin_step_pair){.a = low,
-                            .b = high,
-                            .first = first,
+    /* the group's object_a is geom a (objects follow the geoms' order);
+     * stored as (lower geom, higher geom) */
+    int swapped = gb < ga;
+    glcollide_index_pair *out = cache->candidates + cache->candidate_count;
+    for (size_t c = 0; c < count; c++)
+        out[c] = swapped ? (glcollide_index_pair){group[c].triangle_b, group[c].triangle_a}
+                         : (glcollide_index_pair){group[c].triangle_a, group[c].triangle_b};
+    plugin_step_pair *p = &cache->pairs[cache->pair_count];
+    *p = (plugin_step_pair){.a = swapped ? gb : ga,
+                            .b = swapped ? ga : gb,
+                            .first = cache->candidate_count,
                             .count = count,
-                            .generation_a = ml->generation,
-                            .generation_b = mh->generation};
+                            .generation_a = swapped ? mb->generation : ma->generation,
+                            .generation_b = swapped ? ma->generation : mb->generation};
     plugin_geom_transform(p->a, p->transform_a);
     plugin_geom_transform(p->b, p->transform_b);
+    cache->pair_count++;
+    if (step_table_add(cache, cache->pair_count - 1) != GLCOLLIDE_OK) {
+        cache->pair_count--; /* not findable: its dCollide finds candidates itself */
+        return count;
+    }
+    cache->candidate_count += count;
     return count;
 }
 
+/* World mesh of capture m: registered once per world (the world is made
+ * again when the registry changes, so no mesh it borrows can have gone).
+ * UINT32_MAX on error (logged). */
+static uint32_t world_mesh(plugin_thread *t, const plugin_mesh *m)
+{
+    size_t count = glcollide_world_mesh_count(t->cull_world);
+    size_t slot = 0;
+    if (t->cull_mesh_table_size) {
+        for (slot = table_slot(m->generation, t->cull_mesh_table_size); t->cull_mesh_table[slot];
+             slot = (slot + 1) & (t->cull_mesh_table_size - 1))
+            if (t->cull_generations[t->cull_mesh_table[slot] - 1] == m->generation)
+                return t->cull_mesh_table[slot] - 1;
+    }
+    uint32_t index;
+    if (plugin_reserve((void **)&t->cull_generations, &t->cull_generation_capacity, count + 1,
+                       sizeof *t->cull_generations) ||
+        glcollide_world_add_mesh(t->cull_world, m->mesh, &index) != GLCOLLIDE_OK)
+        return UINT32_MAX;
+    t->cull_generations[index] = m->generation;
+    if (2 * (count + 1) > t->cull_mesh_table_size) { /* grow and refill */
+        size_t size = t->cull_mesh_table_size ? 2 * t->cull_mesh_table_size : 64;
+        uint32_t *table = calloc(size, sizeof *table);
+        if (!table)
+            return UINT32_MAX;
+        free(t->cull_mesh_table);
+        t->cull_mesh_table = table;
+        t->cull_mesh_table_size = size;
+        for (uint32_t i = 0; i < index; i++) {
+            size_t s = table_slot(t->cull_generations[i], size);
+            while (table[s])
+                s = (s + 1) & (size - 1);
+            table[s] = i + 1;
+        }
+        slot = table_slot(m->generation, size);
+        while (table[slot])
+            slot = (slot + 1) & (size - 1);
+    }
+    t->cull_mesh_table[slot] = index + 1;
+    return index;
+}
+
+/* Sets index (in the space's list) on the wanted trimesh geoms, 0, 1, ...
+ * in the space's order, and their world meshes; returns how many, or -1. */
+static long wanted_objects(plugin_thread *t, plugin_space_buffers *buffers)
+{
+    const glcollide_pair_list *pairs = &buffers->pairs;
+    for (size_t k = 0; k < pairs->count; k++)
+        if (kept_trimesh_pair(buffers, k))
+            buffers->scene_object[pairs->pairs[k].a] = buffers->scene_object[pairs->pairs[k].b] = 0;
+    /* captures first: a capture may change the registry */
+    for (size_t i = 0; i < buffers->geom_count; i++)
+        if (buffers->scene_object[i] == 0 && !plugin_geom_mesh(t, buffers->geoms[i]))
+            return -1;
+    unsigned long long version = atomic_load(&plugin.registry_version);
+    if (!t->cull_world || t->cull_version != version) {
+        glcollide_world_destroy(&t->cull_world);
+        if (glcollide_world_create(&t->cull_world) != GLCOLLIDE_OK)
+            return -1;
+        if (t->cull_mesh_table_size)
+            memset(t->cull_mesh_table, 0, t->cull_mesh_table_size * sizeof *t->cull_mesh_table);
+        t->cull_version = version;
+    }
+    long count = 0;
+    for (size_t i = 0; i < buffers->geom_count; i++) {
+        if (buffers->scene_object[i] != 0)
+            continue;
+        uint32_t m = world_mesh(t, plugin_geom_mesh(t, buffers->geoms[i]));
+        if (m == UINT32_MAX || plugin_reserve((void **)&t->cull_meshes, &t->cull_mesh_capacity,
+                                              (size_t)count + 1, sizeof *t->cull_meshes))
+            return -1;
+        t->cull_meshes[count] = m;
+        buffers->scene_object[i] = (int32_t)count++;
+    }
+    return count;
+}
+
+/* Poses the world's objects as the wanted geoms stand: moved where the
+ * objects are those of the last step (same number, same meshes), else
+ * listed again. */
+static int pose_world(plugin_thread *t, const plugin_space_buffers *buffers, size_t count)
+{
+    glcollide_world *world = t->cull_world;
+    int same = glcollide_world_object_count(world) == count;
+    for (size_t o = 0; o < count && same; o++)
+        same = glcollide_world_object(world, (uint32_t)o)->mesh == t->cull_meshes[o];
+    if (!same)
+        glcollide_world_clear_objects(world);
+    for (size_t i = 0; i < buffers->geom_count; i++) {
+        int32_t o = buffers->scene_object[i];
+        if (o < 0)
+            continue;
+        glcollide_object pose = plugin_geom_object(buffers->geoms[i]);
+        int status =
+            same ? glcollide_world_set_pose(world, (uint32_t)o, pose.translation, pose.rotation)
+                 : glcollide_world_add_object(world, t->cull_meshes[o], pose.translation,
+                                              pose.rotation, NULL);
+        if (status != GLCOLLIDE_OK)
+            return status;
+    }
+    return GLCOLLIDE_OK;
+}
+
 /*
- * FAR over the trimeshes of the pairs in keep (those still marked): one GPU
- * query for all of them. Pairs without candidate triangle pairs are unmarked;
- * the others' candidates are kept for the step.
+ * FAR over the trimeshes of the pairs in keep (those still marked), on the
+ * thread's persistent world: meshes registered (and uploaded) once, the
+ * geoms posed, one GPU query for all of them. The world's pairs come sorted
+ * as the space's pairs are (its objects follow the space's order), so one
+ * walk over both finds each pair's group of candidates. Pairs without
+ * candidate triangle pairs are unmarked; the others' candidates are kept
+ * for the step.
  */
 static void cull_trimesh_pairs(plugin_thread *t, plugin_space_buffers *buffers)
 {
@@ -223,40 +356,43 @@ static void cull_trimesh_pairs(plugin_thread *t, plugin_space_buffers *buffers)
     if (n == 0 || !plugin_gpu_wanted())
         return;
     unsigned long long start = plugin_now_ns();
-    t->cull_scene.mesh_count = t->cull_scene.object_count = 0;
-    for (size_t k = 0; k < pairs->count; k++) {
-        if (!kept_trimesh_pair(buffers, k))
-            continue;
-        for (int side = 0; side < 2; side++) {
-            uint32_t i = side ? pairs->pairs[k].b : pairs->pairs[k].a;
-            if (buffers->scene_object[i] < 0 &&
-                (buffers->scene_object[i] = cull_object(t, buffers->geoms[i])) < 0)
-                return; /* logged; every pair goes to the callback */
-        }
-    }
+    long count = wanted_objects(t, buffers);
+    if (count < 0 || pose_world(t, buffers, (size_t)count) != GLCOLLIDE_OK)
+        return; /* logged; every pair goes to the callback */
     glcollide_query_options options = glcollide_query_default_options();
     options.method = GLCOLLIDE_METHOD_FAR;
     options.level = GLCOLLIDE_LEVEL_TRIANGLES;
-    glcollide_query_result result;
     glcollide_context *context = plugin_gpu_begin();
     if (!context)
         return; /* the CPU path serves */
-    int status = glcollide_query_run(&t->cull_scene, context, &options, &result);
+    glcollide_query_result *result = &t->cull_result;
+    int status = glcollide_world_query(t->cull_world, context, &options, result);
     plugin_gpu_end(context);
     if (status != GLCOLLIDE_OK)
         return;
     plugin_counters *c = &plugin.counters;
     plugin_count(&c->gpu_queries, 1);
-    plugin_count(&c->draw_calls, result.stats.draw_calls);
-    plugin_count(&c->gpu_syncs, result.stats.gpu_syncs);
-    plugin_count(&c->readback_bytes, result.stats.readback_bytes);
+    plugin_count(&c->draw_calls, result->stats.draw_calls);
+    plugin_count(&c->gpu_syncs, result->stats.gpu_syncs);
+    plugin_count(&c->readback_bytes, result->stats.readback_bytes);
+    plugin_count(&c->upload_bytes, result->stats.upload_bytes);
+    size_t g = 0;
     for (size_t k = 0; k < pairs->count; k++) {
-        if (kept_trimesh_pair(buffers, k) && keep_candidates(t, buffers, k, &result) == 0) {
+        if (!kept_trimesh_pair(buffers, k))
+            continue;
+        glcollide_object_pair key = {(uint32_t)buffers->scene_object[pairs->pairs[k].a],
+                                     (uint32_t)buffers->scene_object[pairs->pairs[k].b]};
+        while (g < result->pair_count && glcollide_object_pair_compare(&result->pairs[g], &key) < 0)
+            g++;
+        int found =
+            g < result->pair_count && glcollide_object_pair_compare(&result->pairs[g], &key) == 0;
+        size_t first = found ? result->pair_first[g] : 0;
+        size_t group = found ? result->pair_first[g + 1] - first : 0;
+        if (keep_candidates(t, buffers, k, result->triangle_pairs + first, group) == 0) {
             buffers->keep[k] = 0;
             plugin_count(&c->culled_pairs, 1);
         }
     }
-    glcollide_query_result_clear(&result);
     plugin_count(&c->cull_ns, plugin_now_ns() - start);
 }
 
@@ -352,8 +488,11 @@ void glcollide_ode_space_collide(dSpaceID space, void *data, dNearCallback *call
     if (!t)
         return;
     plugin_count(&plugin.counters.space_collides, 1);
-    if (t->depth == 0) /* a new step: last step's candidates are done with */
+    if (t->depth == 0) { /* a new step: last step's candidates are done with */
+        if (t->step.pair_count && t->step.table_size)
+            memset(t->step.table, 0, t->step.table_size * sizeof *t->step.table);
         t->step.pair_count = t->step.candidate_count = 0;
+    }
     if (t->depth >= PLUGIN_MAX_DEPTH) { /* deeper than any real scene: buffers of its own */
         plugin_space_buffers local = {0};
         space_collide(t, &local, space, data, callback);

@@ -553,21 +553,15 @@ static const plugin_step_pair *step_pair(const plugin_step_cache *cache, dGeomID
     dGeomID a = swapped ? o2 : o1, b = swapped ? o1 : o2;
     uint64_t generation_a = swapped ? m2->generation : m1->generation;
     uint64_t generation_b = swapped ? m1->generation : m2->generation;
-    for (size_t i = 0; i < cache->pair_count; i++) {
-        const plugin_step_pair *p = &cache->pairs[i];
-        if (p->a != a || p->b != b)
-            continue;
-        if (p->generation_a != generation_a || p->generation_b != generation_b)
-            return NULL;
-        dReal ta[7], tb[7];
-        plugin_geom_transform(a, ta);
-        plugin_geom_transform(b, tb);
-        return memcmp(ta, p->transform_a, sizeof ta) == 0 &&
-                       memcmp(tb, p->transform_b, sizeof tb) == 0
-                   ? p
-                   : NULL;
-    }
-    return NULL;
+    const plugin_step_pair *p = plugin_step_find(cache, a, b);
+    if (!p || p->generation_a != generation_a || p->generation_b != generation_b)
+        return NULL;
+    dReal ta[7], tb[7];
+    plugin_geom_transform(a, ta);
+    plugin_geom_transform(b, tb);
+    return memcmp(ta, p->transform_a, sizeof ta) == 0 && memcmp(tb, p->transform_b, sizeof tb) == 0
+               ? p
+               : NULL;
 }
 
 /* The world box of an object-space box placed by object. */

@@ -162,6 +162,7 @@ typedef struct glcollide_ode_stats {
     unsigned long long gpu_queries, draw_calls, gpu_syncs, readback_bytes;
     double cull_ms, contact_ms;     /* time in GPU culling and contact generation */
     unsigned long long gl_contexts; /* GL contexts made (on first need) */
+    unsigned long long upload_bytes; /* CPU->GPU by GPU culling (meshes on first use or change) */
 } glcollide_ode_stats;
 
 /* Counters since the first glcollide_ode_init (or the last reset), all
