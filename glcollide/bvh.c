@@ -363,6 +363,40 @@ glcollide_aabb glcollide_bvh_bounds(const glcollide_bvh *bvh)
     return box;
 }
 
+void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_object *pose, int depth,
+                                 glcollide_aabb *out)
+{
+    glcollide_aabb_empty(out);
+    if (!bvh || !bvh->node_count)
+        return;
+    struct {
+        uint32_t node;
+        int depth;
+    } stack[GLCOLLIDE_BVH_MAX_DEPTH + 2];
+    int top = 0;
+    stack[top++].node = 0;
+    stack[0].depth = 0;
+    while (top) {
+        uint32_t n = stack[--top].node;
+        int d = stack[top].depth;
+        const bvh_node *node = &bvh->nodes[n];
+        if (node->count == 0 && d < depth && top + 2 <= GLCOLLIDE_BVH_MAX_DEPTH + 2) {
+            stack[top].node = node->first;
+            stack[top++].depth = d + 1;
+            stack[top].node = node->first + 1;
+            stack[top++].depth = d + 1;
+            continue;
+        }
+        glcollide_aabb local, placed;
+        for (int k = 0; k < 3; k++) {
+            local.min[k] = node->box.c[k] - node->box.h[k];
+            local.max[k] = node->box.c[k] + node->box.h[k];
+        }
+        glcollide_aabb_place(&local, pose, &placed);
+        box_union(out, &placed);
+    }
+}
+
 size_t glcollide_bvh_triangle_count(const glcollide_bvh *bvh)
 {
     return bvh ? bvh->triangle_count : 0;

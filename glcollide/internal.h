@@ -170,6 +170,13 @@ static inline void glcollide_place_point(const glcollide_object *pose, const dou
  * BVH. Same answer as glcollide_point_in_mesh on the world positions.
  * world_box bounds the placed mesh.
  */
+/* A world box of the mesh of bvh placed by pose: the union of its nodes
+ * depth levels below the root (or leaves where shallower), each placed as
+ * glcollide_aabb_place places a box. Tighter than the placed root box as
+ * depth grows, at 2^depth boxes' cost; empty for an empty BVH. */
+void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_object *pose, int depth,
+                                 glcollide_aabb *out);
+
 int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
                                   const glcollide_object *pose, const glcollide_aabb *world_box,
                                   const double p[3]);

@@ -54,7 +54,7 @@ static int taking_part(glcollide_world *world, double margin, int regions, size_
         for (int side = 0; side < 2; side++) {
             uint32_t self = side ? pairs->pairs[k].b : pairs->pairs[k].a;
             const glcollide_aabb *other =
-                &world->boxes[side ? pairs->pairs[k].a : pairs->pairs[k].b];
+                &world->tight_boxes[side ? pairs->pairs[k].a : pairs->pairs[k].b];
             glcollide_aabb *region = &world->regions[world->slots[self]];
             for (int c = 0; c < 3; c++) {
                 double lo = other->min[c] - 2 * margin, hi = other->max[c] + 2 * margin;
@@ -134,6 +134,53 @@ static int triangle_pairs(glcollide_world *world, const glcollide_cull_frame *fr
     return status;
 }
 
+/* Keeps the pairs whose objects' tighter boxes (their BVHs' nodes TIGHT_DEPTH
+ * levels down, placed: at most 256 boxes an object) still overlap within the
+ * margin: the placed mesh box of a rotated object can be far larger than the
+ * object, and every pair let through costs rasterisation of both objects'
+ * triangles. On the first step of the 300-object pile, 111 trimesh pairs of
+ * ODE's boxes leave 34 at depth 4 and 3 at depth 8. */
+enum { TIGHT_DEPTH = 8 };
+
+static int tighten_pairs(glcollide_world *world, double margin)
+{
+    glcollide_pair_list *pairs = &world->pairs;
+    int status = glcollide_world_prepare(world, GLCOLLIDE_WORLD_BVH);
+    if (status == GLCOLLIDE_OK)
+        status =
+            glcollide_array_reserve((void **)&world->tight_boxes, &world->tight_box_capacity,
+                                    world->object_count + 1, sizeof *world->tight_boxes, "query");
+    if (status != GLCOLLIDE_OK)
+        return status;
+    for (size_t k = 0; k < pairs->count; k++)
+        for (int side = 0; side < 2; side++)
+            glcollide_aabb_empty(&world->tight_boxes[side ? pairs->pairs[k].b : pairs->pairs[k].a]);
+    for (size_t k = 0; k < pairs->count; k++)
+        for (int side = 0; side < 2; side++) {
+            uint32_t o = side ? pairs->pairs[k].b : pairs->pairs[k].a;
+            glcollide_aabb *box = &world->tight_boxes[o];
+            if (box->min[0] <= box->max[0])
+                continue; /* placed already */
+            const glcollide_object *pose = &world->objects[o];
+            glcollide_bvh_placed_bounds(world->meshes[pose->mesh].bvh, pose, TIGHT_DEPTH, box);
+            if (!(box->min[0] <= box->max[0]))
+                *box = world->boxes[o]; /* an empty mesh: its box as it was */
+        }
+    size_t kept = 0;
+    for (size_t k = 0; k < pairs->count; k++) {
+        const glcollide_aabb *a = &world->tight_boxes[pairs->pairs[k].a];
+        const glcollide_aabb *b = &world->tight_boxes[pairs->pairs[k].b];
+        int overlap = 1;
+        for (int c = 0; c < 3; c++)
+            overlap &= a->min[c] - margin <= b->max[c] + margin &&
+                       b->min[c] - margin <= a->max[c] + margin;
+        if (overlap)
+            pairs->pairs[kept++] = pairs->pairs[k];
+    }
+    pairs->count = kept;
+    return GLCOLLIDE_OK;
+}
+
 int glcollide_query_cull(glcollide_world *world, glcollide_context *context,
                          const glcollide_query_options *options, int reliable,
                          glcollide_query_result *result)
@@ -143,6 +190,8 @@ int glcollide_query_cull(glcollide_world *world, glcollide_context *context,
     pairs->count = 0;
     int status = glcollide_sap_pairs_with(world->boxes, world->object_count, margin, pairs,
                                           &world->workspace);
+    if (status == GLCOLLIDE_OK)
+        status = tighten_pairs(world, margin);
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = pairs->count;

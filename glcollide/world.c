@@ -76,6 +76,7 @@ void glcollide_world_destroy(glcollide_world **world)
     free(w->slots);
     free(w->taking_part);
     free(w->regions);
+    free(w->tight_boxes);
     free(w->triangle_boxes);
     free(w->ranges);
     free(w);

@@ -57,8 +57,10 @@ struct glcollide_world {
     int32_t *slots;                 /* per object: its place among those taking part, or -1 */
     uint32_t *taking_part;          /* the objects taking part */
     glcollide_aabb *regions;        /* per object taking part */
+    glcollide_aabb *tight_boxes;    /* per object: placed BVH nodes (when paired) */
     glcollide_aabb *triangle_boxes; /* per triangle left */
     size_t *ranges;                 /* per object taking part: its triangles left, 2 each */
+    size_t tight_box_capacity;
     size_t slot_capacity, taking_part_capacity, region_capacity, triangle_box_capacity,
         range_capacity;
 };
