@@ -31,8 +31,19 @@
  * 31 deep, so this is never reached and only bounds the traversal stacks. */
 #define GLCOLLIDE_BVH_MAX_DEPTH 60
 
+/*
+ * A box as its centre and half extents, which the tests of placed boxes use
+ * directly (no conversion per test). Made from an exact min/max box and
+ * grown by enough to cover its own rounding and that of c -/+ h: the box it
+ * encloses is always inside [c - h, c + h] as computed, so tests on it are
+ * conservative (at most a few ulps wider than the exact box).
+ */
+typedef struct bvh_box {
+    double c[3], h[3];
+} bvh_box;
+
 typedef struct bvh_node {
-    glcollide_aabb box;
+    bvh_box box;
     uint32_t first; /* leaf: first slot; inner: first child */
     uint32_t count; /* leaf: number of slots (> 0); inner: 0 */
 } bvh_node;
@@ -40,12 +51,13 @@ typedef struct bvh_node {
 struct glcollide_bvh {
     size_t vertex_count;
     size_t triangle_count;
-    uint32_t *triangles;        /* 3 vertex indices per slot, in leaf order */
-    uint32_t *ids;              /* the caller's triangle index of each slot */
-    glcollide_aabb *slot_boxes; /* box of each slot's triangle */
+    uint32_t *triangles; /* 3 vertex indices per slot, in leaf order */
+    uint32_t *ids;       /* the caller's triangle index of each slot */
+    bvh_box *slot_boxes; /* box of each slot's triangle */
     bvh_node *nodes;
     size_t node_count;
-    int depth; /* edges on the longest root-leaf path */
+    glcollide_aabb bounds; /* the exact box of all triangles */
+    int depth;             /* edges on the longest root-leaf path */
 };
 
 /* ---------------------------------------------------------------- boxes */
@@ -87,21 +99,52 @@ static inline void triangle_box(const double *positions, const uint32_t *triangl
     }
 }
 
+/* The centre and half extents enclosing box. The halves (0.5 x is exact
+ * but for subnormals) keep the sum from overflowing; each computed c and h,
+ * and c -/+ h later, is off by at most (|c| + h) 2^-53 plus 2^-1075, so
+ * growing h by (|c| + h) 2^-50 + 2^-1070 covers all three and leaves as
+ * much again for the roundings of the tests that compare such boxes. */
+static inline void box_encode(const glcollide_aabb *box, bvh_box *out)
+{
+    for (int k = 0; k < 3; k++) {
+        double c = 0.5 * box->min[k] + 0.5 * box->max[k];
+        double h = 0.5 * box->max[k] - 0.5 * box->min[k];
+        out->c[k] = c;
+        out->h[k] = h + ((fabs(c) + h) * 0x1p-50 + 0x1p-1070);
+    }
+}
+
+/* The min/max box of an encoded one (enclosing the box it was made from). */
+static inline void box_decode(const bvh_box *box, glcollide_aabb *out)
+{
+    for (int k = 0; k < 3; k++) {
+        out->min[k] = box->c[k] - box->h[k];
+        out->max[k] = box->c[k] + box->h[k];
+    }
+}
+
 /* Inclusive overlap of a and b after growing each by margin on every side:
- * the same arithmetic as growing both boxes and calling glcollide_aabb_overlap,
- * and monotone, so a node test never rejects what a contained triangle box
+ * monotone, so a node test never rejects what a contained triangle box
  * would accept. */
-static inline int overlap_margin(const glcollide_aabb *a, const glcollide_aabb *b, double margin)
+static inline int overlap_margin(const bvh_box *a, const bvh_box *b, double margin)
 {
     for (int k = 0; k < 3; k++)
-        if (!(a->min[k] - margin <= b->max[k] + margin && b->min[k] - margin <= a->max[k] + margin))
+        if (!(fabs(a->c[k] - b->c[k]) <= a->h[k] + b->h[k] + 2.0 * margin))
             return 0;
     return 1;
 }
 
-static inline double box_size(const glcollide_aabb *box)
+/* Does encoded box a meet the min/max box b? */
+static inline int meets_aabb(const bvh_box *a, const glcollide_aabb *b)
 {
-    return (box->max[0] - box->min[0]) + (box->max[1] - box->min[1]) + (box->max[2] - box->min[2]);
+    glcollide_aabb box;
+    box_decode(a, &box);
+    return glcollide_aabb_overlap(&box, b);
+}
+
+static inline double box_size(const bvh_box *box)
+{
+    return 2.0 * (box->h[0] + box->h[1] + box->h[2]);
 }
 
 /* ---------------------------------------------------------------- build */
@@ -275,18 +318,27 @@ void glcollide_bvh_refit(glcollide_bvh *bvh, const double *positions)
 {
     if (!bvh || !positions || bvh->node_count == 0)
         return;
-    for (size_t s = 0; s < bvh->triangle_count; s++)
-        triangle_box(positions, bvh->triangles + 3 * s, &bvh->slot_boxes[s]);
+    glcollide_aabb_empty(&bvh->bounds);
+    for (size_t s = 0; s < bvh->triangle_count; s++) {
+        glcollide_aabb box;
+        triangle_box(positions, bvh->triangles + 3 * s, &box);
+        box_union(&bvh->bounds, &box);
+        box_encode(&box, &bvh->slot_boxes[s]);
+    }
+    /* A node's box encloses its children's (each level grows by a few ulps;
+     * bounds keeps the exact box of them all). */
     for (size_t i = bvh->node_count; i-- > 0;) {
         bvh_node *node = &bvh->nodes[i];
-        if (node->count) {
-            node->box = bvh->slot_boxes[node->first];
-            for (uint32_t s = 1; s < node->count; s++)
-                box_union(&node->box, &bvh->slot_boxes[node->first + s]);
-        } else {
-            node->box = bvh->nodes[node->first].box;
-            box_union(&node->box, &bvh->nodes[node->first + 1].box);
+        uint32_t parts = node->count ? node->count : 2;
+        glcollide_aabb box, part;
+        for (uint32_t p = 0; p < parts; p++) {
+            box_decode(node->count ? &bvh->slot_boxes[node->first + p]
+                                   : &bvh->nodes[node->first + p].box,
+                       p ? &part : &box);
+            if (p)
+                box_union(&box, &part);
         }
+        box_encode(&box, &node->box);
     }
 }
 
@@ -306,7 +358,7 @@ glcollide_aabb glcollide_bvh_bounds(const glcollide_bvh *bvh)
 {
     glcollide_aabb box;
     if (bvh && bvh->node_count)
-        return bvh->nodes[0].box;
+        return bvh->bounds;
     glcollide_aabb_empty(&box);
     return box;
 }
@@ -329,68 +381,131 @@ typedef struct relative_frame {
     double slack;
 } relative_frame;
 
-/* Can box a (a's frame) and box b (b's frame), each grown by margin, be
- * separated along one of the six face normals? Separation on any axis proves
- * the boxes disjoint; finding none answers "maybe", which is conservative. */
-static int obb_overlap(const glcollide_aabb *a, const glcollide_aabb *b, const relative_frame *f,
-                       double margin)
+/* A box of one tree seen from the other's frame: its centre there and the
+ * half extents of its oriented box along that frame's axes. */
+typedef struct placed_box {
+    double c[3], h[3];
+} placed_box;
+
+/* Box x (its own frame, grown by grow) placed through rotation r (row
+ * major, |r| in abs_r) and translation t: c = r centre + t, h = |r| half. */
+static inline void place(const bvh_box *x, double grow, const double r[9], const double abs_r[9],
+                         const double t[3], placed_box *out)
 {
-    double ca[3], ha[3], cb[3], hb[3];
-    for (int k = 0; k < 3; k++) {
-        ca[k] = 0.5 * (a->min[k] + a->max[k]);
-        ha[k] = 0.5 * (a->max[k] - a->min[k]) + margin + f->slack;
-        cb[k] = 0.5 * (b->min[k] + b->max[k]);
-        hb[k] = 0.5 * (b->max[k] - b->min[k]) + margin;
-    }
-    double d[3]; /* b's centre minus a's, in a's frame */
+    const double *c = x->c;
+    double h[3];
     for (int k = 0; k < 3; k++)
-        d[k] = f->r[3 * k] * cb[0] + f->r[3 * k + 1] * cb[1] + f->r[3 * k + 2] * cb[2] + f->t[k] -
-               ca[k];
-    for (int k = 0; k < 3; k++) { /* a's axes */
-        double extent = ha[k] + f->abs_r[3 * k] * hb[0] + f->abs_r[3 * k + 1] * hb[1] +
-                        f->abs_r[3 * k + 2] * hb[2];
-        if (fabs(d[k]) > extent)
-            return 0;
+        h[k] = x->h[k] + grow;
+    for (int k = 0; k < 3; k++) {
+        out->c[k] = r[3 * k] * c[0] + r[3 * k + 1] * c[1] + r[3 * k + 2] * c[2] + t[k];
+        out->h[k] = abs_r[3 * k] * h[0] + abs_r[3 * k + 1] * h[1] + abs_r[3 * k + 2] * h[2];
     }
-    for (int j = 0; j < 3; j++) { /* b's axes: column j of r */
-        double distance = f->r[j] * d[0] + f->r[3 + j] * d[1] + f->r[6 + j] * d[2];
-        double extent =
-            hb[j] + f->abs_r[j] * ha[0] + f->abs_r[3 + j] * ha[1] + f->abs_r[6 + j] * ha[2];
-        if (fabs(distance) > extent)
+}
+
+/* Can box x (grown by grow) and a placed box be separated along one of x's
+ * own axes? 0 when they can. */
+static inline int meets_placed(const bvh_box *x, double grow, const placed_box *p)
+{
+    for (int k = 0; k < 3; k++)
+        if (fabs(p->c[k] - x->c[k]) > x->h[k] + grow + p->h[k])
             return 0;
-    }
     return 1;
 }
 
-/* Box test of the traversal: same frame (f NULL) or b placed by f. */
-static inline int boxes_meet(const glcollide_aabb *x, const glcollide_aabb *y,
-                             const relative_frame *f, double margin)
+/*
+ * The object-space traversal: both frames' relative placements, so that a
+ * box of either tree can be placed in the other's frame. Two boxes (each
+ * grown by the margin, a's also by the slack) are apart when they separate
+ * along a face normal of either (the separating-axis test on the boxes'
+ * own axes: finding none answers "maybe", which is conservative). A test
+ * places the other box once and then costs only comparisons, so the
+ * traversal places the node it keeps (the one not descended) once for both
+ * children and tests them on their own axes only: the other three axes cost
+ * a placement per child and, measured on deeply interpenetrating bunnies
+ * and resting cylinders, prune too little to pay for it. Triangle boxes at
+ * the leaves get all six axes: each is placed once for the whole leaf pair,
+ * and every pair they let through costs an exact test.
+ */
+typedef struct object_frames {
+    relative_frame ab;                    /* b's frame in a's */
+    double r_ba[9], abs_r_ba[9], t_ba[3]; /* a's frame in b's: r^T, -r^T t */
+    double grow_a, grow_b;
+} object_frames;
+
+static inline void place_b(const object_frames *f, const bvh_box *x, placed_box *out)
 {
-    return f ? obb_overlap(x, y, f, margin) : overlap_margin(x, y, margin);
+    place(x, f->grow_b, f->ab.r, f->ab.abs_r, f->ab.t, out);
 }
 
+static inline void place_a(const object_frames *f, const bvh_box *x, placed_box *out)
+{
+    place(x, f->grow_a, f->r_ba, f->abs_r_ba, f->t_ba, out);
+}
+
+/* Each pop pushes at most two entries one level deeper, so a depth-first
+ * stack never holds more than (depth a + depth b + 1) entries. */
+#define GLCOLLIDE_BVH_STACK (2 * GLCOLLIDE_BVH_MAX_DEPTH + 2)
+
 static int leaf_pairs(const glcollide_bvh *a, const bvh_node *na, const glcollide_bvh *b,
-                      const bvh_node *nb, const relative_frame *f, double margin,
-                      glcollide_bvh_pair_fn fn, void *user)
+                      const bvh_node *nb, double margin, glcollide_bvh_pair_fn fn, void *user)
 {
     for (uint32_t i = na->first; i < na->first + na->count; i++) {
-        const glcollide_aabb *box_a = &a->slot_boxes[i];
-        if (!boxes_meet(box_a, &nb->box, f, margin))
+        const bvh_box *box_a = &a->slot_boxes[i];
+        if (!overlap_margin(box_a, &nb->box, margin))
             continue;
         for (uint32_t j = nb->first; j < nb->first + nb->count; j++)
-            if (boxes_meet(box_a, &b->slot_boxes[j], f, margin) && fn(a->ids[i], b->ids[j], user))
+            if (overlap_margin(box_a, &b->slot_boxes[j], margin) && fn(a->ids[i], b->ids[j], user))
                 return 1;
     }
     return 0;
 }
 
-/* The simultaneous descent of both trees shared by the two overlap queries. */
-static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const relative_frame *f,
+/* Leaves of a and b in their own frames: every triangle box of each placed
+ * in the other's frame once, then each pair costs comparisons. */
+static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const glcollide_bvh *b,
+                              const bvh_node *nb, const object_frames *f, glcollide_bvh_pair_fn fn,
+                              void *user)
+{
+    placed_box a_in_b[GLCOLLIDE_BVH_LEAF_SIZE], b_in_a[GLCOLLIDE_BVH_LEAF_SIZE];
+    placed_box nb_in_a;
+    place_b(f, &nb->box, &nb_in_a);
+    uint32_t keep[GLCOLLIDE_BVH_LEAF_SIZE], kept = 0;
+    for (uint32_t i = 0; i < na->count; i++) /* a's boxes that can meet b's leaf at all */
+        if (meets_placed(&a->slot_boxes[na->first + i], f->grow_a, &nb_in_a)) {
+            place_a(f, &a->slot_boxes[na->first + i], &a_in_b[kept]);
+            keep[kept++] = na->first + i;
+        }
+    if (!kept)
+        return 0;
+    for (uint32_t j = 0; j < nb->count; j++)
+        place_b(f, &b->slot_boxes[nb->first + j], &b_in_a[j]);
+    for (uint32_t k = 0; k < kept; k++) {
+        uint32_t i = keep[k];
+        for (uint32_t j = 0; j < nb->count; j++)
+            if (meets_placed(&a->slot_boxes[i], f->grow_a, &b_in_a[j]) &&
+                meets_placed(&b->slot_boxes[nb->first + j], f->grow_b, &a_in_b[k]) &&
+                fn(a->ids[i], b->ids[nb->first + j], user))
+                return 1;
+    }
+    return 0;
+}
+
+/* The simultaneous descent of both trees shared by the two overlap queries:
+ * same frame (f NULL) or b placed by f. */
+static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const object_frames *f,
                            double margin, glcollide_bvh_pair_fn fn, void *user)
 {
     uint32_t stack[GLCOLLIDE_BVH_STACK][2];
     size_t top = 0;
-    if (boxes_meet(&a->nodes[0].box, &b->nodes[0].box, f, margin)) {
+    int roots_meet;
+    if (f) {
+        placed_box root_b;
+        place_b(f, &b->nodes[0].box, &root_b);
+        roots_meet = meets_placed(&a->nodes[0].box, f->grow_a, &root_b);
+    } else {
+        roots_meet = overlap_margin(&a->nodes[0].box, &b->nodes[0].box, margin);
+    }
+    if (roots_meet) {
         stack[0][0] = 0;
         stack[0][1] = 0;
         top = 1;
@@ -401,17 +516,31 @@ static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const
         const bvh_node *na = &a->nodes[ia];
         const bvh_node *nb = &b->nodes[ib];
         if (na->count && nb->count) {
-            if (leaf_pairs(a, na, b, nb, f, margin, fn, user))
+            int stop = f ? leaf_pairs_objects(a, na, b, nb, f, fn, user)
+                         : leaf_pairs(a, na, b, nb, margin, fn, user);
+            if (stop)
                 return 1;
             continue;
         }
         /* Descend the larger box (or the only inner node): its children are
-         * the likeliest to separate from the other box. */
+         * the likeliest to separate from the other box. The node kept is
+         * placed in the descended tree's frame once. */
         int descend_a = nb->count || (!na->count && box_size(&na->box) >= box_size(&nb->box));
+        placed_box kept;
+        if (f) {
+            if (descend_a)
+                place_b(f, &nb->box, &kept);
+            else
+                place_a(f, &na->box, &kept);
+        }
         for (uint32_t c = 0; c < 2; c++) {
             uint32_t ca = descend_a ? na->first + c : ia;
             uint32_t cb = descend_a ? ib : nb->first + c;
-            if (boxes_meet(&a->nodes[ca].box, &b->nodes[cb].box, f, margin)) {
+            const bvh_box *box_a = &a->nodes[ca].box, *box_b = &b->nodes[cb].box;
+            int meet = !f          ? overlap_margin(box_a, box_b, margin)
+                       : descend_a ? meets_placed(box_a, f->grow_a, &kept)
+                                   : meets_placed(box_b, f->grow_b, &kept);
+            if (meet) {
                 stack[top][0] = ca;
                 stack[top][1] = cb;
                 top++;
@@ -438,26 +567,35 @@ int glcollide_bvh_overlap_objects(const glcollide_bvh *a, const glcollide_object
     double ra[9], rb[9];
     glcollide_object_rotation_matrix(object_a, ra);
     glcollide_object_rotation_matrix(object_b, rb);
-    relative_frame f;
+    object_frames f;
+    relative_frame *ab = &f.ab;
     double dt[3], scale = 0.0;
     for (int k = 0; k < 3; k++)
         dt[k] = object_b->translation[k] - object_a->translation[k];
     for (int i = 0; i < 3; i++) {
         /* r = ra^T rb, t = ra^T (tb - ta) */
         for (int j = 0; j < 3; j++) {
-            f.r[3 * i + j] = ra[i] * rb[j] + ra[3 + i] * rb[3 + j] + ra[6 + i] * rb[6 + j];
-            f.abs_r[3 * i + j] = fabs(f.r[3 * i + j]);
+            ab->r[3 * i + j] = ra[i] * rb[j] + ra[3 + i] * rb[3 + j] + ra[6 + i] * rb[6 + j];
+            ab->abs_r[3 * i + j] = fabs(ab->r[3 * i + j]);
         }
-        f.t[i] = ra[i] * dt[0] + ra[3 + i] * dt[1] + ra[6 + i] * dt[2];
+        ab->t[i] = ra[i] * dt[0] + ra[3 + i] * dt[1] + ra[6 + i] * dt[2];
         scale += fabs(object_a->translation[i]) + fabs(object_b->translation[i]);
+    }
+    for (int i = 0; i < 3; i++) { /* a in b's frame: r^T, -r^T t */
+        for (int j = 0; j < 3; j++) {
+            f.r_ba[3 * i + j] = ab->r[3 * j + i];
+            f.abs_r_ba[3 * i + j] = ab->abs_r[3 * j + i];
+        }
+        f.t_ba[i] = -(ab->r[i] * ab->t[0] + ab->r[3 + i] * ab->t[1] + ab->r[6 + i] * ab->t[2]);
     }
     scale += box_size(&a->nodes[0].box) + box_size(&b->nodes[0].box);
     /* The world positions the exact tests use are rounded differently from
      * this relative placement; 1e-12 of the scene's extent covers both. */
-    f.slack = 1e-12 * scale;
-    if (!(f.slack < INFINITY))
+    ab->slack = 1e-12 * scale;
+    if (!(ab->slack < INFINITY))
         return 0; /* non-finite placement: nothing can be decided, nothing reported */
-
+    f.grow_a = margin + ab->slack;
+    f.grow_b = margin;
     return overlap_descent(a, b, &f, margin, fn, user);
 }
 
@@ -468,18 +606,18 @@ int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,
         return 0;
     uint32_t stack[GLCOLLIDE_BVH_MAX_DEPTH + 2];
     size_t top = 0;
-    if (glcollide_aabb_overlap(&bvh->nodes[0].box, box))
+    if (meets_aabb(&bvh->nodes[0].box, box))
         stack[top++] = 0;
     while (top > 0) {
         const bvh_node *node = &bvh->nodes[stack[--top]];
         if (node->count) {
             for (uint32_t s = node->first; s < node->first + node->count; s++)
-                if (glcollide_aabb_overlap(&bvh->slot_boxes[s], box) && fn(bvh->ids[s], user))
+                if (meets_aabb(&bvh->slot_boxes[s], box) && fn(bvh->ids[s], user))
                     return 1;
             continue;
         }
         for (uint32_t c = 0; c < 2; c++)
-            if (glcollide_aabb_overlap(&bvh->nodes[node->first + c].box, box))
+            if (meets_aabb(&bvh->nodes[node->first + c].box, box))
                 stack[top++] = node->first + c;
     }
     return 0;
@@ -488,12 +626,14 @@ int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,
 /* ---------------------------------------------------------------- nearest point */
 
 /* Squared distance from p to box (0 inside). */
-static inline double box_distance2(const glcollide_aabb *box, const double p[3])
+static inline double box_distance2(const bvh_box *encoded, const double p[3])
 {
+    glcollide_aabb box;
+    box_decode(encoded, &box);
     double d2 = 0.0;
     for (int k = 0; k < 3; k++) {
-        double d = p[k] < box->min[k] ? box->min[k] - p[k]
-                                      : (p[k] > box->max[k] ? p[k] - box->max[k] : 0.0);
+        double d =
+            p[k] < box.min[k] ? box.min[k] - p[k] : (p[k] > box.max[k] ? p[k] - box.max[k] : 0.0);
         d2 += d * d;
     }
     return d2;

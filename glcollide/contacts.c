@@ -10,59 +10,70 @@
  * such contacts launches the top box. A region's normal must undo the
  * region's overlap as a whole.
  *
- * 1. Elements. Each candidate pair (a of A, b of B) is decided exactly
- *    (glcollide_tri_tri_intersection). A pair that crosses gives a segment
- *    of the intersection curve, oriented along n_a x n_b: that leaves the
- *    part of a inside B on its left, so the segments of a region form the
- *    boundary curve of A's surface patch inside B, counter-clockwise seen
- *    from outside A. A pair that only touches (the segment lies on an edge
- *    of both triangles, as at the corners of two flush boxes) and a
- *    coplanar pair facing back to back (exact resting) give touching points;
- *    the latter also its overlap polygon and area. Coplanar faces facing
- *    the same way (flush sides) give nothing: the pairs around them carry
- *    the overlap.
- * 2. Regions: elements sharing a point (within 1e-7 of the contact set's
- *    size) are connected (union-find over a hash grid of their points).
- * 3. Normal: the overlap volume's gradient with respect to translating A is
- *    minus the integral of A's outward normal over A's patch inside B, i.e.
- *    minus that patch's vector area, and a vector area depends only on the
+ * 1. Elements. Each candidate pair (a of A, b of B) is decided exactly (the
+ *    triangle test on prepared planes, each candidate triangle prepared
+ *    once). A pair where each triangle enters the other solid (has a vertex
+ *    strictly behind the other's plane) along a segment that is not an edge
+ *    of both gives a segment of the intersection curve, oriented along
+ *    n_a x n_b: that leaves the part of a inside B on its left, so the
+ *    segments of a region form the boundary curve of A's surface patch
+ *    inside B. Other meeting pairs touch: an edge or vertex of one on the
+ *    other's face (touch normal: the face's), edges meeting edges (no
+ *    normal of their own: the corners of flush faces would point
+ *    sideways), faces back to back (their overlap polygon and area F).
+ *    Coplanar faces turned the same way (flush sides) give nothing.
+ * 2. Facets: a segment lies on the face the other triangle enters less
+ *    deeply within the face's prism (B's unless A's is clearly thinner), as
+ *    a separating-axis test picks a reference face, when that depth is at
+ *    most a quarter of the segment's length and the faces are not turned
+ *    the same way; a touch lies on its touched face. Weighted by length.
+ * 3. Regions: elements sharing a point (within 1e-7 of the contact set's
+ *    size; union-find over a hash grid of their points) are connected when
+ *    their facets agree (45 degrees, or one of them negligible); sets kept
+ *    apart are merged afterwards where their normals agree within 60
+ *    degrees (a box on a box is one region, a box in a corner two).
+ * 4. Normal: the overlap volume's gradient with respect to translating A is
+ *    minus the vector area of A's patch inside B, which depends only on the
  *    boundary curve: V = 1/2 sum (p - c) x (q - c) over the region's
- *    oriented segments (c: their centroid). For a box sunk into a box, or
- *    caps on caps, the strips of the side faces cancel and V is vertical,
- *    whatever the tessellation; short corner segments add only their tiny
- *    vector area. Faces touching back to back add their area times n_b (F),
- *    which also dominates where near-coplanar faces make the curve
- *    ill-conditioned (a resting pair within rounding of exact contact).
- *    The normal is (F - V) / |F - V|, from B toward A (ODE's convention:
- *    moving A along it separates the pair); when that sum vanishes (a
- *    degenerate touch), the sum of n_b - n_a over the region's pairs.
- * 4. Depth: the width of the overlap along the normal, from points known
+ *    segments. For a box sunk into a box the side strips cancel and V is
+ *    vertical, whatever the tessellation. With faces touching back to back
+ *    the area F - V, from B toward A (ODE's convention: moving A along it
+ *    separates the pair). Used when the curve is closed and agrees with the
+ *    facets' sum; else the facets' sum (where they disagree the faces near
+ *    both compete below); else the sum of n_b - n_a (edges on edges); else
+ *    the offset of the triangles' centroids. Then the candidate face normals
+ *    within 20 degrees (any direction after a fallback) compete: the one
+ *    along which the overlap is thinnest is the normal. Flush boxes overlap
+ *    in a slab whose strips tilt V by about depth / size; the face normal
+ *    has no such tilt.
+ * 5. Depth: the width W of the overlap along the normal, from points known
  *    to lie in both solids: the curve's points, and the vertices of the
- *    crossing triangles that lie inside the other mesh. A vertex v of a is
- *    counted inside B when it is behind or on the plane of every triangle
- *    of B that meets a (exact orient3d): for B convex near a this is
- *    exactly "inside"; where B is concave it can only leave vertices out.
- *    So the width W = top - bottom (top: highest such point of B's patch
- *    along n, bottom: lowest of A's) never exceeds the true overlap along n
- *    (a contact never reports more depth than the solids overlap), and a
- *    point's own depth is how far it lies below top (points of A and of the
- *    curve) or above bottom (vertices of B), clamped to [0, W]: a tilted
- *    box gets its deep corners deep and its crossing line at 0, as ODE's
- *    box-box collider gives them.
- * 5. Manifold: per region, points_per_region (default 4) points: the
- *    deepest (within a band of 1e-6 W; among those, the farthest from the
- *    region's centre), then farthest-point sampling in the plane normal to
- *    n (ties within 1e-6 of the region's size go to the deeper, then to the
- *    smaller key: triangles and vertex indices, so a resting pair keeps the
- *    same contacts step after step). With fewer slots than regions times
- *    points, regions take turns (deepest region first), one point a turn.
- *    The count never grows with the caller's buffer beyond regions times
- *    points_per_region: in ODE's default friction model mu bounds each
- *    contact's friction force, so more contacts would mean more friction.
+ *    crossing triangles behind or on every partner's plane (exact; where B
+ *    is concave near a this can only leave vertices out), so no contact
+ *    reports more depth than the solids overlap along its normal. A
+ *    vertex's depth is how far it travels along the normal to leave through
+ *    a partner's plane; a curve point's, the thickness the two faces it
+ *    lies on let a line run inside both solids along the normal through it
+ *    (a flush slab's rim: the slab's thickness; a tilted face's crossing
+ *    line, or a sphere's rim: 0); each clamped to [0, W].
+ * 6. Manifold (manifold.c): points_per_region (default 4) points per
+ *    region: the deepest (within 10% of W; among those, the farthest from
+ *    the centre), the farthest from it, the largest triangle, the largest
+ *    added area, then farthest-point sampling; ties by keys (vertices
+ *    before curve points, then triangle and corner indices), so a resting
+ *    pair keeps the same contacts step after step. With fewer slots than
+ *    regions times points, regions take turns (deeper, then larger, first),
+ *    one point a turn; output grouped by region. The count never grows with
+ *    the caller's buffer beyond regions times points_per_region: in ODE's
+ *    default friction model mu bounds each contact's friction force, so
+ *    more contacts would mean more friction.
  *
  * The result does not depend on the order of candidates (elements are
  * sorted by their triangle pair; every tie is broken by keys). Scratch
  * memory lives in a glcollide_contact_scratch and only grows.
+ *
+ * A closed mesh inside another with no surface crossing has no curve:
+ * glcollide_contacts_containment (at the end) pushes it out.
  */
 #include "internal.h"
 #include "manifold.h"
@@ -132,6 +143,10 @@ typedef struct region {
     uint32_t first_element; /* smallest element index: the region's key */
     uint32_t direction_count;
     uint32_t guessed; /* the normal is a fallback: face normals are tried in every direction */
+    /* The closed curve's vector area, unit, where the facets' normal was
+     * taken instead (they disagree): its cone of faces is tried too. */
+    double second[3];
+    uint32_t has_second;
 } region;
 
 enum { CELL_SLOTS = 4 };
@@ -143,6 +158,15 @@ typedef struct grid_cell {
     uint32_t first;               /* the element of the cell's first point */
     uint32_t mixed;               /* points of more than one element fell here */
 } grid_cell;
+
+/* What the pairs of a call need of each of their triangles, computed once
+ * per triangle: a candidate triangle typically meets several others. */
+typedef struct triangle_info {
+    glcollide_plane_filter plane; /* holds the triangle's corners */
+    double normal[3];             /* unit, outward; 0 without area */
+    int has_normal;
+    double max_edge, max_abs; /* largest edge component and coordinate */
+} triangle_info;
 
 /* A sort key with its payload. */
 typedef struct keyed {
@@ -171,6 +195,10 @@ struct glcollide_contact_scratch {
     size_t refused_count, refused_capacity;
     glcollide_manifold_point *manifold; /* one region's points during selection */
     size_t manifold_capacity;
+    uint32_t *slot[2]; /* per mesh triangle index: its entry in info[side] */
+    size_t slot_capacity[2];
+    triangle_info *info[2];
+    size_t info_capacity[2];
 };
 
 int glcollide_contact_scratch_create(glcollide_contact_scratch **out)
@@ -198,6 +226,10 @@ static void scratch_release(glcollide_contact_scratch *s)
     free(s->directions);
     free(s->refused);
     free(s->manifold);
+    for (int side = 0; side < 2; side++) {
+        free(s->slot[side]);
+        free(s->info[side]);
+    }
     memset(s, 0, sizeof *s);
 }
 
@@ -218,6 +250,18 @@ glcollide_contact_options glcollide_contact_default_options(void)
 }
 
 /* ---------------------------------------------------------------- small geometry */
+
+/* fmax and fmin are calls into libm (NaN rules); accumulators that start
+ * finite need only these (a NaN candidate is ignored, as fmax would). */
+static inline double larger(double acc, double x)
+{
+    return x > acc ? x : acc;
+}
+
+static inline double smaller(double acc, double x)
+{
+    return x < acc ? x : acc;
+}
 
 static double length3(const double v[3])
 {
@@ -347,7 +391,7 @@ static double local_depth(const double *const face[3], const double n[3],
     int count = clip_to_prism(other, face, n, poly);
     double plane = glcollide_vec3_dot(n, face[0]), depth = 0.0;
     for (int i = 0; i < count; i++)
-        depth = fmax(depth, plane - glcollide_vec3_dot(n, poly[i]));
+        depth = larger(depth, plane - glcollide_vec3_dot(n, poly[i]));
     return depth;
 }
 
@@ -416,6 +460,58 @@ static int add_point(glcollide_contact_scratch *s, size_t *count, const double p
     return GLCOLLIDE_OK;
 }
 
+/* The info of every candidate triangle (side 0: A's, 1: B's), each once:
+ * slot[side][t] numbers the triangles met; only the slots of candidate
+ * triangles are written, so a whole mesh passed with few candidates costs
+ * one array as long as its largest candidate index, untouched elsewhere. */
+static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
+                             const glcollide_index_pair *candidates, size_t candidate_count)
+{
+    for (int side = 0; side < 2; side++) {
+        uint32_t largest = 0;
+        for (size_t i = 0; i < candidate_count; i++) {
+            uint32_t t = side ? candidates[i].b : candidates[i].a;
+            largest = t > largest ? t : largest;
+        }
+        if (reserve((void **)&s->slot[side], &s->slot_capacity[side], (size_t)largest + 1,
+                    sizeof *s->slot[side]) ||
+            reserve((void **)&s->info[side], &s->info_capacity[side], candidate_count,
+                    sizeof *s->info[side]))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        uint32_t *slot = s->slot[side];
+        for (size_t i = 0; i < candidate_count; i++)
+            slot[side ? candidates[i].b : candidates[i].a] = UINT32_MAX;
+        const double *positions = side ? in->positions_b : in->positions_a;
+        const uint32_t *triangles = side ? in->triangles_b : in->triangles_a;
+        uint32_t used = 0;
+        for (size_t i = 0; i < candidate_count; i++) {
+            uint32_t t = side ? candidates[i].b : candidates[i].a;
+            if (slot[t] != UINT32_MAX)
+                continue;
+            slot[t] = used;
+            triangle_info *info = &s->info[side][used++];
+            const double *c[3];
+            triangle_of(positions, triangles, t, c);
+            glcollide_plane_filter_init(&info->plane, c[0], c[1], c[2]);
+            info->has_normal = unit_normal(c, info->normal);
+            if (!info->has_normal)
+                memset(info->normal, 0, sizeof info->normal);
+            info->max_edge = info->max_abs = 0.0;
+            for (int j = 0; j < 3; j++)
+                for (int k = 0; k < 3; k++) {
+                    info->max_abs = larger(info->max_abs, fabs(c[j][k]));
+                    info->max_edge = larger(info->max_edge, fabs(c[(j + 1) % 3][k] - c[j][k]));
+                }
+        }
+    }
+    return GLCOLLIDE_OK;
+}
+
+static const triangle_info *info_of(const glcollide_contact_scratch *s, int side, uint32_t t)
+{
+    return &s->info[side][s->slot[side][t]];
+}
+
 /*
  * The element of one candidate pair, appended to s->elements with its
  * points in s->points (0 when the pair does not meet or gives nothing).
@@ -423,27 +519,22 @@ static int add_point(glcollide_contact_scratch *s, size_t *count, const double p
 static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t ta, uint32_t tb,
                         size_t *element_count, size_t *point_count)
 {
-    const double *a[3], *b[3];
-    triangle_of(in->positions_a, in->triangles_a, ta, a);
-    triangle_of(in->positions_b, in->triangles_b, tb, b);
+    const triangle_info *info_a = info_of(s, 0, ta), *info_b = info_of(s, 1, tb);
     double seg[2][3];
     int side_a[3], side_b[3];
-    int kind = glcollide_tri_tri_intersection_sides(a[0], a[1], a[2], b[0], b[1], b[2], seg[0],
-                                                    seg[1], side_a, side_b);
+    int kind = glcollide_tri_tri_intersection_planes(&info_a->plane, &info_b->plane, seg[0], seg[1],
+                                                     side_a, side_b);
     if (kind == 0)
         return GLCOLLIDE_OK;
-    double n_a[3], n_b[3];
-    int has_a = unit_normal(a, n_a), has_b = unit_normal(b, n_b);
+    const double *const *a = info_a->plane.t, *const *b = info_b->plane.t;
+    const double *n_a = info_a->normal, *n_b = info_b->normal;
+    int has_a = info_a->has_normal, has_b = info_b->has_normal;
     if (!has_a && !has_b)
         return GLCOLLIDE_OK;
+    (void)in;
 
-    double max_edge = 0.0, max_abs = 0.0;
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++) {
-            max_abs = fmax(max_abs, fmax(fabs(a[i][k]), fabs(b[i][k])));
-            max_edge = fmax(max_edge, fmax(fabs(a[(i + 1) % 3][k] - a[i][k]),
-                                           fabs(b[(i + 1) % 3][k] - b[i][k])));
-        }
+    double max_edge = fmax(info_a->max_edge, info_b->max_edge);
+    double max_abs = fmax(info_a->max_abs, info_b->max_abs);
     double tol = 1e-9 * max_edge + 64.0 * DBL_EPSILON * max_abs;
 
     element e = {0};
@@ -451,9 +542,9 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
     e.b = tb;
     e.kind = ELEMENT_TOUCH;
     if (has_a)
-        memcpy(e.normal_a, n_a, sizeof n_a);
+        memcpy(e.normal_a, n_a, sizeof e.normal_a);
     if (has_b)
-        memcpy(e.normal_b, n_b, sizeof n_b);
+        memcpy(e.normal_b, n_b, sizeof e.normal_b);
     for (int k = 0; k < 3; k++) {
         e.hint[k] = e.normal_b[k] - e.normal_a[k];
         e.offset[k] = (a[0][k] + a[1][k] + a[2][k] - b[0][k] - b[1][k] - b[2][k]) / 3.0;
@@ -688,11 +779,12 @@ static int join_cell(glcollide_contact_scratch *s, grid_cell *cell, uint32_t e, 
 
 /*
  * Connects elements whose points lie within tol of each other, in time
- * linear in the points: points are binned into cells of side 2 tol; each
- * point joins the regions recorded in its cell, then in the 2 x 2 x 2 block
- * of cells around it (on each axis, the neighbour on the side of the nearer
- * face). A point within tol of p lies in that block; points up to 4 sqrt(3)
- * tol apart may be joined too, the same tolerance for a region's shape.
+ * linear in the points: points are binned into cells of side 4 tol; each
+ * point joins the regions recorded in its cell, then in the neighbours
+ * across the faces it lies within tol of (on each axis at most one: on
+ * average 3.4 cells a point, not 8). A point within tol of p lies in one of
+ * those cells; points up to 8 sqrt(3) tol apart may be joined too, the same
+ * tolerance for a region's shape.
  * Joins respect facets (facets_agree). A segment's point that meets no other
  * element's leaves its region's curve open (point.open).
  */
@@ -716,7 +808,7 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
             s->grid[i].element[k] = UINT32_MAX;
         s->grid[i].mixed = 0;
     }
-    double side = 2.0 * tol;
+    double side = 4.0 * tol;
     for (size_t i = 0; i < point_count; i++) {
         contact_point *p = &s->points[i];
         int64_t c[3];
@@ -730,14 +822,18 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
     for (size_t i = 0; i < point_count; i++) {
         contact_point *p = &s->points[i];
         int64_t c[3], step[3];
+        int axes = 0; /* bit k: a neighbour across axis k's nearer face */
         for (int k = 0; k < 3; k++) {
-            double f = floor(p->position[k] / side);
+            double f = floor(p->position[k] / side), within = p->position[k] / side - f;
             c[k] = (int64_t)f;
-            step[k] = p->position[k] / side - f < 0.5 ? -1 : 1;
+            step[k] = within < 0.25 ? -1 : within > 0.75 ? 1 : 0;
+            axes |= step[k] != 0 ? 1 << k : 0;
         }
         /* Its own cell again (points that came after it share it too),
-         * then the seven neighbours. */
+         * then the neighbours (d runs over the subsets of axes). */
         for (int d = 0; d < 8; d++) {
+            if ((d & axes) != d)
+                continue;
             int64_t n[3] = {c[0] + (d & 1 ? step[0] : 0), c[1] + (d & 2 ? step[1] : 0),
                             c[2] + (d & 4 ? step[2] : 0)};
             size_t other = cell_slot(s->grid, mask, n);
@@ -751,19 +847,14 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
 
 /* ---------------------------------------------------------------- inside vertices */
 
-/* Is v behind or on the plane of every triangle of the other mesh that
- * meets t (elements [first, last) sharing t, through partner indices)? */
 /* Is v behind or on the plane of every partner (triangles of the other
- * mesh meeting v's triangle)? */
-static int behind_all(const double v[3], const double *positions, const uint32_t *triangles,
+ * mesh, side other, meeting v's triangle)? */
+static int behind_all(const glcollide_contact_scratch *s, const double v[3], int other,
                       const uint32_t *partners, size_t count)
 {
-    for (size_t i = 0; i < count; i++) {
-        const double *t[3];
-        triangle_of(positions, triangles, partners[i], t);
-        if (glcollide_orient3d(t[0], t[1], t[2], v) < 0)
+    for (size_t i = 0; i < count; i++)
+        if (glcollide_plane_side(&info_of(s, other, partners[i])->plane, v) < 0)
             return 0;
-    }
     return 1;
 }
 
@@ -771,16 +862,16 @@ static int behind_all(const double v[3], const double *positions, const uint32_t
  * plane of a partner facing dir (the nearest such plane); -1 when no
  * partner faces dir. For a vertex of a box's face sunk into a box this is
  * its penetration below the face, as ODE's box-box collider reports it. */
-static double exit_distance(const double v[3], const double dir[3], const double *positions,
-                            const uint32_t *triangles, const uint32_t *partners, size_t count)
+static double exit_distance(const glcollide_contact_scratch *s, const double v[3],
+                            const double dir[3], int other, const uint32_t *partners, size_t count)
 {
     double best = -1.0;
     for (size_t i = 0; i < count; i++) {
-        const double *t[3];
-        double n[3], d[3];
-        triangle_of(positions, triangles, partners[i], t);
-        if (!unit_normal(t, n))
+        const triangle_info *info = info_of(s, other, partners[i]);
+        if (!info->has_normal)
             continue;
+        const double *const *t = info->plane.t, *n = info->normal;
+        double d[3];
         double facing = glcollide_vec3_dot(n, dir);
         if (!(facing > 0.0))
             continue;
@@ -805,8 +896,6 @@ static int inside_vertices(glcollide_contact_scratch *s, const input *in, size_t
 {
     const double *own_positions = side ? in->positions_b : in->positions_a;
     const uint32_t *own_triangles = side ? in->triangles_b : in->triangles_a;
-    const double *other_positions = side ? in->positions_a : in->positions_b;
-    const uint32_t *other_triangles = side ? in->triangles_a : in->triangles_b;
     for (size_t i = 0; i < element_count; i++) {
         const element *e = &s->elements[i];
         uint32_t own = side ? e->b : e->a, other = side ? e->a : e->b;
@@ -837,7 +926,7 @@ static int inside_vertices(glcollide_contact_scratch *s, const input *in, size_t
             uint32_t first_partner = UINT32_MAX;
             for (int c = 0; c < 3; c++) {
                 const double *v = own_positions + 3 * (size_t)t[c];
-                if (!behind_all(v, other_positions, other_triangles, partners, last - first))
+                if (!behind_all(s, v, !side, partners, last - first))
                     continue;
                 if (first_partner == UINT32_MAX) { /* the group's partners, once */
                     if (reserve((void **)&s->partners, &s->partner_capacity,
@@ -874,10 +963,17 @@ static int inside_vertices(glcollide_contact_scratch *s, const input *in, size_t
 static void region_normal(region *r)
 {
     double size2 = distance2(r->lo, r->hi), len = length3(r->area);
-    int closed_area = r->open_points == 0 && len > 1e-12 * size2 && isfinite(len) &&
-                      facets_agree(r->area, r->facets);
+    int has_area = r->open_points == 0 && len > 1e-12 * size2 && isfinite(len);
+    int closed_area = has_area && facets_agree(r->area, r->facets);
     const double *choices[4] = {closed_area ? r->area : r->facets, r->facets, r->hint, r->offset};
     r->guessed = 0;
+    /* Facets are local (a face may look thinner than it is where the other
+     * mesh's triangulation cuts it short); the vector area of a closed curve
+     * is the overlap's own gradient. Where they disagree, the faces around
+     * both compete: the thinnest overlap decides (choose_normal). */
+    r->has_second = has_area && !closed_area;
+    for (int k = 0; k < 3 && r->has_second; k++)
+        r->second[k] = r->area[k] / len;
     for (int c = 0; c < 4; c++) {
         len = length3(choices[c]);
         if (!(len > 0.0) || !isfinite(len) || (c == 2 && !(len > 1e-9 * r->curve_points)))
@@ -973,8 +1069,8 @@ static void region_sums(glcollide_contact_scratch *s, size_t element_count, size
         s->points[i].region = index;
         for (int k = 0; k < 3; k++) {
             r->centroid[k] += s->points[i].position[k];
-            r->lo[k] = fmin(r->lo[k], s->points[i].position[k]);
-            r->hi[k] = fmax(r->hi[k], s->points[i].position[k]);
+            r->lo[k] = smaller(r->lo[k], s->points[i].position[k]);
+            r->hi[k] = larger(r->hi[k], s->points[i].position[k]);
         }
         r->curve_points++;
         r->open_points +=
@@ -1109,6 +1205,8 @@ static int bucket_points(glcollide_contact_scratch *s, size_t point_count, size_
 static void offer_direction(region *r, double *directions, const double d[3])
 {
     double closeness = glcollide_vec3_dot(d, r->normal);
+    if (r->has_second)
+        closeness = larger(closeness, glcollide_vec3_dot(d, r->second));
     if (closeness < (r->guessed ? -2.0 : direction_cone))
         return;
     uint32_t worst = 0;
@@ -1116,6 +1214,8 @@ static void offer_direction(region *r, double *directions, const double d[3])
     for (uint32_t i = 0; i < r->direction_count; i++) {
         const double *e = directions + 3 * i;
         double c = glcollide_vec3_dot(e, r->normal);
+        if (r->has_second)
+            c = larger(c, glcollide_vec3_dot(e, r->second));
         if (glcollide_vec3_dot(e, d) > 1.0 - 1e-15)
             return; /* the same face orientation */
         if (c < worst_closeness) {
@@ -1130,8 +1230,9 @@ static void offer_direction(region *r, double *directions, const double d[3])
     memcpy(directions + 3 * worst, d, 3 * sizeof *d);
 }
 
-/* Candidate normals per region: the vector-area normal, then the face
- * normals (n_b, and -n_a) of its pairs near it. */
+/* Candidate normals per region: its normal (and the vector area's where
+ * they differ), then the face normals (n_b, and -n_a) of its pairs near
+ * either. */
 static int collect_directions(glcollide_contact_scratch *s, size_t element_count,
                               size_t region_count)
 {
@@ -1139,8 +1240,12 @@ static int collect_directions(glcollide_contact_scratch *s, size_t element_count
                 sizeof *s->directions))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     for (size_t i = 0; i < region_count; i++) {
-        memcpy(s->directions + 3 * MAX_DIRECTIONS * i, s->regions[i].normal, 3 * sizeof(double));
-        s->regions[i].direction_count = 1;
+        region *r = &s->regions[i];
+        double *directions = s->directions + 3 * MAX_DIRECTIONS * i;
+        memcpy(directions, r->normal, 3 * sizeof(double));
+        r->direction_count = 1;
+        if (r->has_second)
+            offer_direction(r, directions, r->second);
     }
     for (size_t i = 0; i < element_count; i++) {
         const element *e = &s->elements[i];
@@ -1156,18 +1261,21 @@ static int collect_directions(glcollide_contact_scratch *s, size_t element_count
 }
 
 /* The overlap's width along d, from the region's points known to lie in
- * both solids: B's side (curve, B's vertices) on top, A's at the bottom. */
-static double width_along(const double d[3], const contact_point *points, uint32_t n, double *top,
-                          double *bottom)
+ * both solids: B's side (curve, B's vertices) on top, A's at the bottom;
+ * INFINITY as soon as it exceeds limit. */
+static double width_along(const double d[3], const contact_point *points, uint32_t n, double limit,
+                          double *top, double *bottom)
 {
     *top = -INFINITY;
     *bottom = INFINITY;
     for (uint32_t i = 0; i < n; i++) {
         double h = glcollide_vec3_dot(d, points[i].position);
         if (points[i].source != SOURCE_VERTEX_A)
-            *top = fmax(*top, h);
+            *top = larger(*top, h);
         if (points[i].source != SOURCE_VERTEX_B)
-            *bottom = fmin(*bottom, h);
+            *bottom = smaller(*bottom, h);
+        if (*top - *bottom > limit)
+            return INFINITY; /* wider than the best so far: not chosen */
     }
     return *top > *bottom ? *top - *bottom : 0.0;
 }
@@ -1187,7 +1295,7 @@ static void choose_normal(region *r, const double *directions, const contact_poi
     double best_width = INFINITY, top = 0.0, bottom = 0.0;
     for (uint32_t i = 0; i < r->direction_count; i++) {
         double t, b;
-        double w = width_along(directions + 3 * i, points, n, &t, &b);
+        double w = width_along(directions + 3 * i, points, n, best_width, &t, &b);
         if (w < best_width) {
             best_width = w;
             best = i;
@@ -1234,9 +1342,8 @@ static void point_depths(const glcollide_contact_scratch *s, const input *in, co
             d = side ? h - r->bottom : r->top - h;
             for (int k = 0; k < 3; k++) /* A leaves B along +n, B leaves A along -n */
                 dir[k] = side ? -r->normal[k] : r->normal[k];
-            double exit = exit_distance(p->position, dir, side ? in->positions_a : in->positions_b,
-                                        side ? in->triangles_a : in->triangles_b,
-                                        s->partners + p->first_partner, p->partner_count);
+            double exit = exit_distance(s, p->position, dir, !side, s->partners + p->first_partner,
+                                        p->partner_count);
             if (exit >= 0.0)
                 d = exit;
         }
@@ -1252,6 +1359,8 @@ static int generate(glcollide_contact_scratch *s, const input *in,
                     size_t max_contacts, size_t *count)
 {
     size_t element_count = 0, point_count = 0;
+    if (prepare_triangles(s, in, candidates, candidate_count))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     for (size_t i = 0; i < candidate_count; i++)
         if (make_element(s, in, candidates[i].a, candidates[i].b, &element_count, &point_count))
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
@@ -1265,9 +1374,9 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     memcpy(hi, s->points[0].position, sizeof hi);
     for (size_t i = 0; i < point_count; i++)
         for (int k = 0; k < 3; k++) {
-            lo[k] = fmin(lo[k], s->points[i].position[k]);
-            hi[k] = fmax(hi[k], s->points[i].position[k]);
-            max_abs = fmax(max_abs, fabs(s->points[i].position[k]));
+            lo[k] = smaller(lo[k], s->points[i].position[k]);
+            hi[k] = larger(hi[k], s->points[i].position[k]);
+            max_abs = larger(max_abs, fabs(s->points[i].position[k]));
         }
     double tol = connect_tolerance * sqrt(distance2(lo, hi)) + 64.0 * DBL_EPSILON * max_abs;
     if (!(tol > 0.0))

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* The GL context object: creation (owned EGL or the caller's), capability
  * probe, error draining, shader building, and the driver self-test. */
+#define _DEFAULT_SOURCE /* sysconf(_SC_PHYS_PAGES) */
 #include "cull.h"
 #include "gl_internal.h"
 #include "stencil.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *glcollide_gl_error_name(GLenum error)
 {
@@ -138,6 +141,69 @@ GLuint glcollide_gl_program(const char *name, const char *vertex, const char *fr
     return program;
 }
 
+static int is_software_renderer(const char *renderer)
+{
+    static const char *const names[] = {"llvmpipe", "softpipe", "SWR", "Software Rasterizer"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strstr(renderer, names[i]))
+            return 1;
+    return 0;
+}
+
+/* The memory one query may use (see glcollide_gl_caps.memory_budget). */
+static void probe_memory_budget(glcollide_gl_caps *caps)
+{
+    const char *env = getenv("GLCOLLIDE_GL_MEMORY");
+    char *end = NULL;
+    double mib = env && *env ? strtod(env, &end) : 0;
+    if (env && *env && end && !*end && mib > 0 && mib < 1e12) {
+        caps->memory_budget = (uint64_t)(mib * 1048576.0);
+        snprintf(caps->memory_budget_source, sizeof caps->memory_budget_source,
+                 "GLCOLLIDE_GL_MEMORY");
+        return;
+    }
+    if (env && *env)
+        glcollide_log_warning("GLCOLLIDE_GL_MEMORY='%s' is not a number of MiB; ignored", env);
+    GLint kib[4] = {0, 0, 0, 0};
+    if (epoxy_has_gl_extension("GL_NVX_gpu_memory_info"))
+        glGetIntegerv(GL_GPU_MEMORY_INFO_TOTAL_AVAILABLE_MEMORY_NVX, kib);
+    else if (epoxy_has_gl_extension("GL_ATI_meminfo"))
+        glGetIntegerv(GL_TEXTURE_FREE_MEMORY_ATI, kib);
+    if (kib[0] > 0) {
+        caps->memory_budget = (uint64_t)kib[0] * 1024 / 2;
+        snprintf(caps->memory_budget_source, sizeof caps->memory_budget_source,
+                 "half of the GPU's memory");
+        return;
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (is_software_renderer(caps->renderer) && pages > 0 && page > 0) {
+        caps->memory_budget = (uint64_t)pages * (uint64_t)page / 8;
+        snprintf(caps->memory_budget_source, sizeof caps->memory_budget_source,
+                 "an eighth of the host's memory");
+    }
+}
+
+int glcollide_context_check_resolution(const glcollide_context *context, const char *layer,
+                                       int resolution, size_t bytes_per_pixel)
+{
+    const glcollide_gl_caps *caps = &context->caps;
+    if (caps->max_resolution > 0 && resolution > caps->max_resolution)
+        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
+                              "%s: resolution %d is above this GL's largest framebuffer side, %d "
+                              "(%s)",
+                              layer, resolution, caps->max_resolution, caps->renderer);
+    double need = (double)resolution * resolution * (double)bytes_per_pixel;
+    if (caps->memory_budget == 0 || need <= (double)caps->memory_budget)
+        return GLCOLLIDE_OK;
+    int most = (int)floor(sqrt((double)caps->memory_budget / (double)bytes_per_pixel));
+    return glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
+                          "%s: resolution %d needs %.1f GiB of GL memory (%zu bytes per pixel), "
+                          "over the budget of %.1f GiB (%s); at most %d",
+                          layer, resolution, need / 1073741824.0, bytes_per_pixel,
+                          (double)caps->memory_budget / 1073741824.0, caps->memory_budget_source,
+                          most);
+}
+
 int glcollide_gl_probe(glcollide_gl_caps *caps)
 {
     memset(caps, 0, sizeof *caps);
@@ -158,6 +224,18 @@ int glcollide_gl_probe(glcollide_gl_caps *caps)
                               GLCOLLIDE_GL_VERSION_MIN / 10, GLCOLLIDE_GL_VERSION_MIN % 10);
     caps->glsl_version = epoxy_glsl_version();
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &caps->max_texture_size);
+    GLint framebuffer[2] = {0, 0}, viewport[2] = {0, 0};
+    glGetIntegerv(GL_MAX_FRAMEBUFFER_WIDTH, &framebuffer[0]);
+    glGetIntegerv(GL_MAX_FRAMEBUFFER_HEIGHT, &framebuffer[1]);
+    glGetIntegerv(GL_MAX_VIEWPORT_DIMS, viewport);
+    caps->max_resolution = caps->max_texture_size;
+    for (int k = 0; k < 2; k++) {
+        caps->max_resolution =
+            framebuffer[k] < caps->max_resolution ? framebuffer[k] : caps->max_resolution;
+        caps->max_resolution =
+            viewport[k] < caps->max_resolution ? viewport[k] : caps->max_resolution;
+    }
+    probe_memory_budget(caps);
     glGetIntegerv(GL_MAX_SAMPLES, &caps->max_samples);
     glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &caps->max_ssbo_bindings);
     /* glcollide renders into its own FBOs with GL_DEPTH24_STENCIL8 or better. */

@@ -408,6 +408,11 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *
                              const glcollide_cull_options *options, unsigned char *objects_in,
                              unsigned char **flags, glcollide_query_stats *stats)
 {
+    /* The owner texture and two depth textures. */
+    int status = glcollide_context_check_resolution(context, options->reliable ? "far" : "cullide",
+                                                    options->resolution, 12);
+    if (status != GLCOLLIDE_OK)
+        return status;
     for (size_t o = 0; o < world->object_count; o++)
         if (options->object_round || !objects_in[o])
             memset(flags[o], objects_in[o] ? 1 : 0, world->objects[o].mesh->triangle_count);
@@ -431,13 +436,19 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *
     if (all.min[0] > all.max[0])
         return GLCOLLIDE_OK; /* nothing to cull */
     size_t active_count = 0;
-    double origin[3];
-    /* Geometry relative to the centre of what is drawn: float keeps 24 bits
-     * of the scene's extent, not of its distance from the world origin. */
-    for (int k = 0; k < 3; k++)
-        origin[k] = 0.5 * (all.min[k] + all.max[k]);
+    double origin[3], scale;
+    /* Geometry relative to the centre of what is drawn and scaled by a power
+     * of two that brings it into [-1, 1]: float keeps 24 bits of the scene's
+     * extent, not of its distance from the world origin, and neither
+     * overflows (past 3.4e38) nor underflows (below 1e-38) at any scale
+     * double can hold. */
+    glcollide_frame_fit(&all, origin, &scale);
+    /* A fattening radius above the drawn scene's diameter (below 4 once
+     * scaled) keeps every triangle already: the same answer, and no float
+     * overflow for --distance 1e39. */
+    float radius = (float)fmin(options->distance / 2 * scale, 4.0);
 
-    int status = glcollide_context_make_current(context);
+    status = glcollide_context_make_current(context);
     if (status != GLCOLLIDE_OK)
         return status;
     glcollide_gl_state saved;
@@ -469,7 +480,7 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *
                 const double *p = w->positions + 3 * (size_t)w->mesh->triangles[3 * t + c];
                 float *out = corners + 4 * (3 * g + c);
                 for (int k = 0; k < 3; k++)
-                    out[k] = (float)(p[k] - origin[k]);
+                    out[k] = (float)((p[k] - origin[k]) * scale);
                 out[3] = 0.0f;
             }
         }
@@ -518,9 +529,7 @@ int glcollide_cull_triangles(glcollide_context *context, const glcollide_world *
             float extent = 0;
             for (int k = 0; k < 3; k++)
                 extent = fmaxf(extent, fmaxf(fabsf(lo[k]), fabsf(hi[k])));
-            view.radius = options->reliable ? (float)(options->distance / 2) + 1e-6f * extent +
-                                                  FLT_MIN
-                                            : 0.0f;
+            view.radius = options->reliable ? radius + 1e-6f * extent + FLT_MIN : 0.0f;
             for (int k = 0; k < 3; k++) {
                 /* Room for the fattening and a pixel on every side, and never
                  * a zero extent (a flat scene seen edge-on). */

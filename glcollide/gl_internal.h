@@ -67,6 +67,15 @@ void glcollide_egl_restore(glcollide_context *context);
  * on this thread? Asked without letting epoxy abort. */
 int glcollide_gl_context_is_current(void);
 
+/*
+ * Can context render a resolution x resolution view for a method keeping
+ * bytes_per_pixel of GL storage per pixel? LIMIT, with one message starting
+ * with layer, when the side is above caps.max_resolution or the storage
+ * above caps.memory_budget (naming the largest resolution that fits).
+ */
+int glcollide_context_check_resolution(const glcollide_context *context, const char *layer,
+                                       int resolution, size_t bytes_per_pixel);
+
 /* Probes caps of the current context; GL_UNSUPPORTED below the minimum. */
 int glcollide_gl_probe(glcollide_gl_caps *caps);
 

@@ -29,9 +29,10 @@ static int fail(const char *format, const char *arg)
 static int parse_double(const char *text, double *value)
 {
     char *end;
-    errno = 0;
     *value = strtod(text, &end);
-    return *text && !*end && errno == 0 && isfinite(*value);
+    /* Overflow gives an infinity; underflow (ERANGE too) a subnormal or 0,
+     * which are finite numbers. */
+    return *text && !*end && isfinite(*value);
 }
 
 static int needs_gl(glcollide_method method)

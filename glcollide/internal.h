@@ -22,8 +22,33 @@
 #define glcollide_log_info(...) glcollide_log(GLCOLLIDE_LOG_INFO, __VA_ARGS__)
 #define glcollide_log_debug(...) glcollide_log(GLCOLLIDE_LOG_DEBUG, __VA_ARGS__)
 
+/* Text put before every message this thread logs until it is set back
+ * (NULL: none); the string must outlive that. Returns the previous one. */
+const char *glcollide_log_set_prefix(const char *prefix);
+
 /* Logs the message at error level and returns status, for `return glcollide_fail(...)`. */
 int glcollide_fail(int status, const char *format, ...) GLCOLLIDE_PRINTF(2, 3);
+
+/* glcollide_mesh_find_data without the message when nothing is found (IO):
+ * tried receives the directories looked in, for the caller's own message.
+ * Other failures (OUT_OF_MEMORY, LIMIT) are logged. */
+int glcollide_mesh_find_data_quiet(const char *file_name, char *buf, size_t size, char *tried,
+                                   size_t tried_size);
+
+/*
+ * Loads the mesh of a scene line "mesh PATH [scale S]", PATH as written in
+ * the scene at scene_path; logs one message on failure (the parser puts the
+ * scene's file:line before it).
+ */
+typedef int (*glcollide_scene_mesh_loader)(const char *scene_path, const char *mesh_path,
+                                           double scale, glcollide_mesh **out, void *user);
+
+/* The scene file format (glcollide_scene_load) on a buffer, adding meshes
+ * (through load_mesh) and objects to scene. For glcollide_scene_load and the
+ * fuzz harness, which loads no files. */
+int glcollide_scene_parse(const char *data, size_t size, const char *path,
+                          glcollide_scene_mesh_loader load_mesh, void *user,
+                          glcollide_scene *scene);
 
 /* Monotonic clock in milliseconds. */
 double glcollide_now_ms(void);
@@ -75,6 +100,14 @@ int glcollide_tri_tri_intersection_sides(const double a0[3], const double a1[3],
                                          double seg0[3], double seg1[3], int side_a[3],
                                          int side_b[3]);
 
+/* The same on two prepared planes (predicates.h), which hold the triangles:
+ * the vertices' sides are decided by the planes' filters, several times
+ * faster than orient3d where a triangle meets many others. */
+struct glcollide_plane_filter;
+int glcollide_tri_tri_intersection_planes(const struct glcollide_plane_filter *a,
+                                          const struct glcollide_plane_filter *b, double seg0[3],
+                                          double seg1[3], int side_a[3], int side_b[3]);
+
 /* Vector helpers on double[3]. */
 static inline void glcollide_vec3_sub(double out[3], const double a[3], const double b[3])
 {
@@ -105,13 +138,24 @@ void glcollide_closest_point_on_triangle(const double p[3], const double a[3], c
 void glcollide_aabb_empty(glcollide_aabb *box);
 void glcollide_aabb_add_point(glcollide_aabb *box, const double p[3]);
 
+/*
+ * A per-query frame for float buffers: origin, the centre of box (finite,
+ * not empty), and scale, the power of two that takes box's half extent
+ * into [1/2, 1). (p - origin) * scale then lies in [-1, 1] for every p of
+ * the box, whatever its size and place (exact scaling: no rounding beyond
+ * the subtraction's).
+ */
+void glcollide_frame_fit(const glcollide_aabb *box, double origin[3], double *scale);
+
 /* Mesh with positions already in world space, built for each object of a query. */
 typedef struct glcollide_world_mesh {
     const glcollide_mesh *mesh;
     double *positions;  /* world space, 3 * vertex_count */
     glcollide_bvh *bvh; /* over world positions */
     glcollide_aabb bounds;
-    int closed; /* mesh is a solid (containment is meaningful) */
+    int closed;                     /* mesh is a solid (containment is meaningful) */
+    const uint32_t *shell_vertices; /* closed meshes: a vertex of each connected part */
+    size_t shell_count;
 } glcollide_world_mesh;
 
 #endif /* GLCOLLIDE_INTERNAL_H */

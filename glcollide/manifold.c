@@ -87,7 +87,7 @@ uint32_t glcollide_manifold_select(glcollide_manifold_point *points, uint32_t n,
         lo_v = fmin(lo_v, points[i].v);
         hi_v = fmax(hi_v, points[i].v);
     }
-    double size = hypot(hi_u - lo_u, hi_v - lo_v);
+    double size = sqrt((hi_u - lo_u) * (hi_u - lo_u) + (hi_v - lo_v) * (hi_v - lo_v));
     double band = 0.01 * width + 1e-12 * size; /* depths this close tie (then keys decide) */
     double tie = tie_tolerance * size;
     /* First: the deepest, farthest from the centre; "deepest" within 10% of
@@ -99,7 +99,7 @@ uint32_t glcollide_manifold_select(glcollide_manifold_point *points, uint32_t n,
     for (uint32_t i = 0; i < n; i++) {
         if (points[i].depth < max_depth - 0.1 * width - band)
             continue;
-        double d = hypot(points[i].u - cu, points[i].v - cv);
+        double du = points[i].u - cu, dv = points[i].v - cv, d = sqrt(du * du + dv * dv);
         if (pick == UINT32_MAX || d > pick_d + tie ||
             (d >= pick_d - tie && compare_keys(&points[i], &points[pick]) < 0)) {
             if (pick == UINT32_MAX || d > pick_d + tie)

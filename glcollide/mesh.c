@@ -2,6 +2,7 @@
 /* Meshes: creation, validation (is it a closed solid?), data files, OFF output. */
 #define _POSIX_C_SOURCE 200809L
 #include "mesh_io.h"
+#include "predicates.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -81,81 +82,6 @@ void glcollide_mesh_destroy(glcollide_mesh **mesh)
     free((*mesh)->name);
     free(*mesh);
     *mesh = NULL;
-}
-
-/* ---------------------------------------------------------------- exact collinearity */
-
-/*
- * det[a-c, b-c] == 0, exactly. A floating-point filter (Shewchuk's
- * ccwerrboundA) settles almost every call; near zero the determinant is
- * summed exactly from error-free differences and products.
- */
-static void two_diff(double a, double b, double *x, double *y)
-{
-    *x = a - b;
-    double bvirt = a - *x;
-    double avirt = *x + bvirt;
-    *y = (a - avirt) + (bvirt - b);
-}
-
-/* Adds b to the nonoverlapping expansion e[0..n) in place (Shewchuk's
- * Grow-Expansion with zero elimination); returns the new length. */
-static size_t grow_expansion(double *e, size_t n, double b)
-{
-    double q = b;
-    size_t h = 0;
-    for (size_t i = 0; i < n; i++) {
-        double sum = q + e[i];
-        double bvirt = sum - q;
-        double avirt = sum - bvirt;
-        double error = (q - avirt) + (e[i] - bvirt);
-        q = sum;
-        if (error != 0.0)
-            e[h++] = error;
-    }
-    if (q != 0.0 || h == 0)
-        e[h++] = q;
-    return h;
-}
-
-static int orient2d_is_zero(double ax, double ay, double bx, double by, double cx, double cy)
-{
-    const double epsilon = 1.1102230246251565e-16; /* 2^-53 */
-    const double bound_factor = (3.0 + 16.0 * epsilon) * epsilon;
-    double left = (ax - cx) * (by - cy), right = (ay - cy) * (bx - cx);
-    double det = left - right;
-    if (fabs(det) > bound_factor * (fabs(left) + fabs(right)))
-        return 0;
-    double acx[2], bcx[2], acy[2], bcy[2];
-    two_diff(ax, cx, &acx[0], &acx[1]);
-    two_diff(bx, cx, &bcx[0], &bcx[1]);
-    two_diff(ay, cy, &acy[0], &acy[1]);
-    two_diff(by, cy, &bcy[0], &bcy[1]);
-    double sum[17];
-    size_t n = 0;
-    for (int i = 0; i < 2; i++) {
-        for (int j = 0; j < 2; j++) {
-            double p = acx[i] * bcy[j], q = acy[i] * bcx[j];
-            n = grow_expansion(sum, n, p);
-            n = grow_expansion(sum, n, fma(acx[i], bcy[j], -p));
-            n = grow_expansion(sum, n, -q);
-            n = grow_expansion(sum, n, -fma(acy[i], bcx[j], -q));
-        }
-    }
-    /* A nonoverlapping expansion is zero only if every component is. */
-    for (size_t i = 0; i < n; i++)
-        if (sum[i] != 0.0)
-            return 0;
-    return 1;
-}
-
-/* Points are collinear exactly when (b-a) x (c-a) = 0, i.e. when all three
- * coordinate-plane projections have zero orientation. */
-static int collinear(const double a[3], const double b[3], const double c[3])
-{
-    return orient2d_is_zero(a[0], a[1], b[0], b[1], c[0], c[1]) &&
-           orient2d_is_zero(a[1], a[2], b[1], b[2], c[1], c[2]) &&
-           orient2d_is_zero(a[2], a[0], b[2], b[0], c[2], c[0]);
 }
 
 /* ---------------------------------------------------------------- validation */
@@ -282,11 +208,14 @@ int glcollide_mesh_validate(const glcollide_mesh *mesh, glcollide_mesh_report *r
         else if (!(flags[v] & NONFINITE))
             glcollide_aabb_add_point(&bounds, positions + 3 * v);
     }
-    /* Volume relative to the centre of the bounds: smaller products, less cancellation. */
-    double origin[3] = {0.0, 0.0, 0.0};
+    /* Volume relative to the centre of the bounds (smaller products, less
+     * cancellation) and scaled by a power of two that brings the half extent
+     * into [1/2, 1): a product of three coordinates then neither overflows
+     * (scale 1e110 gave inf) nor underflows (1e-110 gave 0, and the mesh
+     * counted as open) for any finite mesh. */
+    double origin[3] = {0.0, 0.0, 0.0}, scale = 1.0;
     if (bounds.min[0] <= bounds.max[0])
-        for (int k = 0; k < 3; k++)
-            origin[k] = 0.5 * (bounds.min[k] + bounds.max[k]);
+        glcollide_frame_fit(&bounds, origin, &scale);
 
     size_t edge_count = 0;
     double volume = 0.0;
@@ -306,12 +235,14 @@ int glcollide_mesh_validate(const glcollide_mesh *mesh, glcollide_mesh_report *r
         if ((flags[a] | flags[b] | flags[c]) & NONFINITE)
             continue;
         const double *pa = positions + 3 * a, *pb = positions + 3 * b, *pc = positions + 3 * c;
-        if (collinear(pa, pb, pc))
+        if (glcollide_triangle_drop_axis(pa, pb, pc) < 0) /* exactly collinear */
             report->degenerate_triangles++;
         double ra[3], rb[3], rc[3], cross[3];
-        glcollide_vec3_sub(ra, pa, origin);
-        glcollide_vec3_sub(rb, pb, origin);
-        glcollide_vec3_sub(rc, pc, origin);
+        for (int k = 0; k < 3; k++) {
+            ra[k] = (pa[k] - origin[k]) * scale;
+            rb[k] = (pb[k] - origin[k]) * scale;
+            rc[k] = (pc[k] - origin[k]) * scale;
+        }
         glcollide_vec3_cross(cross, rb, rc);
         volume += glcollide_vec3_dot(ra, cross);
     }
@@ -324,13 +255,13 @@ int glcollide_mesh_validate(const glcollide_mesh *mesh, glcollide_mesh_report *r
     if (status < 0)
         return status;
 
-    report->signed_volume = volume / 6.0;
+    report->signed_volume = volume / 6.0 / scale / scale / scale;
     memcpy(report->bounds_min, bounds.min, sizeof bounds.min);
     memcpy(report->bounds_max, bounds.max, sizeof bounds.max);
     report->closed = triangle_count > 0 && report->boundary_edges == 0 &&
                      report->nonmanifold_edges == 0 && report->misoriented_edges == 0 &&
                      report->degenerate_triangles == 0 && report->nonfinite_vertices == 0 &&
-                     report->signed_volume > 0.0;
+                     volume > 0.0; /* not signed_volume, which may underflow to 0 */
     return GLCOLLIDE_OK;
 }
 
@@ -394,11 +325,9 @@ static char *join_path(const char *dir, const char *suffix, const char *name)
     return path;
 }
 
-int glcollide_mesh_find_data(const char *file_name, char *buf, size_t size)
+int glcollide_mesh_find_data_quiet(const char *file_name, char *buf, size_t size, char *tried,
+                                   size_t tried_size)
 {
-    if (!file_name || !*file_name || !buf)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "glcollide_mesh_find_data: %s",
-                              !buf ? "buf is NULL" : "no file name");
     /* The search order of the header; the cache is where tests/cgal-meshes.sh puts them. */
     const char *env = getenv("GLCOLLIDE_MESH_DIR");
     const char *xdg = getenv("XDG_CACHE_HOME");
@@ -416,7 +345,8 @@ int glcollide_mesh_find_data(const char *file_name, char *buf, size_t size)
         dirs[count] = home;
         suffixes[count++] = "/.cache/glcollide/meshes";
     }
-    char tried[1024] = "";
+    snprintf(tried, tried_size, "%s",
+             count ? "" : "no directory: GLCOLLIDE_MESH_DIR, XDG_CACHE_HOME and HOME unset");
     for (int i = 0; i < count; i++) {
         char *path = join_path(dirs[i], suffixes[i], file_name);
         if (!path)
@@ -438,12 +368,25 @@ int glcollide_mesh_find_data(const char *file_name, char *buf, size_t size)
         }
         free(path);
         size_t used = strlen(tried);
-        snprintf(tried + used, sizeof tried - used, "%s%s%s", used ? ", " : "", dirs[i],
-                 suffixes[i]);
+        if (used < tried_size)
+            snprintf(tried + used, tried_size - used, "%s%s%s", used ? ", " : "", dirs[i],
+                     suffixes[i]);
     }
-    return glcollide_fail(
-        GLCOLLIDE_ERROR_IO, "data mesh %s not found in %s (run tests/cgal-meshes.sh)", file_name,
-        tried[0] ? tried : "no directory: GLCOLLIDE_MESH_DIR, XDG_CACHE_HOME and HOME unset");
+    return GLCOLLIDE_ERROR_IO;
+}
+
+int glcollide_mesh_find_data(const char *file_name, char *buf, size_t size)
+{
+    if (!file_name || !*file_name || !buf)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "glcollide_mesh_find_data: %s",
+                              !buf ? "buf is NULL" : "no file name");
+    char tried[1024];
+    int status = glcollide_mesh_find_data_quiet(file_name, buf, size, tried, sizeof tried);
+    if (status != GLCOLLIDE_ERROR_IO)
+        return status;
+    return glcollide_fail(GLCOLLIDE_ERROR_IO,
+                          "data mesh %s not found in %s (run tests/cgal-meshes.sh)", file_name,
+                          tried);
 }
 
 /* ---------------------------------------------------------------- OFF output */

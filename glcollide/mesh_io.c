@@ -7,12 +7,15 @@
 #include "mesh_io.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <float.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- text cursor */
 
@@ -22,6 +25,9 @@ void glcollide_text_init(glcollide_text *text, const void *data, size_t size, co
     text->begin = data;
     text->p = data;
     text->end = text->p + size;
+    /* A UTF-8 byte order mark, as some Windows editors write, is not content. */
+    if (size >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)
+        text->p += 3;
     text->line = 1;
     text->name = name;
     text->comments = comments;
@@ -258,6 +264,20 @@ glcollide_int_result glcollide_parse_int64(const char *token, size_t length, int
         return GLCOLLIDE_INT_OVERFLOW;
     *out = negative ? -(int64_t)value : (int64_t)value;
     return GLCOLLIDE_INT_OK;
+}
+
+const char *glcollide_scaled_defect(double x, double scale)
+{
+    double scaled = x * scale;
+    if (!isfinite(x))
+        return "non-finite coordinate %s";
+    if (!isfinite(scaled))
+        return "coordinate %s overflows when scaled";
+    /* Below the normal range a double keeps fewer bits: refuse what the
+     * scale pushes there (a subnormal already in the file is kept as is). */
+    if (x != 0 && fabs(scaled) < DBL_MIN && fabs(scaled) < fabs(x))
+        return "coordinate %s underflows when scaled (below the normal double range)";
+    return NULL;
 }
 
 /* ---------------------------------------------------------------- mesh builder */
@@ -528,45 +548,75 @@ int glcollide_mesh_parse(const void *data, size_t size, glcollide_mesh_format fo
     return parse_buffer(data ? data : "", size, format, name, scale, 0, out);
 }
 
-/* Reads a whole file into memory (one allocation for regular files). */
-static int read_file(const char *path, char **data, size_t *size)
+static const char *file_kind(mode_t mode)
 {
-    FILE *file = fopen(path, "rb");
-    if (!file)
-        return glcollide_fail(GLCOLLIDE_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
-    /* Regular files are read in one go; pipes and the like grow a buffer. */
-    size_t capacity = 1 << 16;
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "not a regular file";
+}
+
+int glcollide_file_read(const char *path, const char *what, char **data, size_t *size)
+{
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; what is not a
+     * regular file is refused below, before anything is read (a device
+     * such as /dev/zero never ends, a FIFO may never be written). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return glcollide_fail(GLCOLLIDE_ERROR_IO, "%s%s: cannot open: %s", what, path,
+                              strerror(errno));
     struct stat info;
-    if (fstat(fileno(file), &info) == 0 && S_ISREG(info.st_mode) &&
-        (uintmax_t)info.st_size < SIZE_MAX - 1)
-        capacity = (size_t)info.st_size + 1;
-    char *buffer = malloc(capacity);
+    if (fstat(fd, &info) != 0) {
+        int error = errno;
+        close(fd);
+        return glcollide_fail(GLCOLLIDE_ERROR_IO, "%s%s: cannot read: %s", what, path,
+                              strerror(error));
+    }
+    if (!S_ISREG(info.st_mode)) {
+        close(fd);
+        return glcollide_fail(GLCOLLIDE_ERROR_IO, "%s%s: is %s; only regular files are read", what,
+                              path, file_kind(info.st_mode));
+    }
+    /* The size stat gives, plus room to notice a file that grew (and the
+     * files of /proc, which say 0): read until the end either way. */
+    size_t capacity = (uintmax_t)info.st_size < SIZE_MAX / 2 ? (size_t)info.st_size + 4096 : 0;
+    char *buffer = capacity ? malloc(capacity) : NULL;
     size_t length = 0;
+    int error = 0;
     while (buffer) {
-        length += fread(buffer + length, 1, capacity - length, file);
-        if (length < capacity)
+        if (length == capacity) {
+            char *bigger = capacity <= SIZE_MAX / 2 ? realloc(buffer, capacity * 2) : NULL;
+            if (!bigger) {
+                free(buffer);
+                buffer = NULL;
+                break;
+            }
+            buffer = bigger;
+            capacity *= 2;
+        }
+        ssize_t got = read(fd, buffer + length, capacity - length);
+        if (got == 0)
             break;
-        char *bigger = capacity <= SIZE_MAX / 2 ? realloc(buffer, capacity * 2) : NULL;
-        if (!bigger) {
-            free(buffer);
-            buffer = NULL;
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            error = errno;
             break;
         }
-        buffer = bigger;
-        capacity *= 2;
+        length += (size_t)got;
     }
-    if (!buffer) {
-        fclose(file);
-        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "%s: out of memory reading the file",
-                              path);
-    }
-    if (ferror(file)) {
-        int error = errno;
+    close(fd);
+    if (!buffer)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
+                              "%s%s: out of memory reading %jd bytes", what, path,
+                              (intmax_t)info.st_size);
+    if (error) {
         free(buffer);
-        fclose(file);
-        return glcollide_fail(GLCOLLIDE_ERROR_IO, "%s: read error: %s", path, strerror(error));
+        return glcollide_fail(GLCOLLIDE_ERROR_IO, "%s%s: read error: %s", what, path,
+                              strerror(error));
     }
-    fclose(file);
     *data = buffer;
     *size = length;
     return GLCOLLIDE_OK;
@@ -582,7 +632,7 @@ int glcollide_mesh_load(const char *path, double scale, glcollide_mesh **out)
         return status;
     char *data = NULL;
     size_t size = 0;
-    status = read_file(path, &data, &size);
+    status = glcollide_file_read(path, "", &data, &size);
     if (status < 0)
         return status;
     status = parse_buffer(data, size, format_from_extension(path), path, scale, 1, out);

@@ -119,6 +119,14 @@ typedef enum glcollide_int_result {
     GLCOLLIDE_INT_OVERFLOW     /* does not fit in int64_t */
 } glcollide_int_result;
 
+/*
+ * What is wrong with coordinate x once multiplied by scale: NULL when
+ * nothing, else a printf format with one %s (the coordinate as written):
+ * non-finite, overflowing, or pushed below the normal range by the scale
+ * (it would lose precision there). For the loaders' messages.
+ */
+const char *glcollide_scaled_defect(double x, double scale);
+
 /* Parses a whole token as a decimal integer. */
 glcollide_int_result glcollide_parse_int64(const char *token, size_t length, int64_t *out);
 
@@ -202,6 +210,17 @@ void glcollide_weld_free(glcollide_weld_map *map);
  */
 int glcollide_weld_vertex(glcollide_mesh_builder *builder, glcollide_weld_map *map,
                           const double p[3], uint32_t *index);
+
+/* ---------------------------------------------------------------- files */
+
+/*
+ * Reads the whole regular file at path into a fresh buffer (*data, freed by
+ * the caller; not NUL-terminated). Directories, FIFOs, devices and sockets
+ * are refused before anything is read, so that /dev/zero or a FIFO nobody
+ * writes neither exhausts memory nor hangs. Errors (logged as "<what><path>:
+ * ..."): IO (cannot open, not a regular file, read error), OUT_OF_MEMORY.
+ */
+int glcollide_file_read(const char *path, const char *what, char **data, size_t *size);
 
 /* ---------------------------------------------------------------- formats */
 

@@ -37,10 +37,9 @@ static int read_vertex(obj_state *s, double scale)
             return glcollide_text_fail(&s->text, GLCOLLIDE_ERROR_PARSE,
                                        "expected a coordinate, got '%s'",
                                        glcollide_text_quote(token, length, quoted));
-        if (!isfinite(xyz[k] * scale))
-            return glcollide_text_fail(&s->text, GLCOLLIDE_ERROR_INVALID_MESH,
-                                       isfinite(xyz[k]) ? "coordinate %s overflows when scaled"
-                                                        : "non-finite coordinate %s",
+        const char *defect = glcollide_scaled_defect(xyz[k], scale);
+        if (defect)
+            return glcollide_text_fail(&s->text, GLCOLLIDE_ERROR_INVALID_MESH, defect,
                                        glcollide_text_quote(token, length, quoted));
     }
     while (glcollide_text_token(&s->text, &token, &length)) {

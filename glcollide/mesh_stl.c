@@ -60,6 +60,22 @@ static int read_number(stl_state *s, double *value)
     return fail_expected(s, "a number", have, token, length);
 }
 
+/* A corner's coordinate as read, in an ASCII file (triangle < 0: the
+ * message names the line) or a binary one (the triangle). */
+static int check_coordinate(stl_state *s, double x, int64_t triangle)
+{
+    const char *defect = glcollide_scaled_defect(x, s->scale);
+    if (!defect)
+        return GLCOLLIDE_OK;
+    char value[32], what[160];
+    snprintf(value, sizeof value, "%g", x);
+    snprintf(what, sizeof what, defect, value);
+    if (triangle < 0)
+        return glcollide_text_fail(&s->text, GLCOLLIDE_ERROR_INVALID_MESH, "%s", what);
+    return glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH, "%s: triangle %lld: %s", s->text.name,
+                          (long long)triangle, what);
+}
+
 static int read_facet(stl_state *s)
 {
     double ignored;
@@ -85,11 +101,9 @@ static int read_facet(stl_state *s)
             status = read_number(s, &p[k]);
             if (status < 0)
                 return status;
-            if (!isfinite(p[k] * s->scale))
-                return glcollide_text_fail(&s->text, GLCOLLIDE_ERROR_INVALID_MESH,
-                                           isfinite(p[k]) ? "coordinate %g overflows when scaled"
-                                                          : "non-finite coordinate %g",
-                                           p[k]);
+            status = check_coordinate(s, p[k], -1);
+            if (status < 0)
+                return status;
         }
         status = glcollide_weld_vertex(&s->builder, &s->weld, p, &current);
         if (status < 0)
@@ -187,10 +201,9 @@ static int parse_binary(stl_state *s, const unsigned char *data, size_t size)
             double p[3];
             for (int c = 0; c < 3; c++) {
                 p[c] = read_le_float(record + 12 * k + 4 * c);
-                if (!isfinite(p[c] * s->scale))
-                    return glcollide_fail(
-                        GLCOLLIDE_ERROR_INVALID_MESH, "%s: triangle %u: %s coordinate %g", name, t,
-                        isfinite(p[c]) ? "overflowing scaled" : "non-finite", p[c]);
+                int defect = check_coordinate(s, p[c], t);
+                if (defect < 0)
+                    return defect;
             }
             status = glcollide_weld_vertex(&s->builder, &s->weld, p, &corner[k]);
         }

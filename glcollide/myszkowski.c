@@ -45,6 +45,12 @@
  *
  * A count that saturates (127 of B's surfaces in front) goes to pass 3 too.
  *
+ * A closed mesh that passes through itself is a solid where it winds
+ * (nonzero winding number: 2 in its overlaps, -1 in folds). It is made A
+ * when the other is not (B's counts keep their meaning: odd inside, even
+ * outside); as B, pixels with an even count go to pass 3; and pass 3's walk
+ * counts it inside where its winding is not 0 (rather than > 0).
+ *
  * The distance map draws A and B once each, keeping per pixel the min and
  * max depth and the number of surfaces of each (atomics); pixels where both
  * have exactly two surfaces get max(Zmin) - min(Zmax) directly (the gap, or
@@ -201,6 +207,7 @@ static const char *const classify_source =
     "layout(binding = 0) uniform usampler2D stencil_texture;\n"
     "uniform int height;\n"
     "uniform int stage;\n"
+    "uniform int b_crossing;\n" /* B passes through itself: an even count may still wind */
     "uniform float zone;\n"
     "uniform uint triangles_a;\n"
     "void flag(uint triangle) {\n"
@@ -269,6 +276,9 @@ static const char *const classify_source =
     "        } else if ((sc & 1u) != 0u) {\n"
     "            state |= STATE_COLLIDE;\n"
     "            atomicAdd(work[C_COLLIDE1], 1u);\n"
+    "        } else if (sc != 0u && b_crossing != 0) {\n" /* the lists count windings */
+    "            state |= STATE_CONCAVE;\n"
+    "            atomicAdd(work[C_CONCAVE], 1u);\n"
     "        } else if (sc != 0u) {\n"
     "            state |= STATE_SECOND;\n"
     "            atomicAdd(work[C_SECOND], 1u);\n"
@@ -301,6 +311,14 @@ static const char *const resolve_source =
     "layout(local_size_x = 8, local_size_y = 8) in;\n"
     "uniform int height;\n"
     "uniform int map;\n"
+    "uniform int nonzero;\n" /* bit o: object o passes through itself */
+    /* Inside: winding > 0, or != 0 for an object that passes through
+     * itself (2 in its overlaps, -1 where folded). For the others a stray
+     * exit before its entry (a sliver the rasterizer sees and the exact
+     * surface has not) winds -1 and must change nothing. */
+    "bool in_solid(int o, int winding) {\n"
+    "    return ((nonzero >> o) & 1) != 0 ? winding != 0 : winding > 0;\n"
+    "}\n"
     "void main() {\n"
     "    ivec2 t = ivec2(gl_GlobalInvocationID.xy);\n"
     "    if (t.x >= width || t.y >= height)\n"
@@ -359,7 +377,7 @@ static const char *const resolve_source =
     "        } else if (--inside[o] == 0) {\n"
     "            last_exit[o] = z;\n"
     "        }\n"
-    "        both = both || (inside[0] > 0 && inside[1] > 0);\n"
+    "        both = both || (in_solid(0, inside[0]) && in_solid(1, inside[1]));\n"
     "        previous = z;\n"
     "    }\n"
     "    if (map == 0) {\n"
@@ -497,6 +515,7 @@ void glcollide_myszkowski_map_clear(glcollide_myszkowski_map *map)
 typedef struct solid {
     const glcollide_mesh *mesh;
     int convex;              /* the mesh bounds a convex solid (convex_mesh) */
+    int crossing;            /* the mesh passes through itself (solid where it winds) */
     const double *positions; /* world, 3 * vertex_count */
     double rotation[9];      /* row-major, object to world */
     double translation[3];
@@ -588,21 +607,19 @@ static int convex_mesh(const glcollide_mesh *mesh)
     return convex;
 }
 
-static void solid_init(solid *s, const glcollide_mesh *mesh, const glcollide_object *pose,
-                       const double *positions)
+static void solid_init(solid *s, const glcollide_mesh *mesh, int crossing,
+                       const glcollide_object *pose, const double *positions)
 {
     s->mesh = mesh;
-    s->convex = convex_mesh(mesh);
+    s->crossing = crossing;
+    /* Local convexity proves nothing of a surface through itself. */
+    s->convex = !crossing && convex_mesh(mesh);
     s->positions = positions;
-    /* The rotation from the pose itself, by transforming the unit axes. */
-    const double axes[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
-    double moved[12];
-    glcollide_object_transform_points(pose, axes, 4, moved);
-    for (int k = 0; k < 3; k++) {
-        s->translation[k] = moved[k];
-        for (int c = 0; c < 3; c++)
-            s->rotation[3 * k + c] = moved[3 + 3 * c + k] - moved[k];
-    }
+    /* The pose's own matrix: differences of transformed points lose the
+     * rotation once the translation's ulp exceeds the axes (from 1e17 on,
+     * deep interpenetration was missed). */
+    glcollide_object_rotation_matrix(pose, s->rotation);
+    memcpy(s->translation, pose->translation, sizeof s->translation);
     for (int k = 0; k < 3; k++) {
         s->local_min[k] = INFINITY;
         s->local_max[k] = -INFINITY;
@@ -678,6 +695,7 @@ typedef struct pair_view {
     double u0, v0, w0; /* window corner, relative to origin along u, v, w */
     double pixel, depth;
     double extent; /* largest |coordinate| relative to origin, for the tolerance */
+    double scale;  /* a power of two: positions go to the GPU as (p - origin) * scale, in [-1, 1] */
     int width, height;
     float to_clip[16]; /* column-major */
 } pair_view;
@@ -787,14 +805,21 @@ static int choose_view(const solid *a, const solid *b, const double direction[3]
     view->w0 = w_lo - pad;
     view->depth = w_hi - w_lo + 2 * pad;
     view->extent = fmax(extent, fmax(view->depth, largest));
-    /* NDC = M (p - origin): x = 2 (p.u - u0) / (W pixel) - 1, ... */
+    /* Float holds any pair that double does (1e39 overflowed it, 1e-110
+     * vanished) when positions are scaled into [-1, 1] first. */
+    int exponent = 0;
+    if (extent > 0 && isfinite(extent))
+        frexp(extent, &exponent);
+    view->scale = ldexp(1.0, -exponent);
+    /* NDC = M (p - origin) = M' (p - origin) scale: x = 2 (p.u - u0) / (W pixel) - 1, ...
+     * (M' = M / scale: as exact as M). */
     double sx = 2 / (view->width * view->pixel), sy = 2 / (view->height * view->pixel),
            sz = 2 / view->depth;
     double rows[3][4];
     for (int k = 0; k < 3; k++) {
-        rows[0][k] = sx * view->u[k];
-        rows[1][k] = sy * view->v[k];
-        rows[2][k] = sz * view->w[k];
+        rows[0][k] = sx * view->u[k] / view->scale;
+        rows[1][k] = sy * view->v[k] / view->scale;
+        rows[2][k] = sz * view->w[k] / view->scale;
     }
     rows[0][3] = -sx * view->u0 - 1;
     rows[1][3] = -sy * view->v0 - 1;
@@ -813,6 +838,7 @@ typedef struct pair_gpu {
     glcollide_myszkowski *t;
     const pair_view *view;
     size_t triangles[2]; /* of A, B */
+    int crossing[2];     /* A, B pass through themselves */
     glcollide_query_stats *stats;
     uint32_t counters[COUNTER_WORDS];
 } pair_gpu;
@@ -835,7 +861,8 @@ static int upload(glcollide_myszkowski *t, const solid *a, const solid *b, const
         size_t base = v;
         for (size_t k = 0; k < both[f]->mesh->vertex_count; k++, v++) {
             for (int c = 0; c < 3; c++)
-                vertices[4 * v + c] = (float)(both[f]->positions[3 * k + c] - view->origin[c]);
+                vertices[4 * v + c] =
+                    (float)((both[f]->positions[3 * k + c] - view->origin[c]) * view->scale);
             vertices[4 * v + 3] = 1.0f;
         }
         for (size_t k = 0; k < 3 * both[f]->mesh->triangle_count; k++)
@@ -996,6 +1023,7 @@ static int lists(pair_gpu *g, int map)
         }
         use_program(g, PROGRAM_RESOLVE);
         set_int(g, PROGRAM_RESOLVE, "map", map);
+        set_int(g, PROGRAM_RESOLVE, "nonzero", g->crossing[0] | g->crossing[1] << 1);
         dispatch(g);
         if (map && attempt == 0) {
             /* The map reads the counters with the map itself. */
@@ -1142,6 +1170,7 @@ static int counting_pass(pair_gpu *g, int stage)
     glDisable(GL_STENCIL_TEST);
     use_program(g, PROGRAM_CLASSIFY);
     set_int(g, PROGRAM_CLASSIFY, "stage", stage);
+    set_int(g, PROGRAM_CLASSIFY, "b_crossing", g->crossing[1]);
     classify(g);
     return read_counters(g);
 }
@@ -1266,8 +1295,17 @@ static int run_map(pair_gpu *g, glcollide_myszkowski_map *map)
 
 /* ------------------------------------------------------------ entries */
 
-/* Open or self-intersecting meshes named before the GPU sees them. */
-static int check_solid(const glcollide_mesh *mesh, uint32_t object)
+/* GL storage per pixel: the depth/stencil texture and the pixel buffer's
+ * words (3 for the test, 11 for the map, 15 with refine). */
+static size_t bytes_per_pixel(size_t pixel_words)
+{
+    return 8 + 4 * pixel_words;
+}
+
+/* A mesh that is not closed is named before the GPU sees it. *crossing: it
+ * passes through itself (a solid still, where it winds; the passes then
+ * count windings). */
+static int check_solid(const glcollide_mesh *mesh, uint32_t object, int *crossing)
 {
     const char *name = mesh->name ? mesh->name : "mesh";
     glcollide_mesh_report report;
@@ -1283,13 +1321,8 @@ static int check_solid(const glcollide_mesh *mesh, uint32_t object)
             object, name, report.boundary_edges, report.nonmanifold_edges, report.misoriented_edges,
             report.degenerate_triangles, report.signed_volume);
     size_t crossings = 0;
-    uint32_t first[2] = {0, 0};
-    status = glcollide_mesh_self_intersections(mesh, &crossings, first);
-    if (status == GLCOLLIDE_OK && crossings)
-        status = glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
-                                "myszkowski: object %u (%s) intersects itself: %zu triangle pairs "
-                                "(first: triangles %u and %u)",
-                                object, name, crossings, first[0], first[1]);
+    status = glcollide_mesh_self_intersections(mesh, &crossings, NULL);
+    *crossing = crossings > 0;
     return status;
 }
 
@@ -1330,9 +1363,12 @@ static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
         mid[k] = 0.5 * (s_j->local_min[k] + s_j->local_max[k]);
     to_world(s_j, mid, cj);
     /* A: the convex one if only one is (then every pixel is decided by
-     * passes 1 and 2), else the nearer along the view (the initial guess). */
-    int swapped = !map && (s_i->convex != s_j->convex
-                               ? s_j->convex
+     * passes 1 and 2), else the one that passes through itself if only one
+     * does (B's counts then keep their parity meaning: odd inside, even
+     * outside), else the nearer along the view (the initial guess). */
+    int swapped = !map && (s_i->convex != s_j->convex ? s_j->convex
+                           : s_i->crossing != s_j->crossing
+                               ? s_j->crossing
                                : glcollide_vec3_dot(cj, view.w) < glcollide_vec3_dot(ci, view.w));
     const solid *a = swapped ? s_j : s_i, *b = swapped ? s_i : s_j;
     size_t pixels = (size_t)view.width * (size_t)view.height;
@@ -1348,6 +1384,7 @@ static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
     pair_gpu g = {.t = t,
                   .view = &view,
                   .triangles = {a->mesh->triangle_count, b->mesh->triangle_count},
+                  .crossing = {a->crossing, b->crossing},
                   .stats = stats};
     if (status == GLCOLLIDE_OK && refine) {
         /* The zone: where the gap is below the margin (or 4 pixels). */
@@ -1414,6 +1451,10 @@ static int pair_entry(glcollide_myszkowski *tester, const glcollide_scene *scene
                               "myszkowski: objects %u and %u: need two distinct objects of %zu", i,
                               j, scene->object_count);
     int status = check_options(options);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_context_check_resolution(
+            tester->context, "myszkowski", options->resolution,
+            bytes_per_pixel(map ? (options->refine ? 15 : 11) : 3));
     if (status != GLCOLLIDE_OK)
         return status;
     double start = glcollide_now_ms();
@@ -1423,8 +1464,9 @@ static int pair_entry(glcollide_myszkowski *tester, const glcollide_scene *scene
     solid solids[2];
     for (int f = 0; f < 2 && status == GLCOLLIDE_OK; f++) {
         const glcollide_mesh *mesh = scene->meshes[objects[f]->mesh];
+        int crossing = 0; /* without check_solids: taken as simple, as the caller says */
         if (options->check_solids)
-            status = check_solid(mesh, index[f]);
+            status = check_solid(mesh, index[f], &crossing);
         if (status != GLCOLLIDE_OK)
             break;
         positions[f] =
@@ -1442,7 +1484,7 @@ static int pair_entry(glcollide_myszkowski *tester, const glcollide_scene *scene
                                         index[f], mesh->name ? mesh->name : "mesh");
                 break;
             }
-        solid_init(&solids[f], mesh, objects[f], positions[f]);
+        solid_init(&solids[f], mesh, crossing, objects[f], positions[f]);
     }
     if (status == GLCOLLIDE_OK)
         status = pair_run(tester, &solids[0], &solids[1], options, result, map);
@@ -1497,13 +1539,18 @@ int glcollide_query_convex(const glcollide_world *world, glcollide_context *cont
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "query: method 'convex' takes resolutions up to 4096, got %d",
                               options->resolution);
+    int status = glcollide_context_check_resolution(context, "convex", options->resolution,
+                                                    bytes_per_pixel(3));
+    if (status != GLCOLLIDE_OK)
+        return status;
     const glcollide_scene *scene = world->scene;
     glcollide_pair_list candidates = {0};
-    int status = glcollide_sap_pairs(world->bounds, world->object_count, 0, &candidates);
+    status = glcollide_sap_pairs(world->bounds, world->object_count, 0, &candidates);
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = candidates.count;
-    /* Solids checked once per mesh, for the meshes of candidate pairs. */
+    /* Solids checked once per mesh, for the meshes of candidate pairs:
+     * checked[m] = 1 + whether it passes through itself. */
     unsigned char *checked = calloc(scene->mesh_count ? scene->mesh_count : 1, 1);
     glcollide_myszkowski *tester = NULL;
     if (!checked)
@@ -1512,8 +1559,9 @@ int glcollide_query_convex(const glcollide_world *world, glcollide_context *cont
         uint32_t o = k % 2 ? candidates.pairs[k / 2].b : candidates.pairs[k / 2].a;
         uint32_t m = scene->objects[o].mesh;
         if (!checked[m]) {
-            checked[m] = 1;
-            status = check_solid(world->objects[o].mesh, o);
+            int crossing = 0;
+            status = check_solid(world->objects[o].mesh, o, &crossing);
+            checked[m] = (unsigned char)(1 + crossing);
         }
     }
     if (status == GLCOLLIDE_OK && candidates.count)
@@ -1524,8 +1572,11 @@ int glcollide_query_convex(const glcollide_world *world, glcollide_context *cont
     for (size_t k = 0; k < candidates.count && status == GLCOLLIDE_OK; k++) {
         uint32_t i = candidates.pairs[k].a, j = candidates.pairs[k].b;
         solid s[2];
-        solid_init(&s[0], world->objects[i].mesh, &scene->objects[i], world->objects[i].positions);
-        solid_init(&s[1], world->objects[j].mesh, &scene->objects[j], world->objects[j].positions);
+        for (int f = 0; f < 2; f++) {
+            uint32_t o = f ? j : i;
+            solid_init(&s[f], world->objects[o].mesh, checked[scene->objects[o].mesh] == 2,
+                       &scene->objects[o], world->objects[o].positions);
+        }
         glcollide_myszkowski_result found;
         memset(&found, 0, sizeof found);
         status = pair_run(tester, &s[0], &s[1], &pair_options, &found, NULL);

@@ -1,9 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Point containment in a closed triangle mesh.
+ * Point containment in a closed triangle mesh: the nonzero winding rule.
  *
- * glcollide_point_in_mesh counts, exactly, how often the segment from p to a
- * far point q crosses the surface. Every decision is a sign of
+ * Inside means a winding number other than 0: how many times the surface
+ * wraps around p, counted with orientation. For a closed mesh that does not
+ * pass through itself it is 1 inside and 0 outside (so parity would do);
+ * where a closed mesh passes through itself (camel.off, scans whose parts
+ * overlap), the overlap winds twice and parity would call it outside, while
+ * the image-space methods, which count front faces minus back faces, see 2:
+ * nonzero is the rule that they and this oracle share.
+ *
+ * glcollide_point_in_mesh sums, exactly, the signed crossings of the segment
+ * from p to a far point q (q is outside: winding 0): +1 where p is behind
+ * the crossed face (on its inner side), -1 where in front. Every decision is a sign of
  * glcollide_orient3d / glcollide_orient2d, so the answer does not depend on
  * rounding: the segment crosses triangle abc iff p and q are strictly on
  * opposite sides of its plane and the line pq passes strictly on the same
@@ -17,8 +26,11 @@
  * With a BVH, only the triangles whose boxes overlap the segment's box are
  * classified (glcollide_bvh_query_box). That box is exact, so there is no
  * slab-test tolerance to get right, and the directions are the coordinate
- * axes or within 0.25 of them, so it is thin. Without a BVH the same box
- * test selects the same triangles, so both give the same answer.
+ * axes or within 0.25 of them, so it is thin. Without a BVH the exact box
+ * of each triangle is tested; the BVH's boxes enclose those by a few ulps,
+ * so it may also classify a triangle the segment cannot meet, which counts
+ * no crossing (at most it makes a segment lying in that triangle's plane
+ * try the next direction): both give the same answer.
  *
  * glcollide_winding_number is an independent floating-point formulation
  * (solid angles, van Oosterom and Strackee 1983) used to cross-check it.
@@ -38,7 +50,7 @@ typedef struct ray_cast {
     const uint32_t *triangles;
     double p[3], q[3];
     glcollide_aabb segment_box;
-    int crossings;  /* parity of the exact crossings */
+    int winding;    /* signed crossings: the winding number at p */
     int degenerate; /* the segment grazes a triangle's edge, vertex or plane */
     int on_surface; /* p lies on a triangle */
 } ray_cast;
@@ -142,7 +154,7 @@ static int cast_triangle(uint32_t triangle, void *user)
     int e2 = glcollide_orient3d(ray->p, ray->q, b, c);
     int e3 = glcollide_orient3d(ray->p, ray->q, c, a);
     if (e1 != 0 && e1 == e2 && e2 == e3) {
-        ray->crossings ^= 1;
+        ray->winding += side_p; /* orient3d > 0: p below the counter-clockwise face, inside it */
         return 0;
     }
     int has_positive = e1 > 0 || e2 > 0 || e3 > 0;
@@ -191,7 +203,8 @@ static int far_point(const double p[3], const double direction[3], const glcolli
     for (int tries = 0; tries < 1100 && isfinite(length); tries++, length *= 2.0) {
         for (int k = 0; k < 3; k++)
             q[k] = p[k] + length * direction[k];
-        int outside = direction[axis] > 0 ? q[axis] > bounds->max[axis] : q[axis] < bounds->min[axis];
+        int outside =
+            direction[axis] > 0 ? q[axis] > bounds->max[axis] : q[axis] < bounds->min[axis];
         if (outside && isfinite(q[0]) && isfinite(q[1]) && isfinite(q[2]))
             return 1;
     }
@@ -245,11 +258,9 @@ int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
             ray.segment_box.min[k] = fmin(ray.p[k], ray.q[k]);
             ray.segment_box.max[k] = fmax(ray.p[k], ray.q[k]);
         }
-        ray.crossings = ray.degenerate = ray.on_surface = 0;
+        ray.winding = ray.degenerate = ray.on_surface = 0;
         /* Only triangles whose box meets the segment's box can meet the
-         * segment; with or without the BVH exactly the same triangles are
-         * classified (the BVH's boxes are the same exact min/max), so both
-         * paths give the same answer. */
+         * segment (the BVH's boxes are a few ulps wider: see the top). */
         if (bvh) {
             glcollide_bvh_query_box(bvh, &ray.segment_box, cast_triangle, &ray);
         } else {
@@ -265,14 +276,13 @@ int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
         if (ray.on_surface)
             return 1;
         if (!ray.degenerate)
-            return ray.crossings;
+            return ray.winding != 0;
         glcollide_log_debug("point in mesh: ray %d from (%g, %g, %g) grazes an edge, vertex or "
                             "plane; casting another",
                             attempt, p[0], p[1], p[2]);
     }
     /* Every direction grazed (the tilts are fixed, so a mesh could be built
-     * to defeat them): fall back to the winding number, whose magnitude
-     * (like parity) does not depend on the triangles' orientation. */
+     * to defeat them): fall back to the floating-point winding number. */
     double winding = glcollide_winding_number(positions, triangles, triangle_count, p);
     glcollide_log_warning("point in mesh: all %d rays from (%g, %g, %g) graze the mesh; using the "
                           "winding number %g",

@@ -37,11 +37,7 @@
 #error "glcollide's exact predicates need IEEE 754 binary64 doubles"
 #endif
 
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-#define PREDICATES_FLOAT_STAGES 1
-#else
-#define PREDICATES_FLOAT_STAGES 0
-#endif
+/* PREDICATES_FLOAT_STAGES: predicates.h */
 
 /* ---------------------------------------------------------------- filter constants */
 
@@ -61,8 +57,7 @@
  * Overflow gives inf or NaN in D' or P' (and |D'| <= P' in every rounded
  * partial, by monotonicity of rounding), so the test fails and we fall back.
  */
-#define ORIENT3D_C3 (0x1p-50 + 0x1p-98) /* 8u (1 + 32u) */
-#define ORIENT3D_K3 0x1p-1067
+/* ORIENT3D_C3, ORIENT3D_K3: predicates.h (the prepared plane's filter uses them) */
 
 /*
  * orient2d. Two monomials, each through 4 roundings (2 differences, product,
@@ -513,6 +508,23 @@ double glcollide_orient3d_value(const double a[3], const double b[3], const doub
            cdz * (adx * bdy - bdx * ady);
 }
 
+void glcollide_plane_filter_init(glcollide_plane_filter *f, const double *t0, const double *t1,
+                                 const double *t2)
+{
+    f->t[0] = t0;
+    f->t[1] = t1;
+    f->t[2] = t2;
+    double ux = t1[0] - t0[0], uy = t1[1] - t0[1], uz = t1[2] - t0[2];
+    double vx = t2[0] - t0[0], vy = t2[1] - t0[1], vz = t2[2] - t0[2];
+    double x1 = uy * vz, x2 = uz * vy, y1 = uz * vx, y2 = ux * vz, z1 = ux * vy, z2 = uy * vx;
+    f->normal[0] = x1 - x2;
+    f->normal[1] = y1 - y2;
+    f->normal[2] = z1 - z2;
+    f->magnitude[0] = fabs(x1) + fabs(x2);
+    f->magnitude[1] = fabs(y1) + fabs(y2);
+    f->magnitude[2] = fabs(z1) + fabs(z2);
+}
+
 int glcollide_orient3d(const double a[3], const double b[3], const double c[3], const double d[3])
 {
 #if PREDICATES_FLOAT_STAGES
@@ -530,7 +542,7 @@ int glcollide_orient3d(const double a[3], const double b[3], const double c[3], 
                        cz * (fabs(ab1) + fabs(ab2));
     double largest = az > bz ? az : bz;
     largest = largest > cz ? largest : cz;
-    double bound = ORIENT3D_C3 * permanent + (largest + 1.0) * ORIENT3D_K3;
+    double bound = glcollide_orient3d_bound(permanent, largest);
     if (det > bound)
         return 1;
     if (-det > bound)
@@ -552,7 +564,10 @@ int glcollide_orient2d(const double a[2], const double b[2], const double c[2])
     double left = (a[0] - c[0]) * (b[1] - c[1]);
     double right = (a[1] - c[1]) * (b[0] - c[0]);
     double det = left - right;
-    double bound = ORIENT2D_C2 * (fabs(left) + fabs(right)) + ORIENT2D_T2;
+    /* As glcollide_orient3d_bound: T2 is subnormal, skip it where the
+     * relative term dwarfs it (T2 <= rel 2^-110 there). */
+    double rel = ORIENT2D_C2 * (fabs(left) + fabs(right));
+    double bound = rel >= 0x1p-960 ? rel * (1.0 + 0x1p-50) : rel + ORIENT2D_T2;
     if (det > bound)
         return 1;
     if (-det > bound)

@@ -45,7 +45,56 @@ void glcollide_world_release(glcollide_world *world)
     }
     free(world->objects);
     free(world->bounds);
+    for (size_t m = 0; world->shells && m < world->mesh_count; m++)
+        free(world->shells[m]);
+    free(world->shells);
     memset(world, 0, sizeof *world);
+}
+
+/*
+ * A vertex of each vertex-connected part of mesh, and how many parts: a
+ * solid may be inside another in one part and not in the others (and where
+ * the parts of one closed mesh pass through each other, the solid is where
+ * they wind), so containment is asked once per part. Union-find.
+ */
+static int mesh_shells(const glcollide_mesh *mesh, uint32_t **shells, size_t *count)
+{
+    size_t n = mesh->vertex_count;
+    uint32_t *parent = glcollide_alloc_array(n ? n : 1, sizeof *parent);
+    *shells = glcollide_alloc_array(n ? n : 1, sizeof **shells);
+    *count = 0;
+    if (!parent || !*shells) {
+        free(parent);
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
+    }
+    for (size_t v = 0; v < n; v++)
+        parent[v] = (uint32_t)v;
+    for (size_t i = 0; i < 3 * mesh->triangle_count; i++) {
+        uint32_t a = mesh->triangles[i], b = mesh->triangles[i - i % 3 + (i + 1) % 3];
+        while (parent[a] != a)
+            a = parent[a] = parent[parent[a]];
+        while (parent[b] != b)
+            b = parent[b] = parent[parent[b]];
+        parent[a] = b;
+    }
+    /* Each root once: the first corner met in each part. */
+    unsigned char *seen = calloc(n ? n : 1, 1);
+    if (!seen) {
+        free(parent);
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
+    }
+    for (size_t i = 0; i < 3 * mesh->triangle_count; i += 3) {
+        uint32_t r = mesh->triangles[i];
+        while (parent[r] != r)
+            r = parent[r];
+        if (!seen[r]) {
+            seen[r] = 1;
+            (*shells)[(*count)++] = mesh->triangles[i];
+        }
+    }
+    free(seen);
+    free(parent);
+    return GLCOLLIDE_OK;
 }
 
 int glcollide_world_build(const glcollide_scene *scene, unsigned what, glcollide_world *world)
@@ -63,12 +112,22 @@ int glcollide_world_build(const glcollide_scene *scene, unsigned what, glcollide
     }
     world->object_count = n;
     int status = GLCOLLIDE_OK;
+    size_t *shell_counts = NULL;
+    if (what & GLCOLLIDE_WORLD_SOLIDS) {
+        world->mesh_count = scene->mesh_count;
+        world->shells = calloc(scene->mesh_count ? scene->mesh_count : 1, sizeof *world->shells);
+        shell_counts = calloc(scene->mesh_count ? scene->mesh_count : 1, sizeof *shell_counts);
+        if (!world->shells || !shell_counts)
+            status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
+    }
     /* Closedness once per mesh: containment is only meaningful for solids. */
     for (size_t m = 0; (what & GLCOLLIDE_WORLD_SOLIDS) && m < scene->mesh_count && status == GLCOLLIDE_OK;
          m++) {
         glcollide_mesh_report report;
         status = glcollide_mesh_validate(scene->meshes[m], &report);
         closed[m] = status == GLCOLLIDE_OK && report.closed;
+        if (closed[m])
+            status = mesh_shells(scene->meshes[m], &world->shells[m], &shell_counts[m]);
     }
     for (size_t i = 0; i < n && status == GLCOLLIDE_OK; i++) {
         const glcollide_object *object = &scene->objects[i];
@@ -76,6 +135,10 @@ int glcollide_world_build(const glcollide_scene *scene, unsigned what, glcollide
         glcollide_world_mesh *w = &world->objects[i];
         w->mesh = mesh;
         w->closed = closed[object->mesh];
+        if (w->closed) {
+            w->shell_vertices = world->shells[object->mesh];
+            w->shell_count = shell_counts[object->mesh];
+        }
         w->positions = glcollide_alloc_array(mesh->vertex_count * 3, sizeof(double));
         if (!w->positions) {
             status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
@@ -98,6 +161,7 @@ int glcollide_world_build(const glcollide_scene *scene, unsigned what, glcollide
                                          mesh->triangle_count, &w->bvh);
     }
     free(closed);
+    free(shell_counts);
     if (status != GLCOLLIDE_OK)
         glcollide_world_release(world);
     return status;

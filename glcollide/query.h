@@ -12,12 +12,14 @@ typedef struct glcollide_world {
     glcollide_world_mesh *objects; /* object_count entries */
     size_t object_count;
     glcollide_aabb *bounds;        /* object_count world boxes */
+    uint32_t **shells;             /* per mesh (GLCOLLIDE_WORLD_SOLIDS): see glcollide_world_mesh */
+    size_t mesh_count;
 } glcollide_world;
 
 /* What glcollide_world_build prepares beyond world positions and boxes. */
 enum {
     GLCOLLIDE_WORLD_BVH = 1,    /* a BVH per object */
-    GLCOLLIDE_WORLD_SOLIDS = 2, /* closed: whether each mesh is a solid */
+    GLCOLLIDE_WORLD_SOLIDS = 2, /* closed: whether each mesh is a solid, and its parts */
 };
 
 /* Transforms every object (INVALID_MESH for non-finite coordinates). */

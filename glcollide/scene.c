@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Scenes: meshes and their rigid instances, from a scene file or from code. */
 #define _POSIX_C_SOURCE 200809L
-#include "internal.h"
+#include "mesh_io.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,114 +150,126 @@ void glcollide_object_transform_points(const glcollide_object *object, const dou
 
 /* ---------------------------------------------------------------- scene files */
 
+/* Scene files go through the mesh loaders' tokenizer (glcollide_text):
+ * the same blanks, '#' comments, line numbers and quoting of bad tokens. */
 typedef struct scene_parser {
-    const char *path;
-    int line;
-    char *cursor;
+    glcollide_text text;
+    glcollide_scene *scene;
+    glcollide_scene_mesh_loader load_mesh;
+    void *user;
 } scene_parser;
-
-static char *next_token(scene_parser *parser)
-{
-    char *p = parser->cursor;
-    while (*p && isspace((unsigned char)*p))
-        p++;
-    if (!*p || *p == '#')
-        return NULL;
-    char *start = p;
-    while (*p && !isspace((unsigned char)*p))
-        p++;
-    if (*p)
-        *p++ = '\0';
-    parser->cursor = p;
-    return start;
-}
 
 static int parse_number(scene_parser *parser, const char *what, double *value)
 {
-    char *token = next_token(parser);
-    if (!token)
-        return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "%s:%d: expected %s", parser->path,
-                              parser->line, what);
-    char *end;
-    errno = 0;
-    *value = strtod(token, &end);
-    if (*end || end == token || errno == ERANGE || !isfinite(*value))
-        return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "%s:%d: %s: '%s' is not a finite number",
-                              parser->path, parser->line, what, token);
+    const char *token = NULL;
+    size_t length = 0;
+    char quoted[GLCOLLIDE_QUOTE_SIZE];
+    if (!glcollide_text_token(&parser->text, &token, &length))
+        return glcollide_text_fail(&parser->text, GLCOLLIDE_ERROR_PARSE, "expected %s", what);
+    /* Subnormal numbers are finite: whether a scale that small makes sense
+     * is the mesh loader's question (it refuses coordinates it would push
+     * below the normal range). */
+    if (!glcollide_parse_double(token, length, value) || !isfinite(*value))
+        return glcollide_text_fail(&parser->text, GLCOLLIDE_ERROR_PARSE,
+                                   "%s: '%s' is not a finite number", what,
+                                   glcollide_text_quote(token, length, quoted));
     return GLCOLLIDE_OK;
 }
 
-static int file_exists(const char *path)
+static int expect_line_end(scene_parser *parser)
 {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    const char *token = NULL;
+    size_t length = 0;
+    char quoted[GLCOLLIDE_QUOTE_SIZE];
+    if (!glcollide_text_token(&parser->text, &token, &length))
+        return GLCOLLIDE_OK;
+    return glcollide_text_fail(&parser->text, GLCOLLIDE_ERROR_PARSE, "unexpected '%s'",
+                               glcollide_text_quote(token, length, quoted));
 }
 
-/* A relative mesh path is taken relative to the scene file, then looked up by
- * file name among the data meshes. */
-static int resolve_mesh_path(scene_parser *parser, const char *mesh_path, char *out, size_t size)
+/* A relative mesh path is taken relative to the scene file, then looked up
+ * by file name among the data meshes when nothing at all is there. */
+static int resolve_mesh_path(const char *scene_path, const char *mesh_path, char *out, size_t size)
 {
-    const char *slash = strrchr(parser->path, '/');
+    const char *slash = strrchr(scene_path, '/');
     int n;
     if (mesh_path[0] == '/' || !slash)
         n = snprintf(out, size, "%s", mesh_path);
     else
-        n = snprintf(out, size, "%.*s/%s", (int)(slash - parser->path), parser->path, mesh_path);
+        n = snprintf(out, size, "%.*s/%s", (int)(slash - scene_path), scene_path, mesh_path);
     if (n < 0 || (size_t)n >= size)
-        return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "%s:%d: mesh path too long", parser->path,
-                              parser->line);
-    if (file_exists(out) || mesh_path[0] == '/')
+        return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "mesh path too long");
+    /* Whatever is there (a FIFO, a directory...) is the user's choice: the
+     * reader names what it is. */
+    struct stat info;
+    if (stat(out, &info) == 0 || mesh_path[0] == '/')
         return GLCOLLIDE_OK;
     const char *base = strrchr(mesh_path, '/');
     base = base ? base + 1 : mesh_path;
-    char found[4096];
-    if (glcollide_mesh_find_data(base, found, sizeof found) == GLCOLLIDE_OK &&
-        strlen(found) < size) {
+    char found[4096], tried[1024];
+    int status = glcollide_mesh_find_data_quiet(base, found, sizeof found, tried, sizeof tried);
+    if (status == GLCOLLIDE_OK && strlen(found) < size) {
         strcpy(out, found);
         return GLCOLLIDE_OK;
     }
+    if (status != GLCOLLIDE_ERROR_IO && status != GLCOLLIDE_OK)
+        return status;
     return glcollide_fail(GLCOLLIDE_ERROR_IO,
-                          "%s:%d: mesh %s not found next to the scene nor among the data meshes "
-                          "(run tests/cgal-meshes.sh for libcgal-demo's meshes)",
-                          parser->path, parser->line, mesh_path);
+                          "mesh %s not found next to the scene nor in %s (run "
+                          "tests/cgal-meshes.sh for libcgal-demo's meshes)",
+                          mesh_path, tried);
 }
 
-static int parse_mesh_line(scene_parser *parser, glcollide_scene *scene)
+static int load_mesh_file(const char *scene_path, const char *mesh_path, double scale,
+                          glcollide_mesh **out, void *user)
 {
-    char *mesh_path = next_token(parser);
-    if (!mesh_path)
-        return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "%s:%d: expected a mesh path", parser->path,
-                              parser->line);
+    (void)user;
+    char path[4096];
+    int status = resolve_mesh_path(scene_path, mesh_path, path, sizeof path);
+    return status ? status : glcollide_mesh_load(path, scale, out);
+}
+
+static int parse_mesh_line(scene_parser *parser)
+{
+    const char *token = NULL;
+    size_t length = 0;
+    char quoted[GLCOLLIDE_QUOTE_SIZE];
+    if (!glcollide_text_token(&parser->text, &token, &length))
+        return glcollide_text_fail(&parser->text, GLCOLLIDE_ERROR_PARSE, "expected a mesh path");
+    char mesh_path[4096];
+    if (length >= sizeof mesh_path)
+        return glcollide_text_fail(&parser->text, GLCOLLIDE_ERROR_PARSE, "mesh path too long");
+    memcpy(mesh_path, token, length);
+    mesh_path[length] = '\0';
     double scale = 1.0;
-    char *keyword = next_token(parser);
-    if (keyword) {
-        if (strcmp(keyword, "scale") != 0)
-            return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "%s:%d: expected 'scale S', got '%s'",
-                                  parser->path, parser->line, keyword);
+    if (glcollide_text_token(&parser->text, &token, &length)) {
+        if (!glcollide_token_is(token, length, "scale"))
+            return glcollide_text_fail(&parser->text, GLCOLLIDE_ERROR_PARSE,
+                                       "expected 'scale S', got '%s'",
+                                       glcollide_text_quote(token, length, quoted));
         int status = parse_number(parser, "scale", &scale);
         if (status)
             return status;
         if (!(scale > 0))
-            return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "%s:%d: scale must be positive",
-                                  parser->path, parser->line);
+            return glcollide_text_fail(&parser->text, GLCOLLIDE_ERROR_PARSE,
+                                       "scale must be positive");
     }
-    char *extra = next_token(parser);
-    if (extra)
-        return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "%s:%d: unexpected '%s'", parser->path,
-                              parser->line, extra);
-    char path[4096];
-    int status = resolve_mesh_path(parser, mesh_path, path, sizeof path);
+    int status = expect_line_end(parser);
     if (status)
         return status;
+    /* The loader's one message, whatever layer it comes from, names this line. */
+    char where[4200];
+    snprintf(where, sizeof where, "%s:%zu: ", parser->text.name, parser->text.line);
+    const char *previous = glcollide_log_set_prefix(where);
     glcollide_mesh *mesh = NULL;
-    status = glcollide_mesh_load(path, scale, &mesh);
+    status = parser->load_mesh(parser->text.name, mesh_path, scale, &mesh, parser->user);
+    glcollide_log_set_prefix(previous);
     if (status)
-        return glcollide_fail(status, "%s:%d: mesh %s could not be loaded (see above)",
-                              parser->path, parser->line, mesh_path);
-    return glcollide_scene_add_mesh(scene, mesh, NULL);
+        return status;
+    return glcollide_scene_add_mesh(parser->scene, mesh, NULL);
 }
 
-static int parse_object_line(scene_parser *parser, glcollide_scene *scene)
+static int parse_object_line(scene_parser *parser)
 {
     static const char *const names[8] = {"mesh index", "TX", "TY", "TZ", "QW", "QX", "QY", "QZ"};
     double values[8];
@@ -268,54 +278,71 @@ static int parse_object_line(scene_parser *parser, glcollide_scene *scene)
         if (status)
             return status;
     }
-    char *extra = next_token(parser);
-    if (extra)
-        return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "%s:%d: unexpected '%s'", parser->path,
-                              parser->line, extra);
+    int status = expect_line_end(parser);
+    if (status)
+        return status;
+    const glcollide_scene *scene = parser->scene;
     if (values[0] < 0 || values[0] != floor(values[0]) || values[0] >= (double)scene->mesh_count)
-        return glcollide_fail(GLCOLLIDE_ERROR_PARSE,
-                              "%s:%d: object refers to mesh %g, but %zu meshes are defined above",
-                              parser->path, parser->line, values[0], scene->mesh_count);
-    char where[512];
-    snprintf(where, sizeof where, "%s:%d: ", parser->path, parser->line);
-    int status = add_object(scene, (uint32_t)values[0], values + 1, values + 4, NULL, where);
+        return glcollide_text_fail(&parser->text, GLCOLLIDE_ERROR_PARSE,
+                                   "object refers to mesh %g, but %zu meshes are defined above",
+                                   values[0], scene->mesh_count);
+    char where[4200];
+    snprintf(where, sizeof where, "%s:%zu: ", parser->text.name, parser->text.line);
+    status = add_object(parser->scene, (uint32_t)values[0], values + 1, values + 4, NULL, where);
     return status == GLCOLLIDE_ERROR_INVALID_ARGUMENT ? GLCOLLIDE_ERROR_PARSE : status;
+}
+
+int glcollide_scene_parse(const char *data, size_t size, const char *path,
+                          glcollide_scene_mesh_loader load_mesh, void *user, glcollide_scene *scene)
+{
+    /* Tokens end at blanks, so a NUL would end a path or a number silently
+     * in C strings: a scene file is text. */
+    const char *nul = memchr(data, '\0', size);
+    if (nul) {
+        size_t line = 1;
+        for (const char *p = data; p < nul; p++)
+            line += *p == '\n';
+        return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "%s:%zu: NUL byte (a scene file is text)",
+                              path, line);
+    }
+    scene_parser parser = {.scene = scene, .load_mesh = load_mesh, .user = user};
+    glcollide_text_init(&parser.text, data, size, path, 1);
+    int status = GLCOLLIDE_OK;
+    while (status == GLCOLLIDE_OK && glcollide_text_skip_empty_lines(&parser.text)) {
+        const char *keyword = NULL;
+        size_t length = 0;
+        char quoted[GLCOLLIDE_QUOTE_SIZE];
+        glcollide_text_token(&parser.text, &keyword, &length);
+        if (glcollide_token_is(keyword, length, "mesh"))
+            status = parse_mesh_line(&parser);
+        else if (glcollide_token_is(keyword, length, "object"))
+            status = parse_object_line(&parser);
+        else
+            status = glcollide_text_fail(&parser.text, GLCOLLIDE_ERROR_PARSE,
+                                         "unknown statement '%s' (expected mesh or object)",
+                                         glcollide_text_quote(keyword, length, quoted));
+        if (status == GLCOLLIDE_OK)
+            glcollide_text_next_line(&parser.text);
+    }
+    return status;
 }
 
 int glcollide_scene_load(const char *path, glcollide_scene **out)
 {
     if (!path || !out)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "scene: NULL path or out");
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return glcollide_fail(GLCOLLIDE_ERROR_IO, "scene %s: cannot open: %s", path,
-                              strerror(errno));
+    char *data = NULL;
+    size_t size = 0;
+    int status = glcollide_file_read(path, "scene ", &data, &size);
+    if (status != GLCOLLIDE_OK)
+        return status;
     glcollide_scene *scene = NULL;
-    int status = glcollide_scene_create(&scene);
+    status = glcollide_scene_create(&scene);
     if (status == GLCOLLIDE_OK && !(scene->path = glcollide_strdup(path)))
         status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "scene: out of memory");
-    scene_parser parser = {.path = path};
-    char *line = NULL;
-    size_t capacity = 0;
-    while (status == GLCOLLIDE_OK && getline(&line, &capacity, file) >= 0) {
-        parser.line++;
-        parser.cursor = line;
-        char *keyword = next_token(&parser);
-        if (!keyword)
-            continue;
-        if (strcmp(keyword, "mesh") == 0)
-            status = parse_mesh_line(&parser, scene);
-        else if (strcmp(keyword, "object") == 0)
-            status = parse_object_line(&parser, scene);
-        else
-            status = glcollide_fail(GLCOLLIDE_ERROR_PARSE,
-                                    "%s:%d: unknown statement '%s' (expected mesh or object)",
-                                    path, parser.line, keyword);
-    }
-    if (status == GLCOLLIDE_OK && ferror(file))
-        status = glcollide_fail(GLCOLLIDE_ERROR_IO, "scene %s: read error", path);
-    free(line);
-    fclose(file);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_scene_parse(data, size, path, load_mesh_file, NULL, scene);
+    free(data);
     if (status != GLCOLLIDE_OK) {
         glcollide_scene_destroy(&scene);
         return status;

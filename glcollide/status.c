@@ -10,6 +10,9 @@
 static glcollide_log_fn log_callback;
 static void *log_user;
 static int log_level = -1; /* -1: not yet read from GLCOLLIDE_LOG */
+/* Per thread: a layer that calls another names where it was (a scene line
+ * loading a mesh) in the callee's one message instead of adding a second. */
+static _Thread_local const char *log_prefix;
 
 const char *glcollide_status_string(int status)
 {
@@ -58,13 +61,23 @@ static void vlog(glcollide_log_level level, const char *format, va_list args)
     if ((int)level > effective_level())
         return;
     char message[1024];
-    vsnprintf(message, sizeof message, format, args);
+    int used = log_prefix ? snprintf(message, sizeof message, "%s", log_prefix) : 0;
+    if (used < 0 || (size_t)used >= sizeof message)
+        used = 0;
+    vsnprintf(message + used, sizeof message - (size_t)used, format, args);
     if (log_callback) {
         log_callback(level, message, log_user);
         return;
     }
     static const char *const names[] = {"error", "warning", "info", "debug"};
     fprintf(stderr, "glcollide: %s: %s\n", names[level], message);
+}
+
+const char *glcollide_log_set_prefix(const char *prefix)
+{
+    const char *previous = log_prefix;
+    log_prefix = prefix;
+    return previous;
 }
 
 void glcollide_log(glcollide_log_level level, const char *format, ...)

@@ -19,6 +19,11 @@
  * is the penetrated object (Algorithm 4 in one pass: objects not containing
  * the sample add as many +id as -id). Where it is 2 or more the CPU tests
  * the few objects whose boxes contain the sample (exact point-in-mesh).
+ * A closed mesh that passes through itself is a solid where it winds
+ * (nonzero, 2 in its overlaps, -1 in folds): its faces flag the pixel, which
+ * also notes whether faces of two objects are in front; with one object
+ * the count is its winding (nonzero: inside), with more the windings could
+ * cancel and the CPU decides the sample exactly.
  * After all views the record count is read (4 bytes: the early
  * non-interference exit, Algorithm 5's purpose without one occlusion query
  * per object), then the records once. Draw calls and syncs do not depend on
@@ -52,6 +57,19 @@
 #define RECORD_WORDS 4
 #define HEADER_WORDS 4
 #define MAX_VIEWS 6
+/* Pixel buffer words: sum of +-ids, atomic count, objects with faces in front. */
+#define PIXEL_WORDS 3
+/* GL storage per pixel: sample, owner and depth textures, depth/stencil,
+ * and the pixel buffer. */
+#define STENCIL_BYTES_PER_PIXEL (4 + 4 + 4 + 8 + PIXEL_WORDS * 4)
+/* A triangle's object id carries CROSSING when its mesh passes through
+ * itself; the pixel's objects word adds MULTI when two objects have faces
+ * in front of its sample. Ids stay below ID_MASK. */
+#define ID_MASK 0x3fffffffu
+#define CROSSING 0x40000000u
+#define MULTI 0x80000000u
+/* A record's what: the CPU decides (count no guide: windings may cancel). */
+#define UNDECIDED 0x20000000u
 
 enum { PROGRAM_SAMPLES = 0, PROGRAM_FACES, PROGRAM_FACES_ATOMIC, PROGRAM_RECORDS,
        PROGRAM_RECORDS_ATOMIC, PROGRAM_COUNT };
@@ -113,20 +131,35 @@ static const char *const fragment_source =
     "layout(binding = 1) uniform sampler2D depth_texture;\n"
     "layout(std430, binding = 3) buffer pixel_block { int pixel_sums[]; };\n"
     "uniform int side;\n"
+    "uniform int track;\n" /* some object passes through itself: track who has faces here */
     "void main() {\n"
     "    ivec2 t = ivec2(gl_FragCoord.xy);\n"
+    "    uint object = f_object & ID_MASK;\n"
     /* No sample here (owner NO_SAMPLE), a face of the sample's own object, or
      * a face at or behind the sample: not counted. The stencil is updated
      * exactly for the fragments that reach the end (depth test off). */
-    "    if (texelFetch(owner_texture, t, 0).r == f_object ||\n"
+    "    if (texelFetch(owner_texture, t, 0).r == object ||\n"
     "        !(gl_FragCoord.z < texelFetch(depth_texture, t, 0).r))\n"
     "        discard;\n"
-    "    int facing = gl_FrontFacing ? 1 : -1;\n" /* glFrontFace(GL_CW): front = toward the viewer */
+    /* glFrontFace(GL_CW): front = toward the viewer */
+    "    int facing = gl_FrontFacing ? 1 : -1;\n"
     "    int pixel = t.y * side + t.x;\n"
-    "    atomicAdd(pixel_sums[2 * pixel], facing * int(f_object));\n"
+    "    atomicAdd(pixel_sums[PIXEL_WORDS * pixel], facing * int(object));\n"
     "#if ATOMIC\n"
-    "    atomicAdd(pixel_sums[2 * pixel + 1], facing);\n"
+    "    atomicAdd(pixel_sums[PIXEL_WORDS * pixel + 1], facing);\n"
     "#endif\n"
+    /* Which objects have faces here: the first (+ 1), MULTI once another
+     * shows, CROSSING if one passes through itself (its winding may be 2
+     * or -1, so the count's sum over objects no longer says who contains
+     * the sample). The first fragment to arrive swaps 0 for its object
+     * before anyone ORs a flag, so a flag never hides an object. */
+    "    if (track != 0) {\n"
+    "        int old = atomicCompSwap(pixel_sums[PIXEL_WORDS * pixel + 2], 0, int(object + 1u));\n"
+    "        if (old != 0 && (uint(old) & ID_MASK) != object + 1u)\n"
+    "            atomicOr(pixel_sums[PIXEL_WORDS * pixel + 2], int(MULTI));\n"
+    "        if ((f_object & CROSSING) != 0u)\n"
+    "            atomicOr(pixel_sums[PIXEL_WORDS * pixel + 2], int(CROSSING));\n"
+    "    }\n"
     "}\n"
     "#endif\n";
 
@@ -135,7 +168,8 @@ static const char *const compute_source =
     "layout(binding = 0) uniform usampler2D sample_texture;\n"
     "layout(binding = 1) uniform sampler2D depth_texture;\n"
     "layout(binding = 2) uniform usampler2D stencil_texture;\n"
-    "layout(std430, binding = 0) buffer record_block { uint record_count; uint pad[3]; uvec4 records[]; };\n"
+    "layout(std430, binding = 0) buffer record_block { uint record_count; uint pad[3]; uvec4 "
+    "records[]; };\n"
     "layout(std430, binding = 1) buffer found_block { uint found[]; };\n"
     "layout(std430, binding = 3) readonly buffer pixel_block { int pixel_sums[]; };\n"
     "uniform int side;\n"
@@ -150,16 +184,33 @@ static const char *const compute_source =
     "        return;\n"
     "    int pixel = t.y * side + t.x;\n"
     "#if ATOMIC\n"
-    "    int count = pixel_sums[2 * pixel + 1];\n"
+    "    int count = pixel_sums[PIXEL_WORDS * pixel + 1];\n"
     "#else\n"
     "    int count = int(texelFetch(stencil_texture, t, 0).r);\n"
     "    if (count >= 128)\n"
     "        count -= 256;\n" /* the stencil counts modulo 256: read it signed */
     "#endif\n"
-    "    if (count == 0)\n"
-    "        return;\n"
-    "    uint what = count == 1 ? uint(pixel_sums[2 * pixel])\n"
-    "                           : 0x80000000u | (count < 0 ? 0x40000000u : 0u) | uint(min(abs(count), 0xffff));\n"
+    "    uint objects = uint(pixel_sums[PIXEL_WORDS * pixel + 2]);\n"
+    "    uint what;\n"
+    "    if ((objects & CROSSING) == 0u) {\n"
+    /* Every solid in front winds 0 or 1 here: the count is how many
+     * contain the sample, and where it is 1 the id sum names it. */
+    "        if (count == 0)\n"
+    "            return;\n"
+    "        what = count == 1 ? uint(pixel_sums[PIXEL_WORDS * pixel])\n"
+    "                          : 0x80000000u | (count < 0 ? 0x40000000u : 0u) | "
+    "uint(min(abs(count), 0xffff));\n"
+    "    } else if ((objects & MULTI) == 0u) {\n"
+    /* One object only, which passes through itself: the count is its
+     * winding number at the sample (nonzero: inside, -1 included). */
+    "        if (count == 0)\n"
+    "            return;\n"
+    "        what = (objects & ID_MASK) - 1u;\n"
+    "    } else {\n"
+    /* Several objects, one winding maybe twice or -1 times: windings of
+     * different objects may cancel in the sum; the CPU decides. */
+    "        what = 0x80000000u | UNDECIDED | uint(min(abs(count), 0xffff));\n"
+    "    }\n"
     /* One record per sample and what it is inside, over all pixels and
      * views: the first to find it keeps its slot; another penetrated object
      * (rare) still gets a record of its own. */
@@ -180,9 +231,12 @@ static GLuint build_program(int which)
         "stencil records (atomic)"};
     int pass = which == PROGRAM_SAMPLES ? 0 : which <= PROGRAM_FACES_ATOMIC ? 1 : 2;
     int atomic = which == PROGRAM_FACES_ATOMIC || which == PROGRAM_RECORDS_ATOMIC;
-    char header[96];
-    snprintf(header, sizeof header, "#version 430 core\n#define PASS %d\n#define ATOMIC %d\n", pass,
-             atomic);
+    char header[256];
+    snprintf(header, sizeof header,
+             "#version 430 core\n#define PASS %d\n#define ATOMIC %d\n#define PIXEL_WORDS %d\n"
+             "#define ID_MASK 0x%xu\n#define CROSSING 0x%xu\n#define MULTI 0x%xu\n"
+             "#define UNDECIDED 0x%xu\n",
+             pass, atomic, PIXEL_WORDS, ID_MASK, CROSSING, MULTI, UNDECIDED);
     const char *body[2] = {pass == 2 ? compute_source : vertex_source, fragment_source};
     char *source[2] = {NULL, NULL};
     GLuint program = 0;
@@ -398,6 +452,7 @@ static int add_sample(stencil_collect *c, uint32_t object, uint32_t inside, uint
         r->samples = s;
         c->sample_capacity = grown;
     }
+    r->interference = 1;
     glcollide_stencil_sample *s = &r->samples[r->sample_count++];
     s->object = object;
     s->inside = inside;
@@ -407,13 +462,17 @@ static int add_sample(stencil_collect *c, uint32_t object, uint32_t inside, uint
     return GLCOLLIDE_OK;
 }
 
-/* Open or self-intersecting meshes: named here, before the GPU sees them.
- * Each mesh once (the self-intersection test is O(n log n)), however many
- * objects use it. */
-static int check_solids(const glcollide_world *world, const glcollide_stencil_options *options)
+/* Meshes that are not closed: named here, before the GPU sees them. Each
+ * mesh once (the self-intersection test is O(n log n)), however many
+ * objects use it. crossing[o] = 1 for the objects whose mesh passes through
+ * itself: a solid still (where it winds, twice or -1 times included), but
+ * its faces make the pass count windings rather than solids. */
+static int check_solids(const glcollide_world *world, const glcollide_stencil_options *options,
+                        unsigned char *crossing)
 {
     size_t n = world->object_count;
     const glcollide_scene *scene = world->scene;
+    /* Per mesh: 0 unchecked, 1 a simple solid, 2 crossing itself. */
     unsigned char *checked = scene ? calloc(scene->mesh_count ? scene->mesh_count : 1, 1) : NULL;
     if (scene && !checked)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
@@ -421,10 +480,9 @@ static int check_solids(const glcollide_world *world, const glcollide_stencil_op
     for (size_t o = 0; options->check_solids && o < n && status == GLCOLLIDE_OK; o++) {
         const glcollide_mesh *mesh = world->objects[o].mesh;
         const char *name = mesh->name ? mesh->name : "mesh";
-        if (checked) {
-            if (checked[scene->objects[o].mesh])
-                continue;
-            checked[scene->objects[o].mesh] = 1;
+        if (checked && checked[scene->objects[o].mesh]) {
+            crossing[o] = checked[scene->objects[o].mesh] == 2;
+            continue;
         }
         glcollide_mesh_report report;
         status = glcollide_mesh_validate(mesh, &report);
@@ -440,18 +498,28 @@ static int check_solids(const glcollide_world *world, const glcollide_stencil_op
                                     report.signed_volume);
             break;
         }
-        /* A closed surface through itself bounds no solid: counts would lie. */
         size_t crossings = 0;
-        uint32_t first[2] = {0, 0};
-        status = glcollide_mesh_self_intersections(mesh, &crossings, first);
-        if (status == GLCOLLIDE_OK && crossings)
-            status = glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
-                                    "stencil: object %zu (%s) intersects itself: %zu triangle "
-                                    "pairs (first: triangles %u and %u)",
-                                    o, name, crossings, first[0], first[1]);
+        status = glcollide_mesh_self_intersections(mesh, &crossings, NULL);
+        crossing[o] = crossings > 0;
+        if (checked)
+            checked[scene->objects[o].mesh] = crossing[o] ? 2 : 1;
     }
     free(checked);
     return status;
+}
+
+/* Is p (world) inside object o? Exact, with the object's BVH built on first
+ * use: the CPU decides few samples, but each against a whole mesh. */
+static int sample_inside(const glcollide_world *world, glcollide_bvh **bvhs, size_t o,
+                         const double p[3], int *status)
+{
+    const glcollide_world_mesh *w = &world->objects[o];
+    if (!bvhs[o] && w->mesh->triangle_count >= 64 &&
+        (*status = glcollide_bvh_build(w->positions, w->mesh->vertex_count, w->mesh->triangles,
+                                       w->mesh->triangle_count, &bvhs[o])) != GLCOLLIDE_OK)
+        return 0;
+    return glcollide_point_in_mesh(w->positions, w->mesh->triangles, w->mesh->triangle_count,
+                                   bvhs[o], p);
 }
 
 int glcollide_stencil_world(const glcollide_world *world, glcollide_context *context,
@@ -470,14 +538,22 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
     if ((int)options->counter < 0 || options->counter > GLCOLLIDE_STENCIL_COUNTER_ATOMIC)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "stencil: unknown counter %d",
                               (int)options->counter);
-    if (n > INT32_MAX)
-        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "stencil: %zu objects, at most %d", n, INT32_MAX);
-    int status = check_solids(world, options);
+    if (n >= ID_MASK)
+        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "stencil: %zu objects, at most %u", n,
+                              ID_MASK - 1);
+    int status = glcollide_context_check_resolution(context, "stencil", options->resolution,
+                                                    STENCIL_BYTES_PER_PIXEL);
     if (status != GLCOLLIDE_OK)
         return status;
-    unsigned char *active = calloc(n ? n : 1, 1);
+    /* active[o]: drawn; crossing[o]: its mesh passes through itself. */
+    unsigned char *active = calloc(n ? 2 * n : 1, 1), *crossing = active + n;
     if (!active)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
+    status = check_solids(world, options, crossing);
+    if (status != GLCOLLIDE_OK) {
+        free(active);
+        return status;
+    }
     size_t bound = 0;
     status = overlap_bound(world, &bound, active);
     /* Global numbering: vertices, triangles, edges (each undirected edge of a
@@ -504,20 +580,32 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
         free(active);
         return status;
     }
+    /* Where an object passes through itself, the pass tracks which objects
+     * have faces in front of each sample, and the records are read even to
+     * detect only (some may be left for the CPU to decide). */
+    int track = 0;
+    for (size_t o = 0; o < n; o++)
+        track |= active[o] && crossing[o];
+    int detect_only = options->detect_only && !track;
     int atomic = options->counter == GLCOLLIDE_STENCIL_COUNTER_ATOMIC ||
                  (options->counter == GLCOLLIDE_STENCIL_COUNTER_AUTO && bound >= 128);
     if (options->counter == GLCOLLIDE_STENCIL_COUNTER_STENCIL && bound >= 128)
         glcollide_log_warning("stencil: up to %zu solids may overlap at a point; the 8-bit stencil "
                               "is exact below 128 (use the atomic counter)", bound);
 
-    double origin[3], extent = 0;
-    for (int k = 0; k < 3; k++) {
-        origin[k] = 0.5 * (all.min[k] + all.max[k]);
-        extent = fmax(extent, all.max[k] - all.min[k]);
-    }
+    /* Vertices go to the GPU relative to the drawn scene's centre and scaled
+     * into [-1, 1] (a power of two: exact), so that float holds any scene
+     * double does (3e38 overflowed float before); positions read back are
+     * scaled back. */
+    double origin[3], scale, extent = 0; /* extent: the scaled box's largest side, in [1, 2) */
+    glcollide_frame_fit(&all, origin, &scale);
+    for (int k = 0; k < 3; k++)
+        extent = fmax(extent, (all.max[k] - origin[k]) * scale + (origin[k] - all.min[k]) * scale);
     status = glcollide_context_make_current(context);
-    if (status != GLCOLLIDE_OK)
+    if (status != GLCOLLIDE_OK) {
+        free(active);
         return status;
+    }
     glcollide_gl_state saved;
     glcollide_gl_state_save(&saved);
     glcollide_gl_state_reset();
@@ -550,13 +638,13 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
             continue;
         for (size_t i = 0; i < m->vertex_count; i++, v++) {
             for (int k = 0; k < 3; k++)
-                vertices[4 * v + k] = (float)(w->positions[3 * i + k] - origin[k]);
+                vertices[4 * v + k] = (float)((w->positions[3 * i + k] - origin[k]) * scale);
             vertices[4 * v + 3] = 1.0f;
             objects[triangle_total + edge_total + v] = (uint32_t)o;
             sample_vertex[2 * edge_total + v] = (uint32_t)i;
         }
         for (size_t i = 0; i < m->triangle_count; i++, t++) {
-            objects[t] = (uint32_t)o;
+            objects[t] = (uint32_t)o | (crossing[o] ? CROSSING : 0u);
             for (int c = 0; c < 3; c++) {
                 uint32_t a = m->triangles[3 * i + c], b = m->triangles[3 * i + (c + 1) % 3];
                 indices[3 * t + c] = (uint32_t)(vertex_base[o] + a);
@@ -575,7 +663,8 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
     glcollide_gl_buffer_reserve(cache->vertex_buffer, &cache->vertex_capacity, vertex_total * 4 * sizeof(float));
     glcollide_gl_buffer_reserve(cache->index_buffer, &cache->index_capacity, (3 * triangle_total + 2 * edge_total + 1) * 4);
     glcollide_gl_buffer_reserve(cache->object_buffer, &cache->object_capacity, (triangle_total + edge_total + vertex_total) * 4);
-    glcollide_gl_buffer_reserve(cache->pixel_buffer, &cache->pixel_capacity, pixels * 2 * sizeof(int32_t));
+    glcollide_gl_buffer_reserve(cache->pixel_buffer, &cache->pixel_capacity,
+                                pixels * PIXEL_WORDS * sizeof(int32_t));
     if (cache->max_records == 0)
         cache->max_records = 1 << 16;
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->vertex_buffer);
@@ -616,7 +705,7 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
     }
     /* A sample is the pixel centre at the depth of a point of an edge or
      * vertex whose projection is within half a pixel diagonal of it. */
-    result->tolerance = pixel_max * sqrt(2.0) + 1e-5 * extent;
+    result->tolerance = (pixel_max * sqrt(2.0) + 1e-5 * extent) / scale;
 
     int rerun = 0;
     uint32_t record_count = 0;
@@ -651,8 +740,8 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
             glClearBufferfi(GL_DEPTH_STENCIL, 0, 1.0f, 0);
             glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->pixel_buffer);
             glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32I, 0,
-                                 (GLsizeiptr)(pixels * 2 * sizeof(int32_t)), GL_RED_INTEGER, GL_INT,
-                                 &zero);
+                                 (GLsizeiptr)(pixels * PIXEL_WORDS * sizeof(int32_t)),
+                                 GL_RED_INTEGER, GL_INT, &zero);
             glEnable(GL_DEPTH_TEST);
             glDepthFunc(GL_LESS);
             glDepthMask(GL_TRUE);
@@ -701,6 +790,7 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
             glUniform1ui(glGetUniformLocation(program, "first_object"), 0);
             glUniform1ui(glGetUniformLocation(program, "first_sample"), 0);
             glUniform1i(glGetUniformLocation(program, "side"), side);
+            glUniform1i(glGetUniformLocation(program, "track"), track);
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, cache->pixel_buffer);
             glActiveTexture(GL_TEXTURE0);
             glBindTexture(GL_TEXTURE_2D, cache->owner_texture);
@@ -741,7 +831,7 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
         glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, 4, &record_count);
         result->stats.gpu_syncs++;
         result->stats.readback_bytes += 4;
-        if (record_count <= cache->max_records || options->detect_only || rerun)
+        if (record_count <= cache->max_records || detect_only || rerun)
             break;
         /* More records than room: grow and run the views again (once). */
         cache->max_records = record_count + record_count / 4;
@@ -749,12 +839,12 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
         glcollide_log_debug("stencil: %u records, running again with room for %zu", record_count,
                             cache->max_records);
     }
-    if (record_count > cache->max_records && !options->detect_only) {
+    if (record_count > cache->max_records && !detect_only) {
         status = glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "stencil: %u records overflowed", record_count);
         goto done;
     }
     result->stats.candidates = record_count;
-    if (options->detect_only || record_count == 0) {
+    if (detect_only || record_count == 0) {
         /* Interference or a negative count: the records would tell which. */
         result->interference = record_count > 0;
         goto done;
@@ -773,6 +863,9 @@ int glcollide_stencil_world(const glcollide_world *world, glcollide_context *con
 
 done:
     glcollide_gl_state_restore(&saved);
+    glcollide_bvh **bvhs = status == GLCOLLIDE_OK && records ? calloc(n, sizeof *bvhs) : NULL;
+    if (status == GLCOLLIDE_OK && records && !bvhs)
+        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
     if (status == GLCOLLIDE_OK && records) {
         stencil_collect c = {.world = world, .result = result};
         uint32_t negative_object = UINT32_MAX;
@@ -794,13 +887,14 @@ done:
                    p[3];
             from_view(view->axis, view->flip, q, p);
             for (int k = 0; k < 3; k++)
-                p[k] += origin[k];
+                p[k] = p[k] / scale + origin[k];
             if ((what & 0xc0000000u) == 0xc0000000u) {
                 result->negative_samples++;
                 negative_object = owner;
                 continue;
             }
-            result->interference = 1;
+            if (!(what & UNDECIDED))
+                result->interference = 1;
             if (!(what & 0x80000000u) && what < n && what != owner) {
                 status = add_sample(&c, owner, what, a, b, p);
                 continue;
@@ -817,8 +911,7 @@ done:
                     p[1] < box->min[1] - grow || p[1] > box->max[1] + grow ||
                     p[2] < box->min[2] - grow || p[2] > box->max[2] + grow)
                     continue;
-                if (glcollide_point_in_mesh(w->positions, w->mesh->triangles, w->mesh->triangle_count,
-                                            w->bvh, p))
+                if (sample_inside(world, bvhs, o, p, &status))
                     status = add_sample(&c, owner, (uint32_t)o, a, b, p);
             }
         }
@@ -859,6 +952,9 @@ done:
     free(sample_vertex);
     free(vertex_base);
     free(records);
+    for (size_t o = 0; bvhs && o < n; o++)
+        glcollide_bvh_destroy(&bvhs[o]);
+    free(bvhs);
     free(active);
     return status;
 }

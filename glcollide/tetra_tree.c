@@ -42,8 +42,10 @@
  *     to the paper's value on fans of one sign). At V0 the answer is the
  *     inclusion of V0, computed at build time (the paper's fragment program
  *     does the same: "oResult.r = v0.w").
- *  IN iff sum / 2 is odd (sum = 2 on a solid, as the paper; parity agrees
- *  with the ray-parity oracle on any closed mesh).
+ *  IN iff sum != 0: sum / 2 is the winding number (2 on a solid, as the
+ *  paper), and nonzero is the rule of glcollide_point_in_mesh, which also
+ *  holds where a closed mesh passes through itself (winding 2 or -1 there;
+ *  the paper's parity would call those parts outside).
  * The exact values (the fan contributions, unpaired inner faces, V0) come
  * from symbolic perturbation: P is moved to P + e x + e^2 y + e^3 z for an
  * infinitesimal e, which lies in no plane, so the covering sum there is the
@@ -179,7 +181,7 @@ glcollide_tetra_tree_options glcollide_tetra_tree_default_options(void)
         .min_tetrahedra = 16,
         .use_origin = 0,
         .origin = {0, 0, 0},
-        .check_self_intersections = 1,
+        .check_self_intersections = 0,
     };
     return options;
 }
@@ -400,7 +402,7 @@ static int build_covering(glcollide_tetra_tree *tree)
             perturbed_sign(tree, t, 3) > 0)
             sum += t->sign;
     }
-    tree->info.origin_inside = inside || (sum & 1);
+    tree->info.origin_inside = inside || sum != 0;
     return GLCOLLIDE_OK;
 }
 
@@ -729,7 +731,8 @@ int glcollide_tetra_tree_build(const glcollide_mesh *mesh,
         if (crossings)
             return glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
                                   "tetra-tree: %s intersects itself: %zu triangle pairs (first: "
-                                  "triangles %u and %u); it bounds no solid",
+                                  "triangles %u and %u), refused as asked "
+                                  "(check_self_intersections)",
                                   name, crossings, first[0], first[1]);
     }
 
@@ -877,7 +880,7 @@ static int classify_perturbed(const glcollide_tetra_tree *tree, const tetra_node
             inside = (exact[i] ? exact[i] : perturbed_sign(tree, t, i)) > 0;
         sum += inside ? t->sign : 0;
     }
-    return sum & 1;
+    return sum != 0;
 }
 
 #define MAX_FEATURES 32
@@ -966,7 +969,7 @@ static int classify_in_leaf(const glcollide_tetra_tree *tree, const tetra_node *
         sum += 2 * tree->fan_winding[vertex];
     }
     stats->special_cases += special;
-    return (sum / 2) & 1;
+    return sum != 0; /* twice the winding number */
 }
 
 /* One point: 1 inside or on the surface. *cone: in last frame's tetra-cone
@@ -1152,7 +1155,7 @@ static const char *const classify_source =
     "            return 2u;\n"
     "        sum += 2 * sign;\n" /* Algorithm 1, case b */
     "    }\n"
-    "    return ((sum / 2) & 1) != 0 ? 1u : 0u;\n"
+    "    return sum != 0 ? 1u : 0u;\n"
     "}\n"
     "void main() {\n"
     "    uint local = gl_LocalInvocationIndex;\n"

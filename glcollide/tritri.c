@@ -294,6 +294,7 @@ typedef enum overlap_case {
 
 typedef struct overlap_state {
     const double *a[3], *b[3];
+    const glcollide_plane_filter *plane_a, *plane_b; /* prepared planes, or NULL */
     int sa[3], sb[3];
     int drop;
     overlap_case kind;
@@ -303,14 +304,16 @@ static void classify(overlap_state *st)
 {
     const double *const *a = st->a, *const *b = st->b;
     for (int i = 0; i < 3; i++)
-        st->sb[i] = glcollide_orient3d(a[0], a[1], a[2], b[i]);
+        st->sb[i] = st->plane_a ? glcollide_plane_side(st->plane_a, b[i])
+                                : glcollide_orient3d(a[0], a[1], a[2], b[i]);
     st->kind = CASE_SEPARATED;
     if (strictly_one_side(st->sb))
         return;
     if (!all_zero(st->sb)) {
         /* A is non-degenerate and B is not in its plane. */
         for (int i = 0; i < 3; i++)
-            st->sa[i] = glcollide_orient3d(b[0], b[1], b[2], a[i]);
+            st->sa[i] = st->plane_b ? glcollide_plane_side(st->plane_b, a[i])
+                                    : glcollide_orient3d(b[0], b[1], b[2], a[i]);
         if (strictly_one_side(st->sa))
             return;
         /* All of A in B's plane would put B in A's plane: B is degenerate. */
@@ -350,7 +353,8 @@ static void init_state(overlap_state *st, const double a0[3], const double a1[3]
                        const double a2[3], const double b0[3], const double b1[3],
                        const double b2[3])
 {
-    memset(st, 0, sizeof *st);
+    st->plane_a = st->plane_b = NULL;
+    st->drop = -1;
     st->a[0] = a0;
     st->a[1] = a1;
     st->a[2] = a2;
@@ -561,6 +565,9 @@ int glcollide_tri_tri_intersection(const double a0[3], const double a1[3], const
     return glcollide_tri_tri_intersection_sides(a0, a1, a2, b0, b1, b2, seg0, seg1, NULL, NULL);
 }
 
+static int intersection(overlap_state *st, double seg0[3], double seg1[3], int side_a[3],
+                        int side_b[3]);
+
 int glcollide_tri_tri_intersection_sides(const double a0[3], const double a1[3], const double a2[3],
                                          const double b0[3], const double b1[3], const double b2[3],
                                          double seg0[3], double seg1[3], int side_a[3],
@@ -568,16 +575,36 @@ int glcollide_tri_tri_intersection_sides(const double a0[3], const double a1[3],
 {
     overlap_state st;
     init_state(&st, a0, a1, a2, b0, b1, b2);
-    classify(&st);
-    if (!decide(&st))
+    return intersection(&st, seg0, seg1, side_a, side_b);
+}
+
+int glcollide_tri_tri_intersection_planes(const glcollide_plane_filter *a,
+                                          const glcollide_plane_filter *b, double seg0[3],
+                                          double seg1[3], int side_a[3], int side_b[3])
+{
+    overlap_state st;
+    init_state(&st, a->t[0], a->t[1], a->t[2], b->t[0], b->t[1], b->t[2]);
+    st.plane_a = a;
+    st.plane_b = b;
+    return intersection(&st, seg0, seg1, side_a, side_b);
+}
+
+static int intersection(overlap_state *state, double seg0[3], double seg1[3], int side_a[3],
+                        int side_b[3])
+{
+    const double *b0 = state->b[0], *b1 = state->b[1], *b2 = state->b[2];
+    classify(state);
+    if (!decide(state))
         return 0;
     if (side_a && side_b) {
         /* classify computed both sets of signs unless the triangles are
          * coplanar (or one is degenerate in the other's plane). */
-        int computed = st.kind == CASE_CROSSING || st.kind == CASE_HULL_B_CROSSING;
+        int computed = state->kind == CASE_CROSSING || state->kind == CASE_HULL_B_CROSSING;
         for (int i = 0; i < 3; i++) {
-            side_b[i] = st.sb[i];
-            side_a[i] = computed ? st.sa[i] : glcollide_orient3d(b0, b1, b2, st.a[i]);
+            side_b[i] = state->sb[i];
+            side_a[i] = computed         ? state->sa[i]
+                        : state->plane_b ? glcollide_plane_side(state->plane_b, state->a[i])
+                                         : glcollide_orient3d(b0, b1, b2, state->a[i]);
         }
     }
 
@@ -585,9 +612,9 @@ int glcollide_tri_tri_intersection_sides(const double a0[3], const double a1[3],
     int result = 1;
     crossing c;
     hull h;
-    switch (st.kind) {
+    switch (state->kind) {
     case CASE_CROSSING:
-        prepare_crossing(st.a, st.sa, st.b, st.sb, &c);
+        prepare_crossing(state->a, state->sa, state->b, state->sb, &c);
         if (c.touching_vertex) {
             copy3(p0, c.touching_vertex);
             copy3(p1, c.touching_vertex);
@@ -595,32 +622,32 @@ int glcollide_tri_tri_intersection_sides(const double a0[3], const double a1[3],
         }
         /* low end: the larger of the two lows; high end: the smaller of the highs */
         if (compare_along_line(&c, c.low_a, c.low_b) >= 0)
-            plane_crossing(p0, c.q, c.low_b, st.a);
+            plane_crossing(p0, c.q, c.low_b, state->a);
         else
-            plane_crossing(p0, c.p, c.low_a, st.b);
+            plane_crossing(p0, c.p, c.low_a, state->b);
         if (compare_along_line(&c, c.high_a, c.high_b) <= 0)
-            plane_crossing(p1, c.q, c.high_b, st.a);
+            plane_crossing(p1, c.q, c.high_b, state->a);
         else
-            plane_crossing(p1, c.p, c.high_a, st.b);
+            plane_crossing(p1, c.p, c.high_a, state->b);
         break;
     case CASE_HULL_B_CROSSING:
-        h = degenerate_hull(st.b);
-        hull_crossing_point(&h, st.a, p0);
+        h = degenerate_hull(state->b);
+        hull_crossing_point(&h, state->a, p0);
         copy3(p1, p0);
         break;
     case CASE_HULL_A_TRIANGLE:
-        h = degenerate_hull(st.a);
+        h = degenerate_hull(state->a);
         if (h.count == 2 && (glcollide_orient3d(b0, b1, b2, h.p[0]) != 0 ||
                              glcollide_orient3d(b0, b1, b2, h.p[1]) != 0)) {
-            hull_crossing_point(&h, st.b, p0);
+            hull_crossing_point(&h, state->b, p0);
             copy3(p1, p0);
             break;
         }
-        coplanar_extent(&st, p0, p1);
+        coplanar_extent(state, p0, p1);
         result = 2;
         break;
     default: /* coplanar, or two degenerate triangles that meet (hence coplanar) */
-        coplanar_extent(&st, p0, p1);
+        coplanar_extent(state, p0, p1);
         result = 2;
         break;
     }

@@ -157,3 +157,17 @@ void glcollide_sort(void *base, size_t count, size_t size,
         sift_down(b, 0, n, size, compare);
     }
 }
+
+void glcollide_frame_fit(const glcollide_aabb *box, double origin[3], double *scale)
+{
+    double half = 0.0;
+    for (int k = 0; k < 3; k++) {
+        /* Halves first: min + max may overflow where their mean does not. */
+        origin[k] = 0.5 * box->min[k] + 0.5 * box->max[k];
+        half = fmax(half, fmax(box->max[k] - origin[k], origin[k] - box->min[k]));
+    }
+    int exponent = 0;
+    if (half > 0 && isfinite(half))
+        frexp(half, &exponent);
+    *scale = ldexp(1.0, -exponent);
+}

@@ -471,17 +471,38 @@ static void sort_indices(uint32_t *v, size_t n)
  * the whole mesh, whatever order the candidates came in) and brings them into
  * world space.
  */
-static void side_place(plugin_side *side, const glcollide_mesh *mesh,
-                       const glcollide_object *object)
+/* The side's marked triangles in increasing order (so that slots keep the
+ * meshes' order and contacts come out as for whole meshes): a scan of the
+ * stamps where the marked are a sixteenth of the mesh or more (linear),
+ * else a sort of the few. */
+static void side_order(plugin_side *side, size_t triangle_count, uint32_t epoch)
 {
-    sort_indices(side->ids, side->used);
+    if (triangle_count > 16 * side->used) {
+        sort_indices(side->ids, side->used);
+        return;
+    }
+    size_t n = 0;
+    for (uint32_t t = 0; t < (uint32_t)triangle_count; t++)
+        if (side->stamp[t] == epoch)
+            side->ids[n++] = t;
+}
+
+static void side_place(plugin_side *side, const glcollide_mesh *mesh,
+                       const glcollide_object *object, uint32_t epoch)
+{
+    side_order(side, mesh->triangle_count, epoch);
+    double m[9];
+    glcollide_object_rotation_matrix(object, m);
+    const double *t0 = object->translation;
     for (uint32_t s = 0; s < (uint32_t)side->used; s++) {
         uint32_t t = side->ids[s];
         side->slot[t] = s;
         for (int c = 0; c < 3; c++) {
-            glcollide_object_transform_points(
-                object, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c], 1,
-                side->positions + 9 * (size_t)s + 3 * c);
+            const double *p = mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c];
+            double *out = side->positions + 9 * (size_t)s + 3 * c;
+            /* as glcollide_object_transform_points, with the matrix made once */
+            for (int r = 0; r < 3; r++)
+                out[r] = m[3 * r] * p[0] + m[3 * r + 1] * p[1] + m[3 * r + 2] * p[2] + t0[r];
             side->triangles[3 * s + c] = 3 * s + (uint32_t)c;
         }
     }
@@ -512,8 +533,8 @@ static int gather_sides(plugin_thread *t, const glcollide_mesh *ma, const glcoll
         side_mark(&sides[0], candidates[i].a, t->side_epoch);
         side_mark(&sides[1], candidates[i].b, t->side_epoch);
     }
-    side_place(&sides[0], ma, oa);
-    side_place(&sides[1], mb, ob);
+    side_place(&sides[0], ma, oa, t->side_epoch);
+    side_place(&sides[1], mb, ob, t->side_epoch);
     for (size_t i = 0; i < count; i++) {
         t->local_candidates[i].a = sides[0].slot[candidates[i].a];
         t->local_candidates[i].b = sides[1].slot[candidates[i].b];

@@ -20,6 +20,20 @@ expect_error() {
     check "$name" $r
 }
 
+# expect_message NAME EXIT_CODE MESSAGE ARGS...: exits with EXIT_CODE within 60 s,
+# prints nothing, and stderr is exactly the one line "glcollide: error: MESSAGE".
+expect_message() {
+    name=$1 code=$2 message=$3
+    shift 3
+    timeout 60 "$query" "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    printf 'glcollide: error: %s\n' "$message" | cmp -s - "$tmp/err" && [ "$got" -eq "$code" ] &&
+        [ ! -s "$tmp/out" ]
+    r=$?
+    [ $r -eq 0 ] || { echo "  exit $got, stderr: $(cat "$tmp/err")"; }
+    check "$name" $r
+}
+
 cat >"$tmp/cube.off" <<'END_OFF'
 OFF
 8 12 0
@@ -121,6 +135,57 @@ expect_error "bad scene line" 1 "bad.scene:3: object refers to mesh 3" "$tmp/bad
 printf 'OFF\n8 12 0\n0 0 0\n1 0 0\n' >"$tmp/short.off"
 printf 'mesh short.off\n' >"$tmp/short.scene"
 expect_error "truncated mesh" 1 "short.off:" "$tmp/short.scene"
+
+# Bad input: refused in one line naming the limit, never a hang, a flood of
+# memory or a silent answer.
+expect_message "/dev/zero as the scene" 1 \
+    "scene /dev/zero: is a character device; only regular files are read" /dev/zero
+printf 'mesh /dev/zero\n' >"$tmp/zero.scene"
+expect_message "/dev/zero as a mesh" 1 \
+    "$tmp/zero.scene:1: /dev/zero: is a character device; only regular files are read" "$tmp/zero.scene"
+mkfifo "$tmp/fifo"
+expect_message "a FIFO as the scene" 1 "scene $tmp/fifo: is a FIFO; only regular files are read" "$tmp/fifo"
+printf 'mesh %s\n' "$tmp/fifo" >"$tmp/fifo.scene"
+expect_message "a FIFO as an absolute mesh path" 1 \
+    "$tmp/fifo.scene:1: $tmp/fifo: is a FIFO; only regular files are read" "$tmp/fifo.scene"
+expect_message "a directory as the scene" 1 "scene $tmp: is a directory; only regular files are read" "$tmp"
+printf 'mesh cube.off\nobject 0 0 0 0 1 0 0 0\000 junk\nobject 0 5 0 0 1 0 0 0\n' >"$tmp/nul.scene"
+expect_message "a NUL byte in a scene line" 1 "$tmp/nul.scene:2: NUL byte (a scene file is text)" "$tmp/nul.scene"
+printf 'mesh cube.off scale 1e-320\nobject 0 0 0 0 1 0 0 0\n' >"$tmp/subnormal.scene"
+expect_message "a subnormal scale" 1 \
+    "$tmp/subnormal.scene:1: $tmp/cube.off:3: coordinate -0.5 underflows when scaled (below the normal double range)" \
+    "$tmp/subnormal.scene"
+expect_message "a mesh error is one line" 1 "$tmp/short.scene:1: $tmp/short.off:4: file ends after 2 of 8 vertices" \
+    "$tmp/short.scene"
+export GLCOLLIDE_GL_MEMORY=1024 # a budget the same on every machine
+expect_message "a resolution beyond the GL memory budget" 1 \
+    "stencil: resolution 16384 needs 8.0 GiB of GL memory (32 bytes per pixel), over the budget of 1.0 GiB (GLCOLLIDE_GL_MEMORY); at most 5792" \
+    --method stencil --resolution 16384 "$tmp/row.scene"
+unset GLCOLLIDE_GL_MEMORY
+printf '\357\273\277mesh cube.off\nobject 0 0 0 0 1 0 0 0\nobject 0 0.5 0 0 1 0 0 0\n' >"$tmp/bom.scene"
+"$query" "$tmp/bom.scene" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && printf 'pair 0 1\n' | cmp -s - "$tmp/out" && [ ! -s "$tmp/err" ]
+check "a UTF-8 byte order mark starts a scene" $?
+
+# Past float's range (and --distance past it): every method as exact.
+printf 'mesh cube.off scale 1e39\nobject 0 2.7e39 0 0 1 0 0 0\nobject 0 0 0 0 1 0 0 0\nobject 0 0.9e39 0 0 1 0 0 0\nobject 0 1.8e39 0 0 1 0 0 0\nobject 0 50e39 0 0 1 0 0 0\n' >"$tmp/huge.scene"
+for method in exact sap far cullide stencil convex; do
+    "$query" --method $method --resolution 256 "$tmp/huge.scene" 2>"$tmp/err" | cmp -s "$tmp/want" -
+    check "$method at scale 1e39" $?
+done
+"$query" --method far --distance 1e39 "$tmp/row.scene" | grep -c '^pair' | grep -qx 10
+check "far --distance 1e39 keeps every pair" $?
+
+# Closed meshes that pass through themselves (camel 20 triangle pairs, cow
+# 101): solids where they wind, for every method.
+printf 'mesh camel.off\nmesh cow.off\nobject 0 0 0 0 1 0 0 0\nobject 0 0.2 0.1 0.05 0.9238795 0 0 0.3826834\nobject 1 0.5 0 0 1 0 0 0\nobject 1 3 0 0 1 0 0 0\n' >"$tmp/camel.scene"
+"$query" "$tmp/camel.scene" >"$tmp/want-camel"
+printf 'pair 0 1\npair 0 2\npair 1 2\n' | cmp -s - "$tmp/want-camel"
+check "camel and cow: exact" $?
+for method in stencil convex; do
+    "$query" --method $method --resolution 256 "$tmp/camel.scene" 2>"$tmp/err" | cmp -s "$tmp/want-camel" -
+    check "camel and cow: $method as exact" $?
+done
 
 # The bundled real-mesh scene (needs the libcgal-demo meshes).
 "$query" --stats "$scenes/bunnies.scene" >"$tmp/out" 2>"$tmp/err"

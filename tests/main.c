@@ -23,6 +23,7 @@ int main(void)
     srunner_add_suite(runner, suite_particles());
     srunner_add_suite(runner, suite_tetra_tree());
     srunner_add_suite(runner, suite_myszkowski());
+    srunner_add_suite(runner, suite_bad_input());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

@@ -7,7 +7,7 @@
  * (near callback, contact joints, dWorldQuickStep or dWorldStep), with the
  * figures users judge a stack or a ramp by: drift, sinking, tilt, kinetic
  * energy, launches. Shared by the stability suite (tests/test_stacking.c)
- * and the resting-stack benchmark (tests/bench/bench_stack.c).
+ * and the contacts benchmark (tests/bench/bench_contacts.c).
  */
 #ifndef GLCOLLIDE_TESTS_ODE_SCENE_H
 #define GLCOLLIDE_TESTS_ODE_SCENE_H

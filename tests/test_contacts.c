@@ -255,6 +255,45 @@ END_TEST
 
 /* Exactly touching, flush (a stack placed face to face): one region, the
  * face normal, depth 0, the four corners. */
+/* Deep penetration: a small box sunk through a face of a large one, up to
+ * 95% of its own height (its bottom far inside, its top still out): one
+ * region, the face's normal (the shortest way out) and the sunk depth. */
+START_TEST(test_deep_sink)
+{
+    static const double sunk[] = {0.05, 0.15, 0.19};
+    glcollide_contact c[64];
+    for (int axis = 0; axis < 3; axis++)
+        for (int side = -1; side <= 1; side += 2)
+            for (size_t d = 0; d < sizeof sunk / sizeof sunk[0]; d++)
+                for (int turned = 0; turned < 2; turned++) {
+                    double q[4], at[3] = {0.1, -0.05, 0.08};
+                    axis_rotation(q, axis, turned ? pi / 5 : 0.0);
+                    at[axis] = side * (0.5 + 0.1 - sunk[d]);
+                    placed a = place(box(0.1, 0.1, 0.1), at, q);
+                    placed b = place(box(0.5, 0.5, 0.5), (double[3]){0, 0, 0}, identity);
+                    size_t n = contacts_of(&a, &b, c, 64);
+                    check_well_formed(c, n);
+                    TEST_REQUIRE(n == 4 && region_count(c, n) == 1,
+                                 "axis %d side %d sunk %g turned %d: %zu contacts in %zu regions",
+                                 axis, side, sunk[d], turned, n, region_count(c, n));
+                    double deepest = 0.0;
+                    for (size_t i = 0; i < n; i++) {
+                        for (int k = 0; k < 3; k++)
+                            TEST_REQUIRE(fabs(c[i].normal[k] - (k == axis ? side : 0)) < 1e-9,
+                                         "axis %d side %d sunk %g turned %d: normal (%g %g %g)",
+                                         axis, side, sunk[d], turned, c[i].normal[0],
+                                         c[i].normal[1], c[i].normal[2]);
+                        deepest = fmax(deepest, c[i].depth);
+                    }
+                    TEST_REQUIRE(fabs(deepest - sunk[d]) <= 1e-9,
+                                 "axis %d side %d sunk %g turned %d: deepest %.17g", axis, side,
+                                 sunk[d], turned, deepest);
+                    release(&a);
+                    release(&b);
+                }
+}
+END_TEST
+
 START_TEST(test_boxes_touching)
 {
     glcollide_contact c[64];
@@ -783,6 +822,7 @@ Suite *suite_contacts(void)
     TCase *tc = tcase_create("contacts");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_boxes_face_to_face);
+    tcase_add_test(tc, test_deep_sink);
     tcase_add_test(tc, test_boxes_touching);
     tcase_add_test(tc, test_tessellation_independent);
     tcase_add_test(tc, test_depth_bound);

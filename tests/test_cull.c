@@ -28,17 +28,7 @@ static void context_setup(void)
 static glcollide_query_result query(const glcollide_scene *scene, glcollide_method method,
                                     glcollide_level level, int resolution, double distance)
 {
-    glcollide_query_options options = glcollide_query_default_options();
-    options.method = method;
-    options.level = level;
-    options.resolution = resolution;
-    options.distance = distance;
-    glcollide_query_result result;
-    int status = glcollide_query_run(scene, method == GLCOLLIDE_METHOD_EXACT ? NULL : context,
-                                     &options, &result);
-    ck_assert_msg(status == GLCOLLIDE_OK, "%s query failed: %s", glcollide_method_name(method),
-                  glcollide_status_string(status));
-    return result;
+    return test_run_query(scene, context, method, level, resolution, distance);
 }
 
 /* Pairs of exact missing from candidates (both sorted). */

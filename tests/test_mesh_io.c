@@ -596,7 +596,7 @@ START_TEST(test_io_errors)
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     status = glcollide_mesh_load(dir, 1.0, &mesh);
     char expected[256];
-    snprintf(expected, sizeof expected, "%s: read error: Is a directory", dir);
+    snprintf(expected, sizeof expected, "%s: is a directory; only regular files are read", dir);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_IO, expected);
     rmdir(dir);
 

@@ -69,11 +69,11 @@ static void move_mesh(glcollide_mesh *mesh, test_rng *rng, double offset)
 
 /*
  * count random points in the mesh's box grown by 10%: point_in_mesh (with
- * the BVH, and without for the first `without` points) must equal the parity
- * of the rounded winding number wherever that is clear (|w - round(w)| <
- * 1e-3; parity rather than w itself, so that a self-intersecting real mesh
- * is judged fairly). Unclear points are points within rounding of the
- * surface and must be rare.
+ * the BVH, and without for the first `without` points) must say inside
+ * exactly where the rounded winding number is not 0, wherever that is clear
+ * (|w - round(w)| < 1e-3: the nonzero rule, also on self-intersecting real
+ * meshes). Unclear points are points within rounding of the surface and
+ * must be rare.
  */
 static void check_against_winding(const glcollide_mesh *mesh, uint64_t seed, int count, int without)
 {
@@ -95,9 +95,10 @@ static void check_against_winding(const glcollide_mesh *mesh, uint64_t seed, int
             unclear++;
             continue;
         }
-        TEST_REQUIRE(got == (int)(fabs(r) - 2.0 * floor(fabs(r) / 2.0)),
-                     "%s (seed %llu), point %d (%.17g, %.17g, %.17g): point_in_mesh %d, winding %.6f",
-                     mesh->name, (unsigned long long)seed, i, p[0], p[1], p[2], got, w);
+        TEST_REQUIRE(
+            got == (r != 0),
+            "%s (seed %llu), point %d (%.17g, %.17g, %.17g): point_in_mesh %d, winding %.6f",
+            mesh->name, (unsigned long long)seed, i, p[0], p[1], p[2], got, w);
         inside_count += got;
     }
     ck_assert_msg(unclear <= count / 100, "%s: %d of %d points with an unclear winding number",
@@ -215,13 +216,19 @@ static int voxel_contains(const voxel_solid *solid, const double p[3])
 
 START_TEST(test_pim_generated_meshes)
 {
-    glcollide_mesh *meshes[5] = {NULL};
+    /* and two closed meshes through themselves: two boxes overlapping
+     * (winding 2 there), a box with an inverted one half out (0 in the
+     * hole, -1 outside the cube) */
+    const double overlap[3] = {0.5, 0.25, 0.125}, beside[3] = {1, 0, 0};
+    glcollide_mesh *meshes[7] = {NULL};
+    meshes[5] = test_two_boxes(overlap, 1, 0, "two boxes");
+    meshes[6] = test_two_boxes(beside, 0.5, 1, "box with a hole");
     ck_assert_int_eq(glcollide_mesh_generate_sphere(1.0, 32, 16, &meshes[0]), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_torus(1.0, 0.4, 48, 16, &meshes[1]), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 1.0, 0.25, 144, 10, &meshes[2]), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_capsule(0.5, 1.0, 24, 6, &meshes[3]), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_box(1.0, 2.0, 0.5, &meshes[4]), GLCOLLIDE_OK);
-    for (int m = 0; m < 5; m++) {
+    for (int m = 0; m < 7; m++) {
         uint64_t seed = 600 + (uint64_t)m;
         /* As generated (aligned with the axes), then moved, then moved far away. */
         check_against_winding(meshes[m], seed, 2000, 2000);
@@ -241,10 +248,10 @@ START_TEST(test_pim_real_meshes)
         const char *file;
         int points, without_bvh;
     } cases[] = {
-        {"knot1.off", 3000, 300},
-        {"elephant.off", 3000, 300},
-        {"armadillo.off", 1000, 30},
-        {"bunny00.off", 300, 10},
+        {"knot1.off", 3000, 300}, {"elephant.off", 3000, 300}, {"armadillo.off", 1000, 30},
+        {"bunny00.off", 300, 10}, {"camel.off", 1000, 30}, /* closed, through itself: 20 triangle
+                                                              pairs */
+        {"cow.off", 1000, 30},                             /* 101 */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         glcollide_mesh *mesh = NULL;

@@ -75,6 +75,15 @@ static void require_orient3d(const double a[3], const double b[3], const double 
     if (glcollide_orient3d_expansion(a, b, c, d, &expansion))
         TEST_REQUIRE(expansion == expected, "%s: expansion stage %d, expected %d", what, expansion,
                      expected);
+    /* The prepared plane of abc: its filter never decides wrong, and with
+     * its fallback it is exact. */
+    glcollide_plane_filter plane;
+    glcollide_plane_filter_init(&plane, a, b, c);
+    int filtered = glcollide_plane_filter_sign(&plane, d);
+    TEST_REQUIRE(filtered == 0 || filtered == expected, "%s: plane filter %d, expected %d", what,
+                 filtered, expected);
+    TEST_REQUIRE(glcollide_plane_side(&plane, d) == expected, "%s: plane side %d, expected %d",
+                 what, glcollide_plane_side(&plane, d), expected);
 }
 
 static void require_orient2d(const double a[2], const double b[2], const double c[2], int expected,
@@ -440,7 +449,7 @@ START_TEST(test_orient_stages_agree)
             for (int k = 0; k < 3; k++)
                 pts[it][3][k] = 0.25 * pts[it][0][k] + 0.5 * pts[it][1][k] + 0.25 * pts[it][2][k];
     }
-    int zeros = 0;
+    int zeros = 0, decided = 0;
     for (int it = 0; it < N; it++) {
         double(*p)[3] = pts[it];
         int got = glcollide_orient3d(p[0], p[1], p[2], p[3]);
@@ -455,6 +464,13 @@ START_TEST(test_orient_stages_agree)
         TEST_REQUIRE(got2 == expansion && got2 == glcollide_orient2d_bigint(p[0], p[1], p[3]),
                      "case %d: 2d stages", it);
         zeros += got == 0;
+        glcollide_plane_filter plane;
+        glcollide_plane_filter_init(&plane, p[0], p[1], p[2]);
+        int filtered = glcollide_plane_filter_sign(&plane, p[3]);
+        TEST_REQUIRE(filtered == 0 || filtered == got, "case %d: plane filter %d vs %d", it,
+                     filtered, got);
+        TEST_REQUIRE(glcollide_plane_side(&plane, p[3]) == got, "case %d: plane side", it);
+        decided += filtered != 0;
     }
     /* timing of the filter path on generic inputs */
     int sum = 0;
@@ -467,9 +483,20 @@ START_TEST(test_orient_stages_agree)
         for (int it = 1; it < N; it += 2)
             sum += glcollide_orient3d(pts[it][0], pts[it][1], pts[it][2], pts[it][3]);
     double t2 = test_now_ms();
+    static glcollide_plane_filter planes[N / 2];
+    for (int it = 0; it < N; it += 2)
+        glcollide_plane_filter_init(&planes[it / 2], pts[it][0], pts[it][1], pts[it][2]);
+    double t3 = test_now_ms();
+    for (int rep = 0; rep < 20; rep++)
+        for (int it = 0; it < N; it += 2)
+            sum += glcollide_plane_side(&planes[it / 2], pts[it][3]);
+    double t4 = test_now_ms();
     printf("predicates: orient3d %.1f ns/call generic, %.1f ns/call nearly coplanar (exact "
-           "fallback); %d exact zeros (checksum %d)\n",
-           (t1 - t0) * 1e6 / (20.0 * N / 2), (t2 - t1) * 1e6 / (20.0 * N / 2), zeros, sum);
+           "fallback), prepared plane %.1f ns/call generic; plane filter decisive on %d of %d; "
+           "%d exact zeros (checksum %d)\n",
+           (t1 - t0) * 1e6 / (20.0 * N / 2), (t2 - t1) * 1e6 / (20.0 * N / 2),
+           (t4 - t3) * 1e6 / (20.0 * N / 2), decided, N, zeros, sum);
+    ck_assert_int_ge(decided, N / 2 - 100); /* the generic half, at least */
 }
 END_TEST
 

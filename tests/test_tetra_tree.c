@@ -296,6 +296,43 @@ START_TEST(test_generated_meshes)
 }
 END_TEST
 
+/* Closed meshes that pass through themselves, CPU and GPU against the
+ * oracle: inside is a nonzero winding number (the paper's parity would say
+ * outside where two boxes overlap, and in a hole's rim the other way). */
+START_TEST(test_self_intersecting)
+{
+    const double overlap[3] = {0.5, 0.25, 0.125}, beside[3] = {1, 0, 0};
+    glcollide_mesh *meshes[2] = {test_two_boxes(overlap, 1, 0, "two boxes"),
+                                 test_two_boxes(beside, 0.5, 1, "box with a hole")};
+    /* winding 2 in the overlap; -1 beyond the cube in the inverted box,
+     * 0 in the hole; 1 elsewhere in the cube */
+    static const double points[2][3][3] = {{{0.75, 0.5, 0.5}, {-0.5, -0.5, -0.5}, {2, 2, 2}},
+                                           {{1.25, 0.1, 0.1}, {0.75, 0.1, 0.1}, {-0.5, 0, 0}}};
+    static const uint8_t inside[2][3] = {{1, 1, 0}, {1, 0, 1}};
+    int gl = !gl_skipped();
+    if (gl)
+        context_setup();
+    for (int i = 0; i < 2; i++) {
+        check_cpu(meshes[i], NULL, 6000, 0x7E7A5000u + (uint64_t)i);
+        glcollide_tetra_tree *tree = build(meshes[i], NULL);
+        uint8_t got[3];
+        ck_assert_int_eq(glcollide_tetra_tree_classify(tree, points[i][0], 3, got, NULL, NULL),
+                         GLCOLLIDE_OK);
+        ck_assert_mem_eq(got, inside[i], 3);
+        if (gl) {
+            glcollide_tetra_gpu *gpu = NULL;
+            ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
+            ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, points[i][0], 3, 0, got, NULL),
+                             GLCOLLIDE_OK);
+            ck_assert_mem_eq(got, inside[i], 3);
+            glcollide_tetra_gpu_destroy(&gpu);
+        }
+        glcollide_tetra_tree_destroy(&tree);
+        glcollide_mesh_destroy(&meshes[i]);
+    }
+}
+END_TEST
+
 /* A real mesh fitted to size 2 and quantised to a 2^-20 grid. */
 static glcollide_mesh *real_mesh(const char *file)
 {
@@ -309,8 +346,9 @@ static glcollide_mesh *real_mesh(const char *file)
     return m;
 }
 
+/* camel.off passes through itself (20 triangle pairs): winding 2 there. */
 static const char *const real_files[] = {"armadillo.off", "elephant.off", "bunny00.off",
-                                         "knot1.off", "knot2.off"};
+                                         "knot1.off",     "knot2.off",    "camel.off"};
 enum { REAL_COUNT = sizeof real_files / sizeof real_files[0] };
 
 static size_t particles_per_mesh(void)
@@ -591,17 +629,21 @@ START_TEST(test_bad_meshes)
     }
     expect_refused(m, "inverted box: not a closed solid: signed volume");
     glcollide_mesh_destroy(&m);
-    /* two boxes through each other, in one closed mesh */
-    double positions[2 * 8 * 3];
-    uint32_t both[2 * 12 * 3];
-    for (int copy = 0; copy < 2; copy++) {
-        for (size_t i = 0; i < 24; i++)
-            positions[24 * copy + i] = box->positions[i] + (copy && i % 3 == 0 ? 0.5 : 0.0);
-        for (size_t i = 0; i < 36; i++)
-            both[36 * copy + i] = box->triangles[i] + 8u * (uint32_t)copy;
-    }
-    ck_assert_int_eq(glcollide_mesh_create(positions, 16, both, 24, "two boxes", &m), GLCOLLIDE_OK);
-    expect_refused(m, "tetra-tree: two boxes intersects itself");
+    /* two boxes through each other, in one closed mesh: a solid by its
+     * winding number, refused only when asked */
+    const double offset[3] = {0.5, 0, 0};
+    m = test_two_boxes(offset, 1, 0, "two boxes");
+    glcollide_tetra_tree_options options = glcollide_tetra_tree_default_options();
+    options.check_self_intersections = 1;
+    glcollide_tetra_tree *tree = NULL;
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
+    int status = glcollide_tetra_tree_build(m, &options, &tree);
+    test_log_capture_stop();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
+                       "tetra-tree: two boxes intersects itself: 52 triangle pairs (first: "
+                       "triangles 2 and 16), refused as asked (check_self_intersections)");
+    tree = build(m, NULL);
+    glcollide_tetra_tree_destroy(&tree);
     glcollide_mesh_destroy(&m);
     glcollide_mesh_destroy(&box);
 }
@@ -676,6 +718,7 @@ Suite *suite_tetra_tree(void)
     tcase_add_test(gpu, test_gpu_generated);
     tcase_add_test(gpu, test_raw_meshes);
     tcase_add_test(gpu, test_real_meshes);
+    tcase_add_test(gpu, test_self_intersecting);
     suite_add_tcase(suite, gpu);
     return suite;
 }

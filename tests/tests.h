@@ -27,6 +27,7 @@ Suite *suite_contacts(void);
 Suite *suite_particles(void);
 Suite *suite_tetra_tree(void);
 Suite *suite_myszkowski(void);
+Suite *suite_bad_input(void);
 /* The ODE plugin's program (tests/glcollide-ode-tests). */
 Suite *suite_ode(void);
 Suite *suite_stacking(void);
@@ -103,6 +104,21 @@ glcollide_mesh *test_random_mesh(test_rng *rng, double s);
 uint32_t test_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh);
 void test_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double t[3],
                            const double q[4]);
+
+/*
+ * Two boxes in one closed mesh: a cube of half side 1 at the origin and one
+ * of half side `half` centred at offset, its faces turned inward when
+ * inverted. Where they overlap the surface passes through itself: the
+ * overlap winds twice (inside by the nonzero rule), or 0 times when the
+ * second is inverted (a hole), and the inverted box's part outside the
+ * cube winds -1 (inside by the nonzero rule).
+ */
+glcollide_mesh *test_two_boxes(const double offset[3], double half, int inverted, const char *name);
+
+/* One query (exact without the context), failing the test on any error. */
+glcollide_query_result test_run_query(const glcollide_scene *scene, glcollide_context *context,
+                                      glcollide_method method, glcollide_level level,
+                                      int resolution, double distance);
 
 /* A caller's own framebuffer (a 32 x 32 RGBA8 renderbuffer), created and
  * bound in the current GL context; the caller deletes both (GLuint). */

@@ -173,6 +173,46 @@ uint32_t test_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh)
     return index;
 }
 
+glcollide_mesh *test_two_boxes(const double offset[3], double half, int inverted, const char *name)
+{
+    glcollide_mesh *box = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(1, 1, 1, &box), GLCOLLIDE_OK);
+    double positions[3 * 16];
+    uint32_t triangles[3 * 24];
+    for (size_t v = 0; v < 8; v++)
+        for (int k = 0; k < 3; k++) {
+            positions[3 * v + k] = box->positions[3 * v + k];
+            positions[3 * (v + 8) + k] = box->positions[3 * v + k] * half + offset[k];
+        }
+    for (size_t t = 0; t < 12; t++)
+        for (int c = 0; c < 3; c++) {
+            triangles[3 * t + c] = box->triangles[3 * t + c];
+            triangles[36 + 3 * t + c] = box->triangles[3 * t + (inverted ? 2 - c : c)] + 8;
+        }
+    glcollide_mesh_destroy(&box);
+    glcollide_mesh *mesh = NULL;
+    ck_assert_int_eq(glcollide_mesh_create(positions, 16, triangles, 24, name, &mesh),
+                     GLCOLLIDE_OK);
+    return mesh;
+}
+
+glcollide_query_result test_run_query(const glcollide_scene *scene, glcollide_context *context,
+                                      glcollide_method method, glcollide_level level,
+                                      int resolution, double distance)
+{
+    glcollide_query_options options = glcollide_query_default_options();
+    options.method = method;
+    options.level = level;
+    options.resolution = resolution;
+    options.distance = distance;
+    glcollide_query_result result;
+    int status = glcollide_query_run(scene, method == GLCOLLIDE_METHOD_EXACT ? NULL : context,
+                                     &options, &result);
+    ck_assert_msg(status == GLCOLLIDE_OK, "%s query failed: %s", glcollide_method_name(method),
+                  glcollide_status_string(status));
+    return result;
+}
+
 void test_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double t[3],
                            const double q[4])
 {

@@ -15,6 +15,7 @@
 #   BENCH_RESOLUTION=R   culling/stencil viewport (1024)
 #   BENCH_GROUPS="..."   groups to run (default all): bunnies static-pile
 #                        stencil myszkowski hail cloud pile pile-gpu small
+#                        contacts
 #
 # Rows (one CSV schema for all programs, see tests/bench/bench.h):
 #   machine,date,device,bench,scene,method,size,size_unit,triangles,repeats,
@@ -42,7 +43,7 @@ fi
 log=${csv%.csv}.log
 mkdir -p "$results/plots"
 
-groups=" ${BENCH_GROUPS:-bunnies static-pile stencil myszkowski hail cloud pile pile-gpu small} "
+groups=" ${BENCH_GROUPS:-bunnies static-pile stencil myszkowski hail cloud pile pile-gpu small contacts} "
 want() { case $groups in *" $1 "*) return 0 ;; esac; return 1; }
 
 device=
@@ -92,6 +93,8 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
         for scene in basket moving-trimesh sparse; do
             run_scene bench-small --scene $scene --size 1 --steps 200 --repeat 1
         done
+        run_scene bench-contacts --scene cylinders-rest --repeat 5
+        run_scene bench-contacts --scene stack-cylinders --repeat 1 --steps 200
     else
         # Scenes, one line each (a new program: --csv, bench.h rows, one
         # line here and one in bench_programs of Makefile.am).
@@ -118,6 +121,12 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
             for scene in basket moving-trimesh sparse; do
                 for n in 1 8; do run_scene bench-small --scene $scene --size $n --steps 1000 --repeat 5; done
             done
+        fi
+        # rigid mesh-mesh contacts beside OPCODE: pairs (one call) and the
+        # resting stacks stepped whole
+        if want contacts; then
+            for scene in bunnies knots cylinders-rest cubes-rest; do run_scene bench-contacts --scene $scene --repeat 51; done
+            for scene in stack-cylinders stack-fine stack-cube; do run_scene bench-contacts --scene $scene --repeat 3 --steps 1000; done
         fi
         # the pile: steps are the repetitions (few at 5000: ODE's SAP space
         # takes seconds per step there). glcollide = the plugin's defaults

@@ -224,13 +224,20 @@ GLCOLLIDE_API int glcollide_bvh_query_ray(const glcollide_bvh *bvh, const double
 
 /*
  * Is point p inside or on the boundary of the closed mesh (positions,
- * triangles)? Exact ray parity: a segment from p to a far point is tested
- * against each triangle with exact orientation signs; a ray grazing an edge
- * or vertex is cast again in another direction; p on the surface counts as
- * inside. The mesh must be closed (glcollide_mesh_require_solid), otherwise
- * the answer is that of the parity and meaningless. bvh (built on the same
- * positions) may be NULL; with it, only triangles along the ray are tested.
- * Returns 1 inside or on the boundary, 0 outside.
+ * triangles)? Inside means a nonzero winding number: the signed count of
+ * the times the surface wraps around p. For a closed mesh that does not
+ * pass through itself that is the usual inside (winding 1; inside-out
+ * meshes wind -1); where a closed mesh passes through itself, the parts
+ * wound twice (or -1 times) are inside too, as the stencil and convex
+ * methods, which count front minus back faces, see them. Exact: a segment
+ * from p to a far point is tested against each triangle with exact
+ * orientation signs and each crossing counted +1 or -1 by the side p is on;
+ * a ray grazing an edge or vertex is cast again in another direction; p on
+ * the surface counts as inside. The mesh must be closed
+ * (glcollide_mesh_require_solid), otherwise the answer depends on the ray
+ * and is meaningless. bvh (built on the same positions) may be NULL; with
+ * it, only triangles along the ray are tested. Returns 1 inside or on the
+ * boundary, 0 outside.
  */
 GLCOLLIDE_API int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
                                           size_t triangle_count, const glcollide_bvh *bvh,

@@ -12,7 +12,8 @@
  *   from distinct threads; one object must not be used from two threads at once.
  *   The log callback setting is global.
  * - Coordinates are double on the CPU side. GPU buffers are float, expressed
- *   relative to a per-query origin (see glcollide_query_options).
+ *   relative to a per-query origin and scaled by a power of two into [-1, 1],
+ *   so that any finite scene double holds is answered as at scale 1.
  */
 #ifndef GLCOLLIDE_GLCOLLIDE_H
 #define GLCOLLIDE_GLCOLLIDE_H
@@ -115,10 +116,15 @@ GLCOLLIDE_API int glcollide_mesh_create(const double *positions, size_t vertex_c
 /*
  * Loads an OFF, OBJ or STL file. Polygons are fan-triangulated; STL vertices
  * are welded where their coordinates are bit-identical so that closedness can
- * be checked. Coordinates are multiplied by scale (> 0 and finite). Errors:
- * IO (cannot open/read), PARSE with "path:line: what" (line 0 for binary STL
- * records: "path: triangle N: what"), INVALID_MESH for non-finite coordinates
- * or bad indices (also with file:line). *out is untouched on error.
+ * be checked. Coordinates are multiplied by scale (> 0 and finite; a
+ * coordinate the scale pushes beyond the range of double or below its normal
+ * range is an error). Only regular files are read: directories, FIFOs,
+ * devices and sockets are refused before any byte is read (no hang, no
+ * endless /dev/zero). A UTF-8 byte order mark before a text format is
+ * skipped. Errors: IO (cannot open/read, not a regular file), PARSE with
+ * "path:line: what" (binary STL records: "path: triangle N: what"),
+ * INVALID_MESH for non-finite or out-of-range coordinates or bad indices
+ * (also with file:line). *out is untouched on error.
  */
 GLCOLLIDE_API int glcollide_mesh_load(const char *path, double scale, glcollide_mesh **out);
 
@@ -159,7 +165,9 @@ typedef struct glcollide_mesh_report {
     size_t degenerate_triangles; /* repeated or exactly collinear vertices (zero area) */
     size_t nonfinite_vertices;   /* NaN or infinite coordinates */
     size_t unreferenced_vertices;
-    double signed_volume;        /* > 0 for a closed mesh with outward normals */
+    double signed_volume; /* > 0 for a closed mesh with outward normals; may overflow to
+                             inf or underflow to 0 when the volume itself is beyond the
+                             range of double (closed is decided at a scale where it is not) */
     double bounds_min[3], bounds_max[3]; /* of referenced finite vertices */
     int closed; /* 1: edge-manifold, consistently oriented, no boundary, no degenerate
                    or non-finite data, positive volume: a solid the algorithms accept */
@@ -183,15 +191,15 @@ GLCOLLIDE_API int glcollide_mesh_require_solid(const glcollide_mesh *mesh, glcol
  * coplanar and folded onto each other (third vertices on the same side of the
  * edge); triangles sharing one vertex are fine if they meet only there;
  * triangles sharing nothing must not even touch (distinct vertices at one
- * position count). A closed mesh with a count of 0 bounds a solid (with
- * glcollide_mesh_require_solid); the stencil method and the exact oracle's
- * containment rely on that. Triangles of zero area (repeated or exactly
- * collinear vertices) are not tested: glcollide_mesh_validate counts them.
- * Exact orientation predicates decide; a triangle BVH finds the candidates:
- * O(n log n + k) for n triangles and k pairs with overlapping boxes (about
- * 0.13 s for bunny00.off, 75,408 triangles, on one core). first (may be NULL) receives the
- * smallest intersecting pair (i < j, lexicographic) when *count > 0, for
- * messages. Logs nothing unless it fails. Errors: INVALID_ARGUMENT (NULL mesh
+ * position count). A closed mesh (glcollide_mesh_require_solid) with a
+ * count of 0 bounds a solid in the plain sense; with a count above 0 it is a
+ * solid where it winds (nonzero winding number, glcollide_point_in_mesh),
+ * and the stencil and convex methods, told so, count it that way. Triangles of zero area (repeated
+ * or exactly collinear vertices) are not tested: glcollide_mesh_validate counts them. Exact
+ * orientation predicates decide; a triangle BVH finds the candidates: O(n log n + k) for n
+ * triangles and k pairs with overlapping boxes (about 0.13 s for bunny00.off, 75,408 triangles, on
+ * one core). first (may be NULL) receives the smallest intersecting pair (i < j, lexicographic)
+ * when *count > 0, for messages. Logs nothing unless it fails. Errors: INVALID_ARGUMENT (NULL mesh
  * or count), INVALID_MESH (index out of range), LIMIT (2^32 triangles or
  * more), OUT_OF_MEMORY; *count is 0 on error.
  */
@@ -237,6 +245,17 @@ typedef struct glcollide_gl_caps {
     int has_shader_interlock;     /* ARB_fragment_shader_interlock */
     char renderer[128];
     char version_string[128];
+    /* The largest viewport side glcollide renders at: the smallest of the
+     * texture size, framebuffer and viewport limits. */
+    int max_resolution;
+    /* GL storage one query may take (its framebuffers and pixel buffers),
+     * bytes; 0 when unknown (then only GL_OUT_OF_MEMORY tells). From
+     * GLCOLLIDE_GL_MEMORY (MiB) when set, else half of the GPU memory the
+     * driver reports (NVX_gpu_memory_info, ATI_meminfo), else, on a software
+     * renderer (llvmpipe renders in host memory, beside the program), an
+     * eighth of the host's memory. */
+    uint64_t memory_budget;
+    char memory_budget_source[64]; /* where memory_budget comes from, for messages */
 } glcollide_gl_caps;
 
 /*
@@ -331,11 +350,15 @@ typedef struct glcollide_scene {
  *   # comment
  *   mesh PATH [scale S]                      OFF, OBJ or STL
  *   object MESH_INDEX TX TY TZ QW QX QY QZ   an instance: translation, unit quaternion
- * A relative PATH is taken relative to the scene file; if no file is there, the
- * data mesh directories of glcollide_mesh_find_data are searched by file name.
- * Quaternions are normalised when within 1e-6 of unit length; others are an
- * error. Errors: IO, PARSE ("scene.txt:4: object 2 refers to mesh 5, only 2 meshes"),
- * and those of glcollide_mesh_load (prefixed with the scene line).
+ * A relative PATH is taken relative to the scene file; if nothing is there,
+ * the data mesh directories of glcollide_mesh_find_data are searched by file
+ * name. Tokens as in the mesh files: blanks between them, '#' comments, a
+ * UTF-8 byte order mark skipped at the start; a NUL byte is an error. Only
+ * regular files are read (glcollide_mesh_load's rule). Quaternions are
+ * normalised when within 1e-6 of unit length; others are an error. Errors:
+ * IO, PARSE ("scene.txt:4: object refers to mesh 5, but 2 meshes are defined
+ * above"), and those of glcollide_mesh_load, whose one message then starts
+ * with the scene's file:line ("scene.txt:2: cube.off:7: ...").
  */
 GLCOLLIDE_API int glcollide_scene_load(const char *path, glcollide_scene **out);
 
@@ -426,14 +449,16 @@ typedef struct glcollide_query_result {
  * Runs one query over scene. context may be NULL for CPU methods (exact, sap);
  * GPU methods need one. For METHOD_EXACT, objects pair when their solids
  * touch (surfaces intersect, or one contains the other; closed meshes required
- * for containment, open ones only pair by surface contact) or, with distance D
+ * for containment, open ones only pair by surface contact; a solid is where
+ * its closed mesh winds, glcollide_point_in_mesh) or, with distance D
  * > 0, when their surfaces come closer than D; triangle pairs are those that
  * intersect (or are closer than D). For METHOD_SAP, pairs are AABB overlaps
  * (inflated by D/2 per object) and triangle pairs are those whose triangle
  * AABBs overlap within those object pairs.
  * result is zeroed first and owned by the caller: release it with
  * glcollide_query_result_clear. Errors: INVALID_ARGUMENT, UNAVAILABLE (method
- * not built yet), INVALID_MESH, OUT_OF_MEMORY, and GL errors for GPU methods.
+ * not built yet), INVALID_MESH, OUT_OF_MEMORY, LIMIT (a resolution beyond the
+ * context's GL limits or memory budget), and GL errors for GPU methods.
  */
 GLCOLLIDE_API int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context,
                                       const glcollide_query_options *options,
@@ -501,16 +526,23 @@ typedef struct glcollide_stencil_result {
 /*
  * Runs the stencil method over every object of scene in context (required).
  * With check_solids, every mesh used must be a closed solid (INVALID_MESH
- * naming the object and its defects otherwise); without it, a solid that is
- * not closed shows as negative counts on the GPU: negative_samples > 0 and a
- * warning naming the objects whose samples saw it. Pairs are reported from
- * samples of one object inside the other, so containment counts. With
- * detect_only, only interference, negative_samples, tolerance and stats are
- * filled. result is zeroed first and owned by the caller: release it with
+ * naming the object and its defects otherwise), and the meshes that pass
+ * through themselves are found: they are solids where they wind (nonzero
+ * winding number, as glcollide_point_in_mesh; 2 in their overlaps, -1 in
+ * folds), and where their faces are in front of a sample with another
+ * object's, the CPU decides it exactly. Without check_solids every mesh is
+ * taken as closed and simple: a solid that is not closed shows as negative
+ * counts on the GPU (negative_samples > 0 and a warning naming the objects
+ * whose samples saw it). Pairs are reported from samples of one object
+ * inside the other, so containment counts. With detect_only, only
+ * interference, negative_samples, tolerance and stats are filled (where a
+ * mesh passes through itself the records are read to decide, and pairs and
+ * samples come along). result is zeroed first and owned by the caller: release it with
  * glcollide_stencil_result_clear. Touches: the GL state of
  * glcollide_context_wrap_current, restored on return. Errors:
- * INVALID_ARGUMENT, INVALID_MESH, LIMIT (more than 2^31 - 1 objects or 2^32 - 2
- * edges and vertices in all), OUT_OF_MEMORY, GL.
+ * INVALID_ARGUMENT, INVALID_MESH, LIMIT (more than 2^30 - 2 objects or 2^32 - 2
+ * edges and vertices in all; a resolution beyond the context's GL limits or
+ * memory budget), OUT_OF_MEMORY, GL.
  */
 GLCOLLIDE_API int glcollide_stencil_run(const glcollide_scene *scene, glcollide_context *context,
                                         const glcollide_stencil_options *options,

@@ -55,7 +55,9 @@ typedef struct glcollide_myszkowski_options {
     int resolution;      /* largest side of the viewport in pixels, 16..4096 (pixels are square) */
     double direction[3]; /* projection direction; all zero: chosen from the bounding boxes */
     int full_map;        /* 0: stop at the first pass that decides; 1: classify every pixel */
-    int check_solids;    /* 1: reject meshes that are not closed or that cross themselves */
+    int check_solids;    /* 1: reject meshes that are not closed, and find those that pass
+                            through themselves (solids by their winding number, counted so);
+                            0: every mesh is taken as a closed solid not through itself */
     double margin;       /* distance map: the zone grown by this (world units, >= 0) */
     int refine;          /* 1: refine the automatic direction from the contact zone's polygons */
 } glcollide_myszkowski_options;
@@ -103,9 +105,12 @@ typedef struct glcollide_myszkowski_result {
 /*
  * Do objects i and j of scene interfere? Errors: INVALID_ARGUMENT (NULL,
  * i == j, an index out of range, bad options), INVALID_MESH (with
- * check_solids: a mesh that is not a closed solid or crosses itself, named;
- * non-finite coordinates), OUT_OF_MEMORY, GL. Without check_solids an open
- * mesh gives parity-meaningless answers. At most 4 GPU->CPU syncs (16-word
+ * check_solids: a mesh that is not a closed solid, named; non-finite
+ * coordinates), LIMIT (resolution beyond the context's GL limits or memory
+ * budget), OUT_OF_MEMORY, GL. Inside a solid means a nonzero winding number,
+ * as for glcollide_point_in_mesh (a closed mesh that passes through itself
+ * is inside where it winds twice or -1 times). Without check_solids an open
+ * mesh gives meaningless answers. At most 4 GPU->CPU syncs (16-word
  * counter reads) and 12 draw calls and dispatches per test (5 and 17 with
  * refine).
  */

@@ -13,7 +13,11 @@
  * tested against the tetrahedra there with barycentric signs (the paper's
  * Algorithm 1, sums doubled so that they stay integers).
  *
- * On the surface = inside, as glcollide_point_in_mesh: every answer here is
+ * Inside means a nonzero winding number (the covering sum over 2), as for
+ * glcollide_point_in_mesh: a closed mesh that passes through itself (parts
+ * of a scan overlapping, libcgal-demo's camel.off) is inside wherever it
+ * winds, twice in the overlaps included; the paper's parity would call
+ * those outside. On the surface = inside, as glcollide_point_in_mesh: every answer here is
  * exactly that of glcollide_point_in_mesh (exact predicates on the CPU; see
  * glcollide/tetra_tree.c for how points on shared features are counted and
  * why the answer is exact). The GPU classifies in float and certifies each
@@ -40,15 +44,16 @@ typedef struct glcollide_tetra_tree_options {
     int check_self_intersections; /* 1: refuse a closed mesh that passes through itself */
 } glcollide_tetra_tree_options;
 
-/* Defaults: max_depth 8, min_tetrahedra 16, centroid origin, self-intersection check on. */
+/* Defaults: max_depth 8, min_tetrahedra 16, centroid origin, self-intersection check off (a
+ * closed mesh that passes through itself is classified by its winding number, see above). */
 GLCOLLIDE_API glcollide_tetra_tree_options glcollide_tetra_tree_default_options(void);
 
 /*
  * Builds the covering and the tree of mesh (object space; the tree keeps
  * copies, mesh may be destroyed afterwards). options NULL: defaults. The mesh
  * must be a closed solid (glcollide_mesh_require_solid: open, non-manifold,
- * degenerate, inside-out, empty or non-finite meshes are refused) and, with
- * check_self_intersections, must not pass through itself. Errors:
+ * degenerate, inside-out, empty or non-finite meshes are refused); a mesh
+ * that passes through itself is refused only with check_self_intersections. Errors:
  * INVALID_ARGUMENT (NULL, options out of range, non-finite origin),
  * INVALID_MESH (one message naming the mesh and its defects), LIMIT (more
  * than 2^31 triangles or tree entries), OUT_OF_MEMORY.

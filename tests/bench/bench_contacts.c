@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Benchmark (not a test): rigid mesh-mesh contacts, glcollide's collider
+ * beside ODE's own (OPCODE) in one process.
+ *
+ * Pairs: one dCollide-style call on two trimesh geoms (64 contacts asked),
+ * the time per call, median of --repeat calls each (the two colliders
+ * alternate, so that the machine's noise falls on both):
+ *
+ *   bunnies          two bunny00 (libcgal-demo, 75,408 triangles each)
+ *                    deeply interpenetrating (tests/scenes/bunnies.scene)
+ *   knots            knot1 and knot2 (libcgal-demo, each fitted to unit
+ *                    size), B turned 30 degrees about z and moved 0.3 along
+ *                    x: interpenetrating
+ *   cylinders-rest   two closed cylinders (200 sides, fan caps, 800
+ *                    triangles each) resting cap on cap, the poses of the
+ *                    second and third cylinders of the stack-cylinders scene
+ *                    after 2 s (tilts of ~1e-5 rad, ~3e-7 m of overlap)
+ *   cubes-rest       two cube-meshed.off cubes (1,728 triangles each, 10 cm),
+ *                    flush, the top one yawed 10 degrees and sunk 1e-6 m
+ *
+ * glcollide: glcollide_ode_collide (its trimesh-trimesh collider: object-
+ * space BVH, exact triangle tests, contact regions), arrays registered with
+ * glcollide_ode_trimesh_data_build_*; ode: dCollide without glcollide's
+ * override, OPCODE trees prebuilt.
+ *
+ * Stacks: the stability scenes (tests/ode_scene.c) stepped whole, the time
+ * per step (collision + dWorldQuickStep) and the collision alone, median of
+ * --repeat runs of --steps steps: primitives (ODE's boxes and cylinders),
+ * glcollide (trimeshes, glcollide's space and contacts), ode-trimesh
+ * (trimeshes, ODE's space and OPCODE). Scenes stack-cylinders (3 cylinders
+ * as above on a slab), stack-fine (5 cube-meshed cubes), stack-cube (5
+ * 12-triangle cubes; ODE's trimesh collider throws the top ones off, so its
+ * time there is for another motion).
+ *
+ *   bench-contacts [--repeat R] [--steps S]     both parts, a table
+ *   bench-contacts --csv [--scene NAME] ...     rows of tests/bench/run.sh
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "../meshes.h"
+#include "../ode_scene.h"
+#include "bench.h"
+#include "bench_ode.h"
+
+#include <glcollide/glcollide.h>
+#include <glcollide/ode.h>
+#include <ode/ode.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CONTACTS 64
+
+#ifdef dDOUBLE
+#define TRIMESH_REGISTER glcollide_ode_trimesh_data_build_double
+#else
+#define TRIMESH_REGISTER glcollide_ode_trimesh_data_build_single
+#endif
+
+/* ODE's trimesh geom of a mesh (bench_ode.h: its own arrays in ODE's
+ * precision, OPCODE's tree built), those arrays registered with glcollide. */
+static void pair_mesh_make(ode_mesh *m, const glcollide_mesh *mesh, const double position[3],
+                           const double rotation[4])
+{
+    glcollide_object object = {0,
+                               {position[0], position[1], position[2]},
+                               {rotation[0], rotation[1], rotation[2], rotation[3]}};
+    ode_mesh_make(m, mesh, &object);
+    TRIMESH_REGISTER(m->data, m->vertices, 3 * sizeof(dReal), (int)mesh->vertex_count, m->indices,
+                     (int)(3 * mesh->triangle_count), 3 * sizeof(dTriIndex));
+}
+
+static void pair_mesh_free(ode_mesh *m)
+{
+    glcollide_ode_trimesh_data_forget(m->data);
+    ode_mesh_free(m);
+}
+
+static glcollide_mesh *data_mesh(const char *name, double fit)
+{
+    char path[4096];
+    glcollide_mesh *mesh = NULL;
+    if (glcollide_mesh_find_data(name, path, sizeof path) != GLCOLLIDE_OK ||
+        glcollide_mesh_load(path, 1.0, &mesh) != GLCOLLIDE_OK ||
+        (fit > 0 && glcollide_mesh_fit(mesh, fit) != GLCOLLIDE_OK)) {
+        fprintf(stderr, "bench-contacts: cannot load %s (make meshes)\n", name);
+        exit(1);
+    }
+    return mesh;
+}
+
+/* A pair scene: two meshes and their placements. */
+typedef struct pair_scene {
+    const char *name;
+    glcollide_mesh *a, *b; /* b may be a */
+    double pa[3], qa[4], pb[3], qb[4];
+} pair_scene;
+
+static int pair_by_name(const char *name, pair_scene *s)
+{
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->qa[0] = s->qb[0] = 1.0;
+    if (strcmp(name, "bunnies") == 0) {
+        s->a = s->b = data_mesh("bunny00.off", 0);
+        s->pb[0] = 0.3;
+        s->pb[1] = 0.05;
+        s->qb[0] = 0.96891242171064473;
+        s->qb[2] = 0.24740395925452294;
+    } else if (strcmp(name, "knots") == 0) {
+        s->a = data_mesh("knot1.off", 1.0);
+        s->b = data_mesh("knot2.off", 1.0);
+        s->pb[0] = 0.3;
+        s->qb[0] = cos(M_PI / 12);
+        s->qb[3] = sin(M_PI / 12);
+    } else if (strcmp(name, "cylinders-rest") == 0) {
+        s->a = s->b = test_mesh_cylinder(0.05, 0.05, 200);
+        const double pa[7] = {1.4133134155809064e-06, 3.2989596052099778e-06,
+                              0.2499991540694961,     0.99999999971596132,
+                              1.8402342110156389e-06, -4.5198464187955944e-07,
+                              2.3758927942320242e-05};
+        const double pb[7] = {3.7406411772969545e-06, 1.7661483687818865e-05,
+                              0.14999927730027113,    0.99999999994773181,
+                              3.6631695598369191e-06, -2.1387429499257547e-06,
+                              -9.3028810610801405e-06};
+        memcpy(s->pa, pa, sizeof s->pa);
+        memcpy(s->qa, pa + 3, sizeof s->qa);
+        memcpy(s->pb, pb, sizeof s->pb);
+        memcpy(s->qb, pb + 3, sizeof s->qb);
+    } else if (strcmp(name, "cubes-rest") == 0) {
+        s->a = s->b = data_mesh("cube-meshed.off", 0.1);
+        s->pa[2] = 0.1 - 1e-6;
+        s->qa[0] = cos(M_PI / 36);
+        s->qa[3] = sin(M_PI / 36);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static void pair_scene_free(pair_scene *s)
+{
+    if (s->b != s->a)
+        glcollide_mesh_destroy(&s->b);
+    glcollide_mesh_destroy(&s->a);
+}
+
+static const char *device = "CPU";
+
+static void print_row(int csv, const char *bench, const char *scene, const char *method,
+                      double triangles, double *times, int n, double contacts, double candidates,
+                      double collide_ms)
+{
+    char number[32];
+    bench_row row = bench_row_empty();
+    row.device = device;
+    row.bench = bench;
+    row.scene = scene;
+    row.method = method;
+    row.size = 2;
+    row.size_unit = "objects";
+    row.triangles = triangles;
+    bench_row_times(&row, times, n);
+    row.contacts = contacts;
+    row.candidates = candidates;
+    row.peak_rss_mb = bench_peak_rss_mb();
+    if (csv)
+        bench_row_print(&row);
+    else if (collide_ms >= 0)
+        printf("%-10s %-16s %-12s median %8.3f ms/step (collide %7.3f ms)  contacts/step %6.1f\n",
+               bench, scene, method, row.median_ms, collide_ms, contacts);
+    else
+        printf("%-10s %-16s %-12s median %8.3f ms/call  min %8.3f  contacts %3.0f  candidates "
+               "%8s\n",
+               bench, scene, method, row.median_ms, row.min_ms, contacts,
+               candidates >= 0 ? (snprintf(number, sizeof number, "%.0f", candidates), number)
+                               : "-");
+}
+
+static void bench_pair(const char *name, int repeat, int csv)
+{
+    pair_scene s;
+    if (!pair_by_name(name, &s)) {
+        fprintf(stderr, "bench-contacts: unknown pair '%s'\n", name);
+        exit(2);
+    }
+    ode_mesh a, b;
+    pair_mesh_make(&a, s.a, s.pa, s.qa);
+    pair_mesh_make(&b, s.b, s.pb, s.qb);
+    dContactGeom contacts[MAX_CONTACTS];
+    double *times[2] = {malloc((size_t)repeat * sizeof(double)),
+                        malloc((size_t)repeat * sizeof(double))};
+    if (!times[0] || !times[1])
+        exit(1);
+    int count[2] = {0, 0};
+    glcollide_ode_reset_stats();
+    for (int warm = 0; warm < 2; warm++) { /* captures, BVHs, buffers */
+        count[0] =
+            glcollide_ode_collide(a.geom, b.geom, MAX_CONTACTS, contacts, sizeof contacts[0]);
+        count[1] = dCollide(a.geom, b.geom, MAX_CONTACTS, contacts, sizeof contacts[0]);
+    }
+    glcollide_ode_stats before;
+    glcollide_ode_get_stats(&before);
+    for (int r = 0; r < repeat; r++) {
+        double t0 = bench_now_ms();
+        glcollide_ode_collide(a.geom, b.geom, MAX_CONTACTS, contacts, sizeof contacts[0]);
+        double t1 = bench_now_ms();
+        dCollide(a.geom, b.geom, MAX_CONTACTS, contacts, sizeof contacts[0]);
+        double t2 = bench_now_ms();
+        times[0][r] = t1 - t0;
+        times[1][r] = t2 - t1;
+    }
+    glcollide_ode_stats after;
+    glcollide_ode_get_stats(&after);
+    double candidates = (double)(after.candidates - before.candidates) / repeat;
+    double triangles = (double)(s.a->triangle_count + s.b->triangle_count);
+    print_row(csv, "contacts", name, "glcollide", triangles, times[0], repeat, count[0], candidates,
+              -1);
+    print_row(csv, "contacts", name, "ode", triangles, times[1], repeat, count[1], BENCH_NONE, -1);
+    if (!csv)
+        printf("contacts   %-16s ratio glcollide/ode %.2f\n", name,
+               times[0][repeat / 2] / times[1][repeat / 2]);
+    free(times[0]);
+    free(times[1]);
+    pair_mesh_free(&a);
+    pair_mesh_free(&b);
+    pair_scene_free(&s);
+}
+
+static void bench_stack(const char *name, int repeat, int steps, int csv)
+{
+    scene_desc scene;
+    if (scene_by_name(name, &scene) != 0) {
+        fprintf(stderr, "bench-contacts: unknown stack scene or missing mesh '%s'\n", name);
+        exit(2);
+    }
+    static const struct {
+        scene_flavour flavour;
+        const char *method;
+    } kinds[] = {{SCENE_PRIMITIVES, "primitives"},
+                 {SCENE_GLCOLLIDE, "glcollide"},
+                 {SCENE_ODE_TRIMESH, "ode-trimesh"}};
+    enum { KINDS = sizeof kinds / sizeof kinds[0] };
+    double *step_ms[KINDS], *collide_ms[KINDS], contacts[KINDS] = {0};
+    for (int k = 0; k < KINDS; k++) {
+        step_ms[k] = malloc((size_t)repeat * sizeof(double));
+        collide_ms[k] = malloc((size_t)repeat * sizeof(double));
+        if (!step_ms[k] || !collide_ms[k])
+            exit(1);
+    }
+    size_t triangles = 0;
+    for (size_t i = 0; i < scene.count; i++)
+        triangles += scene.solids[i].mesh ? scene.solids[i].mesh->triangle_count : 0;
+    for (int r = 0; r < repeat; r++)
+        for (int k = 0; k < KINDS; k++) {
+            scene_params p = scene_default_params(kinds[k].flavour);
+            p.steps = steps;
+            p.settle_steps = steps / 5;
+            scene_figures f;
+            if (scene_run(&scene, &p, &f) != 0)
+                exit(1);
+            step_ms[k][r] = f.ms_per_step;
+            collide_ms[k][r] = f.collide_ms_per_step;
+            contacts[k] = f.contacts_per_step;
+        }
+    for (int k = 0; k < KINDS; k++) {
+        double collide = bench_median(collide_ms[k], repeat);
+        print_row(csv, "stack", name, kinds[k].method, (double)triangles, step_ms[k], repeat,
+                  contacts[k], BENCH_NONE, collide);
+        if (csv) /* the collision alone, as its own row */
+            print_row(csv, "stack-collide", name, kinds[k].method, (double)triangles, collide_ms[k],
+                      repeat, contacts[k], BENCH_NONE, -1);
+        free(step_ms[k]);
+        free(collide_ms[k]);
+    }
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: bench-contacts [--csv] [--scene NAME] [--repeat R] [--steps S]\n"
+                    "  NAME: bunnies knots cylinders-rest cubes-rest (pairs),\n"
+                    "        stack-cylinders stack-fine stack-cube (stacks)\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    int csv = 0, repeat = 0, steps = 1000;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--csv") == 0)
+            csv = 1;
+        else if (strcmp(argv[i], "--scene") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
+            repeat = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc)
+            steps = atoi(argv[++i]);
+        else
+            return usage();
+    }
+    if (repeat < 0 || steps < 10)
+        return usage();
+    static const char *const pairs[] = {"bunnies", "knots", "cylinders-rest", "cubes-rest"};
+    static const char *const stacks[] = {"stack-cylinders", "stack-fine", "stack-cube"};
+    int known = !only;
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        known |= only && strcmp(only, pairs[i]) == 0;
+    for (size_t i = 0; i < sizeof stacks / sizeof stacks[0]; i++)
+        known |= only && strcmp(only, stacks[i]) == 0;
+    if (!known)
+        return usage();
+    dInitODE2(0);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (!only || strcmp(only, pairs[i]) == 0)
+            bench_pair(pairs[i], repeat ? repeat : 51, csv);
+    for (size_t i = 0; i < sizeof stacks / sizeof stacks[0]; i++)
+        if (!only || strcmp(only, stacks[i]) == 0)
+            bench_stack(stacks[i], repeat ? repeat : 3, steps, csv);
+    scene_meshes_release();
+    dCloseODE();
+    return 0;
+}
