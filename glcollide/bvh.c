@@ -763,19 +763,18 @@ double glcollide_bvh_nearest(const glcollide_bvh *bvh, const double *positions, 
  * plane costs in proportion to the triangles near the plane.
  */
 
-/* Does box reach the half-space normal . x <= offset? (Its lowest corner
- * along normal.) */
-static inline int box_reaches_half_space(const glcollide_aabb *box, const double normal[3],
-                                         double offset)
+/* Does box reach the half-space normal . x <= offset? (Its lowest point
+ * along normal; the box's halves already cover the rounding.) */
+static inline int box_reaches_half_space(const bvh_box *box, const double normal[3], double offset)
 {
     double low = 0.0;
     for (int k = 0; k < 3; k++)
-        low += normal[k] * (normal[k] >= 0.0 ? box->min[k] : box->max[k]);
+        low += normal[k] * box->c[k] - fabs(normal[k]) * box->h[k];
     return low <= offset;
 }
 
-int glcollide_bvh_query_half_space(const glcollide_bvh *bvh, const double normal[3],
-                                   double offset, glcollide_bvh_triangle_fn fn, void *user)
+int glcollide_bvh_query_half_space(const glcollide_bvh *bvh, const double normal[3], double offset,
+                                   glcollide_bvh_triangle_fn fn, void *user)
 {
     if (!bvh || !normal || !fn || !bvh->node_count)
         return 0;
@@ -807,14 +806,12 @@ typedef struct oriented_box {
 
 /* Can an axis-aligned box and an oriented one be separated along one of the
  * six face normals? Conservative as obb_overlap: "maybe" when none does. */
-static int box_meets_oriented(const glcollide_aabb *box, const oriented_box *o)
+static int box_meets_oriented(const bvh_box *box, const oriented_box *o)
 {
-    double c[3], h[3], d[3];
-    for (int k = 0; k < 3; k++) {
-        c[k] = 0.5 * (box->min[k] + box->max[k]);
-        h[k] = 0.5 * (box->max[k] - box->min[k]);
-        d[k] = o->centre[k] - c[k];
-    }
+    const double *h = box->h;
+    double d[3];
+    for (int k = 0; k < 3; k++)
+        d[k] = o->centre[k] - box->c[k];
     for (int k = 0; k < 3; k++) { /* the box's axes */
         double extent = h[k] + o->abs_axes[k] * o->half[0] + o->abs_axes[3 + k] * o->half[1] +
                         o->abs_axes[6 + k] * o->half[2];
@@ -867,15 +864,16 @@ int glcollide_bvh_query_oriented_box(const glcollide_bvh *bvh, const double cent
 
 /* The parameter at which the ray origin + t * direction enters box, if it
  * meets it for some t in [0, t_max] (slabs; inclusive); INFINITY if not. */
-static double ray_enters_box(const glcollide_aabb *box, const double origin[3],
-                             const double inverse[3], double t_max)
+static double ray_enters_box(const bvh_box *box, const double origin[3], const double inverse[3],
+                             double t_max)
 {
     double t0 = 0.0, t1 = t_max;
     for (int k = 0; k < 3; k++) {
-        double a = (box->min[k] - origin[k]) * inverse[k];
-        double b = (box->max[k] - origin[k]) * inverse[k];
+        double lo = box->c[k] - box->h[k], hi = box->c[k] + box->h[k];
+        double a = (lo - origin[k]) * inverse[k];
+        double b = (hi - origin[k]) * inverse[k];
         if (isnan(a) || isnan(b)) { /* parallel and on a slab's plane: 0 * inf */
-            if (origin[k] < box->min[k] || origin[k] > box->max[k])
+            if (origin[k] < lo || origin[k] > hi)
                 return INFINITY;
             continue;
         }
