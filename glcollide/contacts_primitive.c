@@ -570,7 +570,8 @@ static uint64_t coordinate_bits(double x)
 static uint32_t vertex_slot_of(glcollide_primitive_scratch *s, const double x[3])
 {
     size_t mask = s->table_size - 1;
-    uint64_t h = mix(coordinate_bits(x[0]) ^ mix(coordinate_bits(x[1]) ^ mix(coordinate_bits(x[2]))));
+    uint64_t h =
+        mix(coordinate_bits(x[0]) ^ mix(coordinate_bits(x[1]) ^ mix(coordinate_bits(x[2]))));
     for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
         vertex_slot *v = &s->vertices[i];
         if (v->stamp != s->epoch) {
@@ -844,8 +845,7 @@ static int add_capsule_points(glcollide_primitive_scratch *s, const frame *f, co
                 memcpy(best, q, sizeof best);
             }
         }
-        if (best_i != UINT32_MAX &&
-            add_point(s, count, best, best_i, SOURCE_MESH, 1 + (uint32_t)e))
+        if (best_i != UINT32_MAX && add_point(s, count, best, best_i, SOURCE_MESH, 1 + (uint32_t)e))
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     }
     return GLCOLLIDE_OK;
@@ -853,8 +853,7 @@ static int add_capsule_points(glcollide_primitive_scratch *s, const frame *f, co
 
 /* The points of the mesh a region's candidates give (the primitive's own
  * come once the normal is known). */
-static int add_mesh_points(glcollide_primitive_scratch *s, const frame *f, region *g,
-                           size_t *count)
+static int add_mesh_points(glcollide_primitive_scratch *s, const frame *f, region *g, size_t *count)
 {
     g->first_point = (uint32_t)*count;
     for (uint32_t m = 0; m < g->member_count; m++) {
@@ -967,7 +966,7 @@ static int cast_visit(uint32_t triangle, void *user)
 {
     region_cast *r = user;
     uint32_t i = candidate_of(r->s, triangle);
-    if (i == UINT32_MAX || r->s->candidates[i].parent != r->region)
+    if (i == UINT32_MAX) /* every face within the primitive is a candidate */
         return 0;
     const double *t[3];
     corners(&r->s->candidates[i], t);
@@ -984,7 +983,8 @@ static int cast_visit(uint32_t triangle, void *user)
  * Does primitive point q lie inside the mesh near the region? The ray from q
  * along -n (the way q travels as the mesh moves along n) must first meet one
  * of the region's faces from inside, within the primitive's own extent along
- * that ray (every face there is a candidate). Returns the distance (the
+ * that ray (every face there is a candidate): a face of another region met
+ * first, from either side, means q is outside or belongs to that region. Returns the distance (the
  * point's depth) and the face's candidate, or a negative distance. The ray
  * starts eps behind q, so that a face through q is met.
  */
@@ -993,7 +993,7 @@ static double primitive_point_depth(const glcollide_primitive_scratch *s, const 
                                     uint32_t *hit)
 {
     double eps = f->shape.eps;
-    region_cast r = {s, (uint32_t)(g - s->regions), {0, 0, 0}, {0, 0, 0}, 0.0, INFINITY,
+    region_cast r = {s,         (uint32_t)(g - s->regions), {0, 0, 0}, {0, 0, 0}, 0.0, INFINITY,
                      UINT32_MAX};
     for (int k = 0; k < 3; k++) {
         r.direction[k] = -n[k];
@@ -1008,8 +1008,8 @@ static double primitive_point_depth(const glcollide_primitive_scratch *s, const 
     double origin[3], direction[3];
     to_object(f, r.origin, origin);
     for (int j = 0; j < 3; j++) /* a direction: rotation only */
-        direction[j] = f->m[j] * r.direction[0] + f->m[3 + j] * r.direction[1] +
-                       f->m[6 + j] * r.direction[2];
+        direction[j] =
+            f->m[j] * r.direction[0] + f->m[3 + j] * r.direction[1] + f->m[6 + j] * r.direction[2];
     double t_max = r.t_max;
     glcollide_bvh_query_ray(f->mesh->bvh, origin, direction, &t_max, cast_visit, &r);
     if (r.best_i == UINT32_MAX)
@@ -1018,6 +1018,8 @@ static double primitive_point_depth(const glcollide_primitive_scratch *s, const 
     const candidate *c = &s->candidates[r.best_i];
     if (!(glcollide_vec3_dot(c->normal, r.direction) > 0.0) && depth > eps)
         return -1.0; /* entered the mesh there: q was outside */
+    if (c->parent != r.region)
+        return -1.0;
     *hit = r.best_i;
     return fmax(depth, 0.0);
 }
@@ -1195,8 +1197,7 @@ static int candidate_directions(const glcollide_primitive_scratch *s, const fram
  * points are found along the reference, and again along the normal chosen
  * when that is another direction.
  */
-static int clipped_normal(glcollide_primitive_scratch *s, const frame *f, region *g,
-                          size_t *count)
+static int clipped_normal(glcollide_primitive_scratch *s, const frame *f, region *g, size_t *count)
 {
     double v = sqrt(glcollide_vec3_dot(g->area, g->area)), reference[3];
     int has_reference = v > 1e-9 * g->total_area && v > 0.0;
@@ -1241,8 +1242,8 @@ static void region_depths(glcollide_primitive_scratch *s, const frame *f, region
             p->depth = primitive_exit(&f->shape, p->position, g->normal);
         deepest = fmax(deepest, p->depth);
     }
-    int clipped = f->shape.kind == GLCOLLIDE_PRIMITIVE_BOX ||
-                  f->shape.kind == GLCOLLIDE_PRIMITIVE_CYLINDER;
+    int clipped =
+        f->shape.kind == GLCOLLIDE_PRIMITIVE_BOX || f->shape.kind == GLCOLLIDE_PRIMITIVE_CYLINDER;
     g->width = clipped ? width_along(f, pts, g->point_count, g->normal) : deepest;
     for (uint32_t i = 0; i < g->point_count; i++)
         pts[i].depth = fmin(fmax(pts[i].depth, 0.0), g->width);
@@ -1297,8 +1298,71 @@ static int deep_points_span(const point *pts, uint32_t n, const double normal[3]
  * on one corner or edge, or a polygonal cylinder on one edge of its facet,
  * needs them to stand on. Not for a cylinder's round side: on the line a
  * cylinder lies on, they stand on the edges of the sunk strip, which move
- * with the depth, and roll it.
+ * with the depth, and roll it. A box's deep curve points (more than half the
+ * region's width) well outside the others' hull across the normal (a tenth
+ * of the region's extent) stay: where a mesh's edge runs under a sunk face
+ * (a box across a table's edge) they are the support's corners on that
+ * side, which no vertex or corner gives.
  */
+/*
+ * Does x lie outside the convex hull of the points other than curve points,
+ * across the normal, by more than a tenth of their extent? (At most 64 of
+ * them, by the monotone chain.)
+ */
+static int outside_hull(const point *pts, uint32_t n, const double normal[3], const double x[3])
+{
+    double e1[3], e2[3], h[2 * 64 + 1][2], q[64][2];
+    glcollide_plane_basis(normal, e1, e2);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n && m < 64; i++)
+        if (pts[i].source != SOURCE_CURVE) {
+            q[m][0] = glcollide_vec3_dot(pts[i].position, e1);
+            q[m][1] = glcollide_vec3_dot(pts[i].position, e2);
+            m++;
+        }
+    if (m < 3)
+        return 0;
+    for (uint32_t i = 1; i < m; i++) /* by u, then v (insertion sort: few points) */
+        for (uint32_t j = i;
+             j > 0 && (q[j][0] < q[j - 1][0] || (q[j][0] == q[j - 1][0] && q[j][1] < q[j - 1][1]));
+             j--) {
+            double t0 = q[j][0], t1 = q[j][1];
+            q[j][0] = q[j - 1][0];
+            q[j][1] = q[j - 1][1];
+            q[j - 1][0] = t0;
+            q[j - 1][1] = t1;
+        }
+    uint32_t k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t floor = k;
+        for (uint32_t a = 0; a < m; a++) {
+            const double *p = q[pass ? m - 1 - a : a];
+            while (k >= floor + 2 && (h[k - 1][0] - h[k - 2][0]) * (p[1] - h[k - 2][1]) -
+                                             (h[k - 1][1] - h[k - 2][1]) * (p[0] - h[k - 2][0]) <=
+                                         0.0)
+                k--;
+            h[k][0] = p[0];
+            h[k][1] = p[1];
+            k++;
+        }
+        k--; /* the last of a chain is the first of the other */
+    }
+    double extent = fmax(q[m - 1][0] - q[0][0], 0.0), lo = INFINITY, hi = -INFINITY;
+    for (uint32_t i = 0; i < m; i++) {
+        lo = fmin(lo, q[i][1]);
+        hi = fmax(hi, q[i][1]);
+    }
+    extent = fmax(extent, hi - lo);
+    double u = glcollide_vec3_dot(x, e1), v = glcollide_vec3_dot(x, e2), outside = 0.0;
+    for (uint32_t i = 0; i < k; i++) { /* counter-clockwise: outside is on the right */
+        const double *a = h[i], *b = h[(i + 1) % k];
+        double du = b[0] - a[0], dv = b[1] - a[1], len = sqrt(du * du + dv * dv);
+        if (len > 0.0)
+            outside = fmax(outside, -(du * (v - a[1]) - dv * (u - a[0])) / len);
+    }
+    return outside > 0.1 * extent;
+}
+
 static void drop_curve_points(glcollide_primitive_scratch *s, const frame *f, region *g)
 {
     point *pts = s->points + g->first_point;
@@ -1310,7 +1374,9 @@ static void drop_curve_points(glcollide_primitive_scratch *s, const frame *f, re
         return;
     uint32_t kept = 0;
     for (uint32_t i = 0; i < g->point_count; i++)
-        if (pts[i].source != SOURCE_CURVE)
+        if (pts[i].source != SOURCE_CURVE ||
+            (f->shape.kind == GLCOLLIDE_PRIMITIVE_BOX && pts[i].depth > 0.5 * g->width &&
+             outside_hull(pts, g->point_count, g->normal, pts[i].position)))
             pts[kept++] = pts[i];
     g->point_count = kept;
 }
@@ -1319,8 +1385,7 @@ static int select_manifold(glcollide_primitive_scratch *s, region *g, size_t per
 {
     if (g->point_count == 0)
         return GLCOLLIDE_OK;
-    if (reserve((void **)&s->manifold, &s->manifold_capacity, g->point_count,
-                sizeof *s->manifold))
+    if (reserve((void **)&s->manifold, &s->manifold_capacity, g->point_count, sizeof *s->manifold))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     const point *pts = s->points + g->first_point;
     double centre[3] = {0, 0, 0};
@@ -1374,8 +1439,8 @@ static int make_region(glcollide_primitive_scratch *s, const frame *f, region *g
         if (clipped_normal(s, f, g, count))
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     }
-    drop_curve_points(s, f, g);
     region_depths(s, f, g);
+    drop_curve_points(s, f, g);
     *count = g->first_point + g->point_count;
     return select_manifold(s, g, f->per_region);
 }
@@ -1400,12 +1465,11 @@ static int contain(glcollide_primitive_scratch *s, const frame *f, size_t *regio
     for (int k = 0; k < 3; k++)
         if (!(centre[k] >= bounds.min[k] && centre[k] <= bounds.max[k]))
             return GLCOLLIDE_OK;
-    if (!glcollide_point_in_mesh(mesh->positions, mesh->triangles, mesh->triangle_count,
-                                 mesh->bvh, centre))
+    if (!glcollide_point_in_mesh(mesh->positions, mesh->triangles, mesh->triangle_count, mesh->bvh,
+                                 centre))
         return GLCOLLIDE_OK;
     uint32_t triangle = 0;
-    double distance =
-        glcollide_bvh_nearest(mesh->bvh, mesh->positions, centre, near, &triangle);
+    double distance = glcollide_bvh_nearest(mesh->bvh, mesh->positions, centre, near, &triangle);
     if (!(distance > 0.0) || !isfinite(distance))
         return GLCOLLIDE_OK;
     to_local(f, near, local);
@@ -1437,8 +1501,8 @@ static int contain(glcollide_primitive_scratch *s, const frame *f, size_t *regio
         for (int e = 0; e < (sh->kind == GLCOLLIDE_PRIMITIVE_CAPSULE ? 2 : 1); e++, k++) {
             for (int j = 0; j < 3; j++)
                 q[k][j] = n[j] * sh->radius;
-            q[k][2] += sh->kind == GLCOLLIDE_PRIMITIVE_CAPSULE ? (e ? 1 : -1) * sh->half_length
-                                                                : 0.0;
+            q[k][2] +=
+                sh->kind == GLCOLLIDE_PRIMITIVE_CAPSULE ? (e ? 1 : -1) * sh->half_length : 0.0;
             label[k] = (uint32_t)e;
         }
     }
@@ -1462,10 +1526,10 @@ static void order_regions(glcollide_primitive_scratch *s, size_t region_count)
     for (size_t i = 1; i < region_count; i++)
         for (size_t j = i; j > 0; j--) {
             const region *p = &s->regions[s->order[j - 1]], *q = &s->regions[s->order[j]];
-            int swap = q->width > p->width ||
-                       (q->width == p->width && (q->total_area > p->total_area ||
-                                                 (q->total_area == p->total_area &&
-                                                  q->first < p->first)));
+            int swap =
+                q->width > p->width ||
+                (q->width == p->width && (q->total_area > p->total_area ||
+                                          (q->total_area == p->total_area && q->first < p->first)));
             if (!swap)
                 break;
             uint32_t t = s->order[j - 1];

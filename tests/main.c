@@ -20,6 +20,7 @@ int main(void)
     srunner_add_suite(runner, suite_stencil());
     srunner_add_suite(runner, suite_self_intersection());
     srunner_add_suite(runner, suite_contacts());
+    srunner_add_suite(runner, suite_contacts_primitive());
     srunner_add_suite(runner, suite_particles());
     srunner_add_suite(runner, suite_tetra_tree());
     srunner_add_suite(runner, suite_myszkowski());

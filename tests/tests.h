@@ -24,6 +24,7 @@ Suite *suite_cull(void);
 Suite *suite_stencil(void);
 Suite *suite_self_intersection(void);
 Suite *suite_contacts(void);
+Suite *suite_contacts_primitive(void);
 Suite *suite_particles(void);
 Suite *suite_tetra_tree(void);
 Suite *suite_myszkowski(void);
