@@ -1083,6 +1083,82 @@ START_TEST(test_init_counted)
 END_TEST
 
 /*
+ * A trimesh cube (half size 0.05, centre at z = 0.05 - 0.001) on a plane, and
+ * ODE's box, sphere, capsule and cylinder sunk 0.001 into its top face:
+ * dCollide in both argument orders gives the same contacts (g1/g2 and
+ * side1/side2 swapped, normals turned), glcollide_ode_collide the same,
+ * every normal the face's and the deepest contact 0.001 deep; ODE's own
+ * collider (glcollide_ode_set_primitive_contacts(0)) agrees on the normal
+ * and the depth (its faces are right here), and is back once turned on.
+ */
+START_TEST(test_primitive_colliders)
+{
+    cube_data cube;
+    cube_build(&cube, 0.05);
+    dGeomID mesh = dCreateTriMesh(NULL, cube.data, NULL, NULL, NULL);
+    const double sunk = 0.001, top = 0.1 - sunk;
+    dGeomSetPosition(mesh, 0.01, -0.02, 0.05 - sunk);
+    dGeomID others[5] = {dCreatePlane(NULL, 0, 0, 1, 0), dCreateBox(NULL, 0.04, 0.03, 0.02),
+                         dCreateSphere(NULL, 0.02), dCreateCapsule(NULL, 0.01, 0.04),
+                         dCreateCylinder(NULL, 0.015, 0.03)};
+    static const char *const names[5] = {"plane", "box", "sphere", "capsule", "cylinder"};
+    dGeomSetPosition(others[1], 0.01, -0.02, top + 0.01 - sunk);
+    dGeomSetPosition(others[2], 0.0, -0.01, top + 0.02 - sunk);
+    dGeomSetPosition(others[3], 0.02, -0.02, top + 0.01 - sunk);
+    dMatrix3 lying;
+    dRFromAxisAndAngle(lying, 1, 0, 0, M_PI / 2);
+    dGeomSetRotation(others[3], lying);
+    dGeomSetPosition(others[4], 0.0, -0.03, top + 0.015 - sunk);
+    for (int k = 0; k < 5; k++) {
+        /* from the primitive toward the mesh for (mesh, other): the mesh
+         * lies above the plane, below the others */
+        double up = k == 0 ? 1.0 : -1.0;
+        dContactGeom a[16], b[16], c[16], ode[16];
+        int na = dCollide(mesh, others[k], 16, a, sizeof a[0]);
+        int nb = dCollide(others[k], mesh, 16, b, sizeof b[0]);
+        int nc = glcollide_ode_collide(mesh, others[k], 16, c, sizeof c[0]);
+        ck_assert_msg(na >= 1 && na <= 4 && nb == na && nc == na, "%s: %d, reversed %d, %d",
+                      names[k], na, nb, nc);
+        double deepest = 0.0;
+        for (int i = 0; i < na; i++) {
+            ck_assert_msg(a[i].g1 == mesh && a[i].g2 == others[k] && b[i].g1 == others[k] &&
+                              b[i].g2 == mesh && a[i].side1 == b[i].side2 &&
+                              a[i].side2 == b[i].side1,
+                          "%s: contact %d: geoms or sides not swapped", names[k], i);
+            for (int j = 0; j < 3; j++)
+                ck_assert_msg(a[i].pos[j] == b[i].pos[j] && a[i].normal[j] == -b[i].normal[j] &&
+                                  a[i].pos[j] == c[i].pos[j] && a[i].normal[j] == c[i].normal[j],
+                              "%s: contact %d differs between the orders", names[k], i);
+            ck_assert_msg(a[i].depth == b[i].depth && a[i].depth == c[i].depth,
+                          "%s: contact %d depth differs", names[k], i);
+            ck_assert_msg(fabs(a[i].normal[2] - up) <= 1e-9, "%s: contact %d normal (%g, %g, %g)",
+                          names[k], i, a[i].normal[0], a[i].normal[1], a[i].normal[2]);
+            deepest = fmax(deepest, a[i].depth);
+        }
+        ck_assert_msg(fabs(deepest - sunk) <= 1e-9, "%s: deepest %.12g", names[k], deepest);
+        glcollide_ode_set_primitive_contacts(0);
+        int no = dCollide(mesh, others[k], 16, ode, sizeof ode[0]);
+        glcollide_ode_set_primitive_contacts(1);
+        ck_assert_msg(no >= 1, "%s: ODE's collider gave nothing", names[k]);
+        double ode_deepest = 0.0;
+        for (int i = 0; i < no; i++) {
+            ck_assert_msg(fabs(ode[i].normal[2] - up) <= 1e-6, "%s: ODE's normal (%g, %g, %g)",
+                          names[k], ode[i].normal[0], ode[i].normal[1], ode[i].normal[2]);
+            ode_deepest = fmax(ode_deepest, ode[i].depth);
+        }
+        ck_assert_msg(fabs(ode_deepest - deepest) <= 1e-6, "%s: deepest %.9g, ODE's %.9g", names[k],
+                      deepest, ode_deepest);
+        dContactGeom again[16];
+        ck_assert_int_eq(dCollide(mesh, others[k], 16, again, sizeof again[0]), na);
+        ck_assert(memcmp(again, a, (size_t)na * sizeof a[0]) == 0);
+        dGeomDestroy(others[k]);
+    }
+    dGeomDestroy(mesh);
+    dGeomTriMeshDataDestroy(cube.data);
+}
+END_TEST
+
+/*
  * Before glcollide_ode_init (or after the last shutdown) glcollide_ode_collide
  * and glcollide_ode_space_collide work, on the CPU: init adds the collider
  * override for dCollide and the GPU path.
@@ -1151,6 +1227,7 @@ Suite *suite_ode(void)
     tcase_add_test(tc, test_space_kinds);
     tcase_add_test(tc, test_pair_order);
     tcase_add_test(tc, test_step_cache_changed_mesh);
+    tcase_add_test(tc, test_primitive_colliders);
     suite_add_tcase(suite, tc);
     TCase *unstarted = tcase_create("unstarted");
     tcase_add_test(unstarted, test_before_init);

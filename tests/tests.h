@@ -32,6 +32,7 @@ Suite *suite_bad_input(void);
 /* The ODE plugin's program (tests/glcollide-ode-tests). */
 Suite *suite_ode(void);
 Suite *suite_stacking(void);
+Suite *suite_primitives(void);
 
 /* Check's ck_assert writes to a pipe on success too (its "last passed
  * point"); in loops over thousands of cases that dominates the run time, so
