@@ -926,10 +926,12 @@ static int primitive_points(const primitive_shape *sh, const double n[3],
          * lowest line as it turns, and rock it. */
         if (fabs(n[2]) < direction_cone || (n[2] > 0.0) != (rim == 1))
             continue;
+        static const double c = 0.70710678118654757; /* cos 45 degrees */
+        static const double rim_unit[RIM_SAMPLES][2] = {{1, 0},  {c, c},   {0, 1},  {-c, c},
+                                                        {-1, 0}, {-c, -c}, {0, -1}, {c, -c}};
         for (int k = 0; k < RIM_SAMPLES; k++) {
-            double a = 2.0 * pi * k / RIM_SAMPLES;
-            out[count][0] = sh->radius * cos(a);
-            out[count][1] = sh->radius * sin(a);
+            out[count][0] = sh->radius * rim_unit[k][0];
+            out[count][1] = sh->radius * rim_unit[k][1];
             out[count][2] = h;
             label[count++] = (uint32_t)(RIM_SAMPLES * rim + k);
         }
@@ -1304,20 +1306,24 @@ static int deep_points_span(const point *pts, uint32_t n, const double normal[3]
  * (a box across a table's edge) they are the support's corners on that
  * side, which no vertex or corner gives.
  */
-/*
- * Does x lie outside the convex hull of the points other than curve points,
- * across the normal, by more than a tenth of their extent? (At most 64 of
- * them, by the monotone chain.)
- */
-static int outside_hull(const point *pts, uint32_t n, const double normal[3], const double x[3])
+/* The convex hull, across a region's normal, of its points other than
+ * curve points (at most 64 of them, by the monotone chain). */
+typedef struct support_hull {
+    double e1[3], e2[3];
+    double corner[2 * 64 + 1][2]; /* counter-clockwise */
+    uint32_t count;
+    double extent; /* the points' largest extent along e1 or e2 */
+} support_hull;
+
+static int hull_make(const point *pts, uint32_t n, const double normal[3], support_hull *hull)
 {
-    double e1[3], e2[3], h[2 * 64 + 1][2], q[64][2];
-    glcollide_plane_basis(normal, e1, e2);
+    double q[64][2];
+    glcollide_plane_basis(normal, hull->e1, hull->e2);
     uint32_t m = 0;
     for (uint32_t i = 0; i < n && m < 64; i++)
         if (pts[i].source != SOURCE_CURVE) {
-            q[m][0] = glcollide_vec3_dot(pts[i].position, e1);
-            q[m][1] = glcollide_vec3_dot(pts[i].position, e2);
+            q[m][0] = glcollide_vec3_dot(pts[i].position, hull->e1);
+            q[m][1] = glcollide_vec3_dot(pts[i].position, hull->e2);
             m++;
         }
     if (m < 3)
@@ -1332,35 +1338,43 @@ static int outside_hull(const point *pts, uint32_t n, const double normal[3], co
             q[j - 1][0] = t0;
             q[j - 1][1] = t1;
         }
+    double(*c)[2] = hull->corner;
     uint32_t k = 0;
     for (int pass = 0; pass < 2; pass++) {
         uint32_t floor = k;
         for (uint32_t a = 0; a < m; a++) {
             const double *p = q[pass ? m - 1 - a : a];
-            while (k >= floor + 2 && (h[k - 1][0] - h[k - 2][0]) * (p[1] - h[k - 2][1]) -
-                                             (h[k - 1][1] - h[k - 2][1]) * (p[0] - h[k - 2][0]) <=
+            while (k >= floor + 2 && (c[k - 1][0] - c[k - 2][0]) * (p[1] - c[k - 2][1]) -
+                                             (c[k - 1][1] - c[k - 2][1]) * (p[0] - c[k - 2][0]) <=
                                          0.0)
                 k--;
-            h[k][0] = p[0];
-            h[k][1] = p[1];
+            c[k][0] = p[0];
+            c[k][1] = p[1];
             k++;
         }
         k--; /* the last of a chain is the first of the other */
     }
-    double extent = fmax(q[m - 1][0] - q[0][0], 0.0), lo = INFINITY, hi = -INFINITY;
+    hull->count = k;
+    double lo = INFINITY, hi = -INFINITY;
     for (uint32_t i = 0; i < m; i++) {
         lo = fmin(lo, q[i][1]);
         hi = fmax(hi, q[i][1]);
     }
-    extent = fmax(extent, hi - lo);
-    double u = glcollide_vec3_dot(x, e1), v = glcollide_vec3_dot(x, e2), outside = 0.0;
-    for (uint32_t i = 0; i < k; i++) { /* counter-clockwise: outside is on the right */
-        const double *a = h[i], *b = h[(i + 1) % k];
+    hull->extent = fmax(q[m - 1][0] - q[0][0], hi - lo);
+    return k >= 2;
+}
+
+/* Does x lie outside the hull by more than a tenth of its extent? */
+static int outside_hull(const support_hull *hull, const double x[3])
+{
+    double u = glcollide_vec3_dot(x, hull->e1), v = glcollide_vec3_dot(x, hull->e2), out = 0.0;
+    for (uint32_t i = 0; i < hull->count; i++) { /* outside is on an edge's right */
+        const double *a = hull->corner[i], *b = hull->corner[(i + 1) % hull->count];
         double du = b[0] - a[0], dv = b[1] - a[1], len = sqrt(du * du + dv * dv);
         if (len > 0.0)
-            outside = fmax(outside, -(du * (v - a[1]) - dv * (u - a[0])) / len);
+            out = fmax(out, -(du * (v - a[1]) - dv * (u - a[0])) / len);
     }
-    return outside > 0.1 * extent;
+    return out > 0.1 * hull->extent;
 }
 
 static void drop_curve_points(glcollide_primitive_scratch *s, const frame *f, region *g)
@@ -1372,11 +1386,13 @@ static void drop_curve_points(glcollide_primitive_scratch *s, const frame *f, re
     if (deep == 0 || (f->shape.kind != GLCOLLIDE_PRIMITIVE_CYLINDER &&
                       !deep_points_span(pts, g->point_count, g->normal)))
         return;
+    support_hull hull;
+    int box = f->shape.kind == GLCOLLIDE_PRIMITIVE_BOX &&
+              hull_make(pts, g->point_count, g->normal, &hull);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < g->point_count; i++)
         if (pts[i].source != SOURCE_CURVE ||
-            (f->shape.kind == GLCOLLIDE_PRIMITIVE_BOX && pts[i].depth > 0.5 * g->width &&
-             outside_hull(pts, g->point_count, g->normal, pts[i].position)))
+            (box && pts[i].depth > 0.5 * g->width && outside_hull(&hull, pts[i].position)))
             pts[kept++] = pts[i];
     g->point_count = kept;
 }

@@ -7,8 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-static const double pi = 3.14159265358979323846;
-
 static double clamp01(double x)
 {
     return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x);
@@ -101,8 +99,8 @@ static int round_slab(const double p[3], const double d[3], double r, double lo,
                      p[0] * p[0] + p[1] * p[1] - r * r, t0, t1);
 }
 
-static int ball(const double p[3], const double d[3], const double centre[3], double r,
-                double *t0, double *t1)
+static int ball(const double p[3], const double d[3], const double centre[3], double r, double *t0,
+                double *t1)
 {
     double q[3];
     glcollide_vec3_sub(q, p, centre);
@@ -174,6 +172,41 @@ double primitive_support(const primitive_shape *s, const double d[3])
 }
 
 /* ---------------------------------------------------------------- clipping */
+
+/* cos and sin of 2 pi i / PRIMITIVE_PRISM_SIDES (no libm in the clipping loop). */
+static const double prism_sides[PRIMITIVE_PRISM_SIDES][2] = {
+    {1.0, 0.0},
+    {0.9807852804032304, 0.19509032201612825},
+    {0.9238795325112867, 0.3826834323650898},
+    {0.8314696123025452, 0.5555702330196022},
+    {0.7071067811865476, 0.7071067811865475},
+    {0.5555702330196023, 0.8314696123025452},
+    {0.38268343236508984, 0.9238795325112867},
+    {0.19509032201612833, 0.9807852804032304},
+    {0.0, 1.0},
+    {-0.1950903220161282, 0.9807852804032304},
+    {-0.3826834323650897, 0.9238795325112867},
+    {-0.555570233019602, 0.8314696123025455},
+    {-0.7071067811865475, 0.7071067811865476},
+    {-0.8314696123025453, 0.5555702330196022},
+    {-0.9238795325112867, 0.3826834323650899},
+    {-0.9807852804032304, 0.1950903220161286},
+    {-1.0, 0.0},
+    {-0.9807852804032304, -0.19509032201612836},
+    {-0.9238795325112868, -0.38268343236508967},
+    {-0.8314696123025455, -0.555570233019602},
+    {-0.7071067811865477, -0.7071067811865475},
+    {-0.5555702330196022, -0.8314696123025452},
+    {-0.38268343236509034, -0.9238795325112865},
+    {-0.19509032201612866, -0.9807852804032303},
+    {0.0, -1.0},
+    {0.1950903220161283, -0.9807852804032304},
+    {0.38268343236509, -0.9238795325112866},
+    {0.5555702330196018, -0.8314696123025455},
+    {0.7071067811865474, -0.7071067811865477},
+    {0.8314696123025452, -0.5555702330196022},
+    {0.9238795325112865, -0.3826834323650904},
+    {0.9807852804032303, -0.19509032201612872}};
 
 /* Keeps the part of poly where m . x <= offset (Sutherland-Hodgman); a new
  * corner lies on the plane (bit face_bit) and on what both ends shared. */
@@ -257,7 +290,7 @@ int primitive_clip_triangle(const primitive_shape *s, const double *const t[3],
         for (int i = 0; i < 3; i++)
             r2 = fmax(r2, t[i][0] * t[i][0] + t[i][1] * t[i][1]);
         for (int i = 0; i < PRIMITIVE_PRISM_SIDES && n && r2 > r * r; i++) {
-            double a = 2.0 * pi * i / PRIMITIVE_PRISM_SIDES, m[3] = {cos(a), sin(a), 0};
+            double m[3] = {prism_sides[i][0], prism_sides[i][1], 0};
             n = clip_plane(poly, labels, n, m, r, 0);
         }
     }
