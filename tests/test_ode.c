@@ -1159,6 +1159,72 @@ START_TEST(test_primitive_colliders)
 END_TEST
 
 /*
+ * A sphere sunk into a face of a trimesh cube at generic poses (the cube
+ * turned at random, the sphere over a random point of a random face, sunk
+ * 1e-6 to 1e-2): one contact, the face's normal and the sunk depth to 1e-9,
+ * and ODE's own sphere-trimesh collider agrees (to 1e-6, its precision).
+ */
+START_TEST(test_primitive_sphere_generic)
+{
+    cube_data cube;
+    const double h = 0.05, r = 0.02;
+    cube_build(&cube, h);
+    dGeomID mesh = dCreateTriMesh(NULL, cube.data, NULL, NULL, NULL);
+    dGeomID sphere = dCreateSphere(NULL, r);
+    test_rng rng = {0x5fe7e};
+    for (int trial = 0; trial < 200; trial++) {
+        double q[4], p[3];
+        test_rng_quaternion(&rng, q);
+        for (int k = 0; k < 3; k++)
+            p[k] = test_rng_uniform(&rng, -1, 1);
+        dQuaternion dq = {q[0], q[1], q[2], q[3]};
+        dGeomSetQuaternion(mesh, dq);
+        dGeomSetPosition(mesh, p[0], p[1], p[2]);
+        int axis = (int)(test_rng_next(&rng) % 3), side = (int)(test_rng_next(&rng) % 2);
+        double sunk = exp(test_rng_uniform(&rng, log(1e-6), log(1e-2))), local[3], n[3], w[3];
+        for (int k = 0; k < 3; k++) /* away from the face's edges by more than the radius */
+            local[k] = test_rng_uniform(&rng, -(h - r), h - r);
+        local[axis] = (side ? 1 : -1) * (h + r - sunk);
+        dVector3 out, dir;
+        dGeomGetRelPointPos(mesh, local[0], local[1], local[2], out);
+        double face[3] = {0, 0, 0};
+        face[axis] = side ? 1.0 : -1.0;
+        dGeomVectorToWorld(mesh, face[0], face[1], face[2], dir);
+        for (int k = 0; k < 3; k++) {
+            w[k] = out[k];
+            n[k] = -dir[k]; /* from the sphere toward the mesh */
+        }
+        dGeomSetPosition(sphere, w[0], w[1], w[2]);
+        dContactGeom ours[8], ode[8];
+        int count = dCollide(mesh, sphere, 8, ours, sizeof ours[0]);
+        TEST_REQUIRE(count == 1, "trial %d: %d contacts", trial, count);
+        for (int k = 0; k < 3; k++)
+            TEST_REQUIRE(fabs(ours[0].normal[k] - n[k]) <= 1e-9, "trial %d: normal off", trial);
+        TEST_REQUIRE(fabs(ours[0].depth - sunk) <= 1e-9, "trial %d: depth %.12g, sunk %.12g", trial,
+                     ours[0].depth, sunk);
+        glcollide_ode_set_primitive_contacts(0);
+        int ode_count = dCollide(mesh, sphere, 8, ode, sizeof ode[0]);
+        glcollide_ode_set_primitive_contacts(1);
+        TEST_REQUIRE(ode_count >= 1, "trial %d: ODE gave no contact", trial);
+        double ode_deepest = 0.0;
+        for (int i = 0; i < ode_count; i++) {
+            for (int k = 0; k < 3; k++)
+                TEST_REQUIRE(fabs(ode[i].normal[k] - n[k]) <= 1e-6,
+                             "trial %d: ODE's normal (%g, %g, %g), expected (%g, %g, %g)", trial,
+                             ode[i].normal[0], ode[i].normal[1], ode[i].normal[2], n[0], n[1],
+                             n[2]);
+            ode_deepest = fmax(ode_deepest, ode[i].depth);
+        }
+        TEST_REQUIRE(fabs(ode_deepest - ours[0].depth) <= 1e-6, "trial %d: depth %.9g, ODE's %.9g",
+                     trial, ours[0].depth, ode_deepest);
+    }
+    dGeomDestroy(sphere);
+    dGeomDestroy(mesh);
+    dGeomTriMeshDataDestroy(cube.data);
+}
+END_TEST
+
+/*
  * Before glcollide_ode_init (or after the last shutdown) glcollide_ode_collide
  * and glcollide_ode_space_collide work, on the CPU: init adds the collider
  * override for dCollide and the GPU path.
@@ -1228,6 +1294,7 @@ Suite *suite_ode(void)
     tcase_add_test(tc, test_pair_order);
     tcase_add_test(tc, test_step_cache_changed_mesh);
     tcase_add_test(tc, test_primitive_colliders);
+    tcase_add_test(tc, test_primitive_sphere_generic);
     suite_add_tcase(suite, tc);
     TCase *unstarted = tcase_create("unstarted");
     tcase_add_test(unstarted, test_before_init);
