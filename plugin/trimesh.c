@@ -465,16 +465,9 @@ static void sort_indices(uint32_t *v, size_t n)
     }
 }
 
-/*
- * Gives the marked triangles their slots in increasing triangle order (so the
- * contact generator's ties, broken by triangle index, fall as they would on
- * the whole mesh, whatever order the candidates came in) and brings them into
- * world space.
- */
-/* The side's marked triangles in increasing order (so that slots keep the
- * meshes' order and contacts come out as for whole meshes): a scan of the
- * stamps where the marked are a sixteenth of the mesh or more (linear),
- * else a sort of the few. */
+/* The side's marked triangles in increasing order: a scan of the stamps
+ * where the marked are a sixteenth of the mesh or more (linear), else a sort
+ * of the few. */
 static void side_order(plugin_side *side, size_t triangle_count, uint32_t epoch)
 {
     if (triangle_count > 16 * side->used) {
@@ -487,6 +480,12 @@ static void side_order(plugin_side *side, size_t triangle_count, uint32_t epoch)
             side->ids[n++] = t;
 }
 
+/*
+ * Gives the marked triangles their slots in increasing triangle order (so the
+ * contact generator's ties, broken by triangle index, fall as they would on
+ * the whole mesh, whatever order the candidates came in) and brings them into
+ * world space.
+ */
 static void side_place(plugin_side *side, const glcollide_mesh *mesh,
                        const glcollide_object *object, uint32_t epoch)
 {
