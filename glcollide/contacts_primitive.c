@@ -817,12 +817,81 @@ static int add_cylinder_curve(glcollide_primitive_scratch *s, const frame *f, ui
     return GLCOLLIDE_OK;
 }
 
+/*
+ * The part of the capsule's core (z in [-h, h]) lying within the radius in
+ * front of a face (its signed distance from the face's plane below r, above
+ * -r) and over the face (its foot on the plane inside the triangle): the
+ * parameters' interval [t0, t1] of z, the feet there written to feet.
+ * Returns 0 when there is none (a face along the core has no foot interval).
+ */
+static int core_over_face(const primitive_shape *sh, const candidate *c, double feet[2][3])
+{
+    const double *n = c->normal, *p0 = c->p;
+    if (n[0] == 0.0 && n[1] == 0.0 && n[2] == 0.0)
+        return 0; /* no area */
+    double r = sh->radius + sh->eps, t0 = -sh->half_length, t1 = sh->half_length;
+    /* s(t) = n . ((0, 0, t) - p0) = a + b t, kept in (-r, r) */
+    double a = -glcollide_vec3_dot(n, p0), b = n[2];
+    const double bounds[2] = {-r, r};
+    for (int side = 0; side < 2; side++) {
+        double limit = bounds[side], sign = side ? 1.0 : -1.0; /* sign * (a + b t - limit) <= 0 */
+        double slope = sign * b, rest = sign * (a - limit);
+        if (slope == 0.0) {
+            if (rest > 0.0)
+                return 0;
+        } else if (slope > 0.0) {
+            t1 = fmin(t1, -rest / slope);
+        } else {
+            t0 = fmax(t0, -rest / slope);
+        }
+    }
+    /* the foot q(t) = (0, 0, t) - s(t) n = q0 + t dq, inside each edge's
+     * half-plane: ((v1 - v0) x (q - v0)) . n >= 0 */
+    double q0[3] = {-a * n[0], -a * n[1], -a * n[2]};
+    double dq[3] = {-b * n[0], -b * n[1], 1.0 - b * n[2]};
+    for (int k = 0; k < 3 && t0 <= t1; k++) {
+        const double *v0 = c->p + 3 * k, *v1 = c->p + 3 * ((k + 1) % 3);
+        double e[3], m[3], w[3];
+        glcollide_vec3_sub(e, v1, v0);
+        glcollide_vec3_cross(m, n, e); /* inward across the edge */
+        glcollide_vec3_sub(w, q0, v0);
+        double rest = glcollide_vec3_dot(m, w), slope = glcollide_vec3_dot(m, dq);
+        if (slope == 0.0) {
+            if (rest < 0.0)
+                return 0;
+        } else if (slope > 0.0) {
+            t0 = fmax(t0, -rest / slope);
+        } else {
+            t1 = fmin(t1, -rest / slope);
+        }
+    }
+    if (!(t0 <= t1))
+        return 0;
+    const double ts[2] = {t0, t1};
+    for (int e = 0; e < 2; e++)
+        for (int k = 0; k < 3; k++)
+            feet[e][k] = q0[k] + ts[e] * dq[k];
+    return 1;
+}
+
 /* A capsule's region: the region's nearest points to the core and to each
- * of the core's ends (within the radius): the ends of a line contact. */
+ * of the core's ends (within the radius), and the ends of the part of the
+ * core over each face it lies on (a capsule lying across the faces of a
+ * flat patch smaller than its core rests on the patch's extent along it):
+ * the ends of a line contact. */
 static int add_capsule_points(glcollide_primitive_scratch *s, const frame *f, const region *g,
                               size_t *count)
 {
     const primitive_shape *sh = &f->shape;
+    for (uint32_t m = 0; m < g->member_count; m++) {
+        uint32_t i = s->members[g->first_member + m];
+        double feet[2][3];
+        if (!core_over_face(sh, &s->candidates[i], feet))
+            continue;
+        for (int e = 0; e < 2; e++)
+            if (add_point(s, count, feet[e], i, SOURCE_MESH, 3 + (uint32_t)e))
+                return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    }
     const candidate *nearest = &s->candidates[g->nearest];
     if (add_point(s, count, nearest->on_mesh, g->nearest, SOURCE_MESH, 0))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;

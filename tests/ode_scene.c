@@ -161,9 +161,9 @@ static int primitive_geoms(const scene_solid *s, dSpaceID space, dGeomID out[5],
         dQuaternion q = {s->rotation[0], s->rotation[1], s->rotation[2], s->rotation[3]};
         dRfromQ(r, q);
         double n[3] = {r[2], r[6], r[10]};
-        out[0] = dCreatePlane(space, n[0], n[1], n[2],
-                              n[0] * s->position[0] + n[1] * s->position[1] +
-                                  n[2] * s->position[2]);
+        out[0] =
+            dCreatePlane(space, n[0], n[1], n[2],
+                         n[0] * s->position[0] + n[1] * s->position[1] + n[2] * s->position[2]);
         return 1;
     }
     case SCENE_CUP: {
@@ -302,8 +302,7 @@ static void gripper_build(gripper_state *g, const scene_gripper *desc, dWorldID 
 
 /* Close (the motors push with at most the squeeze force, and keep pushing),
  * lift, hold. */
-static void gripper_drive(gripper_state *g, const scene_gripper *desc, double t,
-                          scene_figures *out)
+static void gripper_drive(gripper_state *g, const scene_gripper *desc, double t, scene_figures *out)
 {
     dJointSetSliderParam(g->slide[1], dParamVel, -desc->close_speed);
     int lifting = t >= desc->close_time && t < desc->close_time + desc->lift_time;
@@ -566,8 +565,8 @@ static const glcollide_mesh *mesh_of(int which)
     case MESH_BIG_BOX: meshes[which] = test_mesh_box((double[3]){0.2, 0.2, 0.2}, one); break;
     case MESH_BUNNY:
     case MESH_ROTOR:
-        meshes[which] =
-            (glcollide_mesh *)data_mesh(which == MESH_BUNNY ? "bunny00.off" : "rotor_small.off", 1.0);
+        meshes[which] = (glcollide_mesh *)data_mesh(
+            which == MESH_BUNNY ? "bunny00.off" : "rotor_small.off", 1.0);
         if (meshes[which] && glcollide_mesh_fit(meshes[which], 0.1) != GLCOLLIDE_OK)
             glcollide_mesh_destroy(&meshes[which]);
         break;
@@ -611,8 +610,8 @@ static const double z_axis[3] = {0, 0, 1}, y_axis[3] = {0, 1, 0};
 /* p turned by the solid's rotation. */
 static void rotate_point(const scene_solid *s, const double p[3], double out[3])
 {
-    glcollide_object o = {0, {0, 0, 0}, {s->rotation[0], s->rotation[1], s->rotation[2],
-                                         s->rotation[3]}};
+    glcollide_object o = {
+        0, {0, 0, 0}, {s->rotation[0], s->rotation[1], s->rotation[2], s->rotation[3]}};
     glcollide_object_transform_points(&o, p, 1, out);
 }
 
@@ -643,23 +642,24 @@ static void primitives_on(scene_desc *d, int table)
         add(d, SCENE_CAPSULE, (double[4]){0.03, 0.15}, PRIMITIVE, 0.1, -0.1, 0.03, 0);
     rotate(capsule, pi / 2, x_axis); /* lying along y */
     add(d, SCENE_CYLINDER, (double[4]){0.05, 0.1}, PRIMITIVE, 0.3, -0.1, 0.05, 0);
-    scene_solid *side = add(d, SCENE_CYLINDER, (double[4]){0.04, 0.12}, PRIMITIVE, 0, 0.25, 0.04, 0);
+    scene_solid *side =
+        add(d, SCENE_CYLINDER, (double[4]){0.04, 0.12}, PRIMITIVE, 0, 0.25, 0.04, 0);
     rotate(side, pi / 2, x_axis);
 }
 
 /*
  * A vise picks a real mesh off a plane (the object's body frame is the
- * mesh's, turned by the quaternion q): two box fingers 2 x 6 x 8 cm at the
- * height of the mesh's centre, the fixed one touching its -x side, the
- * moving one 5 mm off its +x side, squeezing with 10 N; the primitive
- * version grips a box of the mesh's bounds, of the same mass.
+ * mesh's, turned by the quaternion q): two box fingers 2 x 6 x 8 cm (or,
+ * with capsules, capsules of radius 1 cm and 6 cm between the caps' centres,
+ * lying along y) at the height of the mesh's centre, the fixed one touching
+ * its -x side, the moving one 5 mm off its +x side, squeezing with 10 N; the
+ * primitive version grips a box of the mesh's bounds, of the same mass.
  */
-static void gripper(scene_desc *d, int mesh, const double q[4], double density)
+static void gripper(scene_desc *d, int mesh, const double q[4], double density, int capsules)
 {
     add_plane(d);
     const glcollide_mesh *m = mesh_of(mesh);
-    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, world_lo[3] = {0, 0, 0},
-           world_hi[3] = {0, 0, 0};
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, world_lo[3] = {0, 0, 0}, world_hi[3] = {0, 0, 0};
     scene_solid probe = {.rotation = {q[0], q[1], q[2], q[3]}};
     for (size_t v = 0; m && v < m->vertex_count; v++) {
         const double *x = m->positions + 3 * v;
@@ -672,15 +672,20 @@ static void gripper(scene_desc *d, int mesh, const double q[4], double density)
             world_hi[k] = fmax(world_hi[k], w[k]);
         }
     }
-    scene_solid *object = add(d, SCENE_BOX, (double[4]){hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]},
-                              mesh, 0, 0, -world_lo[2] + 1e-4, 0);
+    scene_solid *object =
+        add(d, SCENE_BOX, (double[4]){hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}, mesh, 0, 0,
+            -world_lo[2] + 1e-4, 0);
     memcpy(object->rotation, q, sizeof object->rotation);
     object->density = density;
     d->gripper.object = d->count - 1;
-    double z = object->position[2], finger[4] = {0.02, 0.06, 0.08};
+    double z = object->position[2], finger[4] = {0.02, 0.06, 0.08}, capsule[4] = {0.01, 0.06};
     for (int i = 0; i < 2; i++) {
         double x = i ? world_hi[0] + 0.005 + 0.5 * finger[0] : world_lo[0] - 0.5 * finger[0];
-        add(d, SCENE_BOX, finger, PRIMITIVE, x, 0, z, 0)->density = 500;
+        scene_solid *f = add(d, capsules ? SCENE_CAPSULE : SCENE_BOX, capsules ? capsule : finger,
+                             PRIMITIVE, x, 0, z, 0);
+        if (capsules)
+            rotate(f, pi / 2, x_axis); /* lying along y */
+        f->density = capsules ? 2000 : 500;
         d->gripper.fingers[i] = d->count - 1;
     }
     d->gripper.enabled = 1;
@@ -761,6 +766,7 @@ static const char *const names[] = {"box",
                                     "primitives-on-fine-table",
                                     "cylinder-side-plane",
                                     "gripper-rotor",
+                                    "gripper-rotor-capsules",
                                     "gripper-bunny",
                                     NULL};
 
@@ -843,10 +849,12 @@ int scene_by_name(const char *name, scene_desc *d)
         cylinder_on_side(d);
     } else if (strcmp(name, "gripper-rotor") == 0) {
         /* its axis (mesh z) along x, squeezed on its flat round ends */
-        gripper(d, MESH_ROTOR, (double[4]){cos(pi / 4), 0, sin(pi / 4), 0}, 300);
+        gripper(d, MESH_ROTOR, (double[4]){cos(pi / 4), 0, sin(pi / 4), 0}, 300, 0);
+    } else if (strcmp(name, "gripper-rotor-capsules") == 0) {
+        gripper(d, MESH_ROTOR, (double[4]){cos(pi / 4), 0, sin(pi / 4), 0}, 300, 1);
     } else if (strcmp(name, "gripper-bunny") == 0) {
         /* up (mesh y) turned to z, squeezed where it is widest along x */
-        gripper(d, MESH_BUNNY, (double[4]){cos(pi / 4), sin(pi / 4), 0, 0}, 200);
+        gripper(d, MESH_BUNNY, (double[4]){cos(pi / 4), sin(pi / 4), 0, 0}, 200, 0);
     } else {
         return -1;
     }

@@ -334,6 +334,63 @@ START_TEST(test_box_corner)
 END_TEST
 
 /*
+ * A capsule lying across a small square patch (the top of a slab 4 cm wide,
+ * tessellated 3 x 3, its core 15 cm long) at random yaws and offsets: a line
+ * contact whose ends are the patch's edges under the core, each the sunk
+ * depth (one point would let the patch spin about it: a gripper's capsule
+ * finger on a small flat face), every normal the face's.
+ */
+START_TEST(test_capsule_over_patch)
+{
+    test_rng rng = {0xca95};
+    const double half = 0.02, r = 0.01;
+    glcollide_mesh *patch = test_mesh_box((double[3]){half, half, 0.01}, (int[3]){3, 3, 1});
+    for (int trial = 0; trial < 50; trial++) {
+        double q[4], t[3];
+        test_rng_quaternion(&rng, q);
+        for (int k = 0; k < 3; k++)
+            t[k] = test_rng_uniform(&rng, -1, 1);
+        solid m = make_solid(patch, t, q);
+        double yaw = test_rng_uniform(&rng, -0.6, 0.6), y0 = test_rng_uniform(&rng, -0.01, 0.01);
+        double delta = exp(test_rng_uniform(&rng, log(1e-6), log(1e-3)));
+        /* the core along (sin yaw, cos yaw, 0) through (0, y0), above the top (z = 0.01) */
+        double local_q[4], qz[4], qx[4], up[3], down[3];
+        axis_quat(2, -yaw, qz);
+        axis_quat(0, -pi / 2, qx); /* the capsule's z along +y */
+        quat_mul(qz, qx, local_q);
+        glcollide_primitive capsule = {.kind = GLCOLLIDE_PRIMITIVE_CAPSULE, .size = {r, 0.15}};
+        place(t, q, (double[3]){0, y0, 0.01 + r - delta}, 0, capsule.pose.translation);
+        quat_mul(q, local_q, capsule.pose.rotation);
+        place(t, q, (double[3]){0, 0, 1}, 1, up);
+        for (int k = 0; k < 3; k++)
+            down[k] = -up[k];
+        glcollide_contact c[64];
+        size_t n = contacts_of(&m, &capsule, c, 64);
+        char what[64];
+        snprintf(what, sizeof what, "trial %d, yaw %.3f", trial, yaw);
+        ck_assert_msg(n == 2, "%s: %zu contacts", what, n);
+        require_normal(c, n, down, what);
+        require_depths(c, n, delta, what);
+        /* where the core's line (x = s sin yaw, y = y0 + s cos yaw) leaves the square */
+        double dx = sin(yaw), dy = cos(yaw), s0 = -INFINITY, s1 = INFINITY;
+        double lo_x = (-half) / dx, hi_x = half / dx;
+        s0 = fmax(s0, fmin(lo_x, hi_x));
+        s1 = fmin(s1, fmax(lo_x, hi_x));
+        double lo_y = (-half - y0) / dy, hi_y = (half - y0) / dy;
+        s0 = fmax(s0, fmin(lo_y, hi_y));
+        s1 = fmin(s1, fmax(lo_y, hi_y));
+        double ends[2][3];
+        place(t, q, (double[3]){s0 * dx, y0 + s0 * dy, 0.01}, 0, ends[0]);
+        place(t, q, (double[3]){s1 * dx, y0 + s1 * dy, 0.01}, 0, ends[1]);
+        ck_assert_msg(has_points(c, n, ends, 2, 1e-9), "%s: not at the patch's edges", what);
+        m.mesh = NULL; /* the patch serves every trial */
+        release(&m);
+    }
+    glcollide_mesh_destroy(&patch);
+}
+END_TEST
+
+/*
  * A finely tessellated box in a plane's half-space at random poses: the
  * normal is the plane's, the deepest contact the deepest vertex at its
  * exact depth, every contact a vertex at its own depth or a point of the
@@ -1079,6 +1136,7 @@ Suite *suite_contacts_primitive(void)
     tcase_add_test(tc, test_flat_faces);
     tcase_add_test(tc, test_box_corner);
     tcase_add_test(tc, test_plane);
+    tcase_add_test(tc, test_capsule_over_patch);
     tcase_add_test(tc, test_depth_bound);
     tcase_add_test(tc, test_regions_and_buffer);
     tcase_add_test(tc, test_deterministic_and_unshared);
