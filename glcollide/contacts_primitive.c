@@ -57,11 +57,14 @@
  *      mesh's edges and its rims' with the faces), depth as for vertices;
  *      they are used only when a region has no point of the first two kinds
  *      (an edge across an edge): depth-0 rims of a sunk face would otherwise
- *      be picked for their spread over the deep corners that carry it;
+ *      be picked for their spread over the deep corners that carry it; a
+ *      box's deep ones well outside the others' support stay (a box across
+ *      a mesh's edge);
  *    - a sphere's region gets its nearest point only (a point contact: a
  *      ring of rim points would resist rolling), a capsule's the nearest
- *      points to its core's ends and to the core (a line contact keeps its
- *      two ends).
+ *      points to its core's ends and to the core, and the ends of the
+ *      core's part over each face within the radius (a line contact keeps
+ *      its two ends, also across a patch narrower than the core).
  *    No depth exceeds the region's overlap width along the normal (box,
  *    cylinder: from the highest point of the primitive's part inside the
  *    mesh to the lowest of the mesh's part inside the primitive, as in
