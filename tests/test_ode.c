@@ -1225,6 +1225,65 @@ START_TEST(test_primitive_sphere_generic)
 END_TEST
 
 /*
+ * Rays at a trimesh cube from random points outside it toward random points
+ * inside, in both argument orders: the hit (point, normal, depth) equals
+ * ODE's own trimesh-ray collider's (to 1e-9 of the cube), and misses agree.
+ */
+START_TEST(test_primitive_rays)
+{
+    cube_data cube;
+    cube_build(&cube, 0.05);
+    dGeomID mesh = dCreateTriMesh(NULL, cube.data, NULL, NULL, NULL);
+    dGeomSetPosition(mesh, 0.3, -0.2, 0.1);
+    dMatrix3 turn;
+    dRFromAxisAndAngle(turn, 1, 2, 3, 0.7);
+    dGeomSetRotation(mesh, turn);
+    dGeomID ray = dCreateRay(NULL, 1.0);
+    test_rng rng = {0x7a75};
+    int hits = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        double from[3], to[3], d[3], len = 0.0;
+        for (int k = 0; k < 3; k++) {
+            double a = test_rng_uniform(&rng, 0.1, 0.3) * (test_rng_next(&rng) % 2 ? 1 : -1);
+            from[k] = dGeomGetPosition(mesh)[k] + a;
+            to[k] = dGeomGetPosition(mesh)[k] + test_rng_uniform(&rng, -0.06, 0.06);
+            d[k] = to[k] - from[k];
+            len += d[k] * d[k];
+        }
+        len = sqrt(len);
+        dGeomRaySet(ray, from[0], from[1], from[2], d[0], d[1], d[2]);
+        dGeomRaySetLength(ray, test_rng_uniform(&rng, 0.5, 1.5) * len);
+        dGeomRaySetClosestHit(ray, 1);
+        dContactGeom ours[4], reversed[4], ode[4];
+        int n = dCollide(mesh, ray, 4, ours, sizeof ours[0]);
+        int nr = dCollide(ray, mesh, 4, reversed, sizeof reversed[0]);
+        glcollide_ode_set_primitive_contacts(0);
+        int no = dCollide(mesh, ray, 4, ode, sizeof ode[0]);
+        glcollide_ode_set_primitive_contacts(1);
+        TEST_REQUIRE(n == no && nr == n && n <= 1, "trial %d: %d hits, reversed %d, ODE's %d",
+                     trial, n, nr, no);
+        if (!n)
+            continue;
+        hits++;
+        TEST_REQUIRE(fabs(ours[0].depth - ode[0].depth) <= 1e-6 &&
+                         fabs(reversed[0].depth - ours[0].depth) <= 1e-12,
+                     "trial %d: depth %.12g, reversed %.12g, ODE's %.12g", trial, ours[0].depth,
+                     reversed[0].depth, ode[0].depth);
+        for (int k = 0; k < 3; k++)
+            TEST_REQUIRE(fabs(ours[0].pos[k] - ode[0].pos[k]) <= 1e-6 &&
+                             fabs(ours[0].normal[k] - ode[0].normal[k]) <= 1e-6 &&
+                             reversed[0].pos[k] == ours[0].pos[k] &&
+                             reversed[0].normal[k] == -ours[0].normal[k],
+                         "trial %d: the hit differs from ODE's or between the orders", trial);
+    }
+    ck_assert_int_gt(hits, 50);
+    dGeomDestroy(ray);
+    dGeomDestroy(mesh);
+    dGeomTriMeshDataDestroy(cube.data);
+}
+END_TEST
+
+/*
  * Before glcollide_ode_init (or after the last shutdown) glcollide_ode_collide
  * and glcollide_ode_space_collide work, on the CPU: init adds the collider
  * override for dCollide and the GPU path.
@@ -1295,6 +1354,7 @@ Suite *suite_ode(void)
     tcase_add_test(tc, test_step_cache_changed_mesh);
     tcase_add_test(tc, test_primitive_colliders);
     tcase_add_test(tc, test_primitive_sphere_generic);
+    tcase_add_test(tc, test_primitive_rays);
     suite_add_tcase(suite, tc);
     TCase *unstarted = tcase_create("unstarted");
     tcase_add_test(unstarted, test_before_init);
