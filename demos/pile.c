@@ -55,8 +55,8 @@ typedef struct pile {
     dSpaceID space;
     dJointGroupID contacts;
     space_kind kind;
-    int pair_times;           /* --pair-times */
-    double trimesh_plane_ms;  /* this step's time in trimesh-plane dCollide calls */
+    int pair_times;          /* --pair-times */
+    double trimesh_plane_ms; /* this step's time in trimesh-plane dCollide calls */
     dBodyID *bodies;
     dGeomID *geoms;
     int *shape; /* index into shapes */
@@ -382,8 +382,8 @@ static void print_settled(int steps, double *collide_ms, const double *step_ms,
 int main(int argc, char **argv)
 {
     int objects = 200, steps = 500, report = 50, window = 0, count_allocations = 0, pair_times = 0;
-    const char *output = "pile.png", *space_name = "glcollide", *gpu = "auto", *deform_name = "none",
-               *primitives = "glcollide";
+    const char *output = "pile.png", *space_name = "glcollide", *gpu = "auto",
+               *deform_name = "none", *primitives = "glcollide";
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--window") == 0)

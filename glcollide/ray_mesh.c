@@ -27,8 +27,8 @@ typedef struct ray_search {
 static void keep_hit(ray_search *r, double t, uint32_t triangle)
 {
     size_t at = r->count < r->max_hits ? r->count : r->max_hits - 1;
-    if (r->count == r->max_hits &&
-        (t > r->hits[at].distance || (t == r->hits[at].distance && triangle > r->hits[at].triangle)))
+    if (r->count == r->max_hits && (t > r->hits[at].distance ||
+                                    (t == r->hits[at].distance && triangle > r->hits[at].triangle)))
         return;
     while (at > 0 && (r->hits[at - 1].distance > t ||
                       (r->hits[at - 1].distance == t && r->hits[at - 1].triangle > triangle))) {
@@ -126,7 +126,8 @@ int glcollide_ray_mesh(const glcollide_contact_solid *mesh, const double origin[
                     .t_max = length,
                     .flags = flags,
                     .hits = hits,
-                    .max_hits = flags & (GLCOLLIDE_RAY_CLOSEST | GLCOLLIDE_RAY_FIRST) ? 1 : max_hits};
+                    .max_hits =
+                        flags & (GLCOLLIDE_RAY_CLOSEST | GLCOLLIDE_RAY_FIRST) ? 1 : max_hits};
     for (int j = 0; j < 3; j++) { /* object = R^T (world - t) */
         r.origin[j] = m[j] * rel[0] + m[3 + j] * rel[1] + m[6 + j] * rel[2];
         r.direction[j] = m[j] * direction[0] + m[3 + j] * direction[1] + m[6 + j] * direction[2];

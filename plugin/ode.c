@@ -320,11 +320,11 @@ void glcollide_ode_get_stats(glcollide_ode_stats *stats)
 void glcollide_ode_reset_stats(void)
 {
     plugin_counters *c = &plugin.counters;
-    atomic_ullong *all[] = {&c->space_collides, &c->aabb_pairs,       &c->culled_pairs,
-                            &c->callbacks,      &c->trimesh_collides, &c->candidates,
-                            &c->contacts,       &c->contained,        &c->gpu_queries,
-                            &c->draw_calls,     &c->gpu_syncs,        &c->readback_bytes,
-                            &c->gl_contexts,    &c->cull_ns,          &c->contact_ns,
+    atomic_ullong *all[] = {&c->space_collides,     &c->aabb_pairs,        &c->culled_pairs,
+                            &c->callbacks,          &c->trimesh_collides,  &c->candidates,
+                            &c->contacts,           &c->contained,         &c->gpu_queries,
+                            &c->draw_calls,         &c->gpu_syncs,         &c->readback_bytes,
+                            &c->gl_contexts,        &c->cull_ns,           &c->contact_ns,
                             &c->primitive_collides, &c->primitive_contacts};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         atomic_store(all[i], 0);

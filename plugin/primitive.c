@@ -178,9 +178,9 @@ static int has_triangle_callbacks(dGeomID mesh, int ray)
 static glcollide_contact_solid solid_of(const plugin_mesh *m, dGeomID geom)
 {
     const glcollide_mesh *mesh = m->mesh;
-    return (glcollide_contact_solid){mesh->positions,      mesh->triangles, mesh->vertex_count,
-                                     mesh->triangle_count, m->bvh,          plugin_geom_object(geom),
-                                     m->closed};
+    return (glcollide_contact_solid){
+        mesh->positions, mesh->triangles,          mesh->vertex_count, mesh->triangle_count,
+        m->bvh,          plugin_geom_object(geom), m->closed};
 }
 
 /* ODE's trimesh-ray contract: hits along the ray within its length (all,

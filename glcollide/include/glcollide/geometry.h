@@ -212,9 +212,8 @@ GLCOLLIDE_API double glcollide_bvh_nearest(const glcollide_bvh *bvh, const doubl
 GLCOLLIDE_API int glcollide_bvh_query_half_space(const glcollide_bvh *bvh, const double normal[3],
                                                  double offset, glcollide_bvh_triangle_fn fn,
                                                  void *user);
-GLCOLLIDE_API int glcollide_bvh_query_oriented_box(const glcollide_bvh *bvh,
-                                                   const double centre[3], const double axes[9],
-                                                   const double half[3],
+GLCOLLIDE_API int glcollide_bvh_query_oriented_box(const glcollide_bvh *bvh, const double centre[3],
+                                                   const double axes[9], const double half[3],
                                                    glcollide_bvh_triangle_fn fn, void *user);
 GLCOLLIDE_API int glcollide_bvh_query_ray(const glcollide_bvh *bvh, const double origin[3],
                                           const double direction[3], const double *t_max,

@@ -86,8 +86,8 @@ GLCOLLIDE_API int glcollide_contacts_mesh_primitive(const glcollide_contact_soli
 /* ---------------------------------------------------------------- rays */
 
 enum {
-    GLCOLLIDE_RAY_CLOSEST = 1,      /* only the nearest hit */
-    GLCOLLIDE_RAY_FIRST = 2,        /* stop at the first hit found (any; cheapest) */
+    GLCOLLIDE_RAY_CLOSEST = 1,       /* only the nearest hit */
+    GLCOLLIDE_RAY_FIRST = 2,         /* stop at the first hit found (any; cheapest) */
     GLCOLLIDE_RAY_CULL_BACKFACES = 4 /* ignore triangles the ray meets from inside */
 };
 

@@ -62,9 +62,9 @@ GLCOLLIDE_ODE_API int glcollide_ode_init(void);
 
 /* The last of them (one per glcollide_ode_init) gives trimesh pairs back to
  * ODE's own colliders (a warning is logged for any of them libode does not
- * export, whose pairs then get no contacts from dCollide) and releases the GL context, the captured meshes and
- * their registrations, and the calling thread's buffers (other threads'
- * go when those threads end). Safe when not started. */
+ * export, whose pairs then get no contacts from dCollide) and releases the GL context, the captured
+ * meshes and their registrations, and the calling thread's buffers (other threads' go when those
+ * threads end). Safe when not started. */
 GLCOLLIDE_ODE_API void glcollide_ode_shutdown(void);
 
 /* 1 while the plugin holds a working GL context, 0 otherwise (none needed
@@ -188,8 +188,8 @@ typedef struct glcollide_ode_stats {
     unsigned long long contacts;         /* contacts returned */
     unsigned long long contained;        /* pairs pushed apart as one solid inside the other */
     unsigned long long gpu_queries, draw_calls, gpu_syncs, readback_bytes;
-    double cull_ms, contact_ms;     /* time in GPU culling and contact generation */
-    unsigned long long gl_contexts; /* GL contexts made (on first need) */
+    double cull_ms, contact_ms;            /* time in GPU culling and contact generation */
+    unsigned long long gl_contexts;        /* GL contexts made (on first need) */
     unsigned long long primitive_collides; /* trimesh-primitive (and ray) contact generations */
     unsigned long long primitive_contacts; /* contacts (and ray hits) they returned */
 } glcollide_ode_stats;
