@@ -1458,9 +1458,12 @@ static void drop_curve_points(glcollide_primitive_scratch *s, const frame *f, re
     if (deep == 0 || (f->shape.kind != GLCOLLIDE_PRIMITIVE_CYLINDER &&
                       !deep_points_span(pts, g->point_count, g->normal)))
         return;
+    /* the hull only where a deep curve point asks for it */
+    int deep_curve = 0;
+    for (uint32_t i = 0; i < g->point_count && f->shape.kind == GLCOLLIDE_PRIMITIVE_BOX; i++)
+        deep_curve |= pts[i].source == SOURCE_CURVE && pts[i].depth > 0.5 * g->width;
     support_hull hull;
-    int box = f->shape.kind == GLCOLLIDE_PRIMITIVE_BOX &&
-              hull_make(pts, g->point_count, g->normal, &hull);
+    int box = deep_curve && hull_make(pts, g->point_count, g->normal, &hull);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < g->point_count; i++)
         if (pts[i].source != SOURCE_CURVE ||
