@@ -234,4 +234,10 @@ void plugin_primitive_restore(void);
  * swapped, for count contacts. */
 void plugin_contacts_reverse(dContactGeom *contact, int count, int skip);
 
+/* Contact i of glcollide's into ODE's buffer as (g1, g2), its depth at least
+ * least_depth; the caller sets side1 and side2. Returns the ODE contact. */
+dContactGeom *plugin_contact_out(dContactGeom *contact, int skip, size_t i,
+                                 const glcollide_contact *c, double least_depth, dGeomID g1,
+                                 dGeomID g2);
+
 #endif

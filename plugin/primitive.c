@@ -98,6 +98,22 @@ static int ode_collide(dGeomID mesh, dGeomID other, int flags, dContactGeom *con
     return 0;
 }
 
+dContactGeom *plugin_contact_out(dContactGeom *contact, int skip, size_t i,
+                                 const glcollide_contact *c, double least_depth, dGeomID g1,
+                                 dGeomID g2)
+{
+    dContactGeom *out = (dContactGeom *)((char *)contact + i * (size_t)skip);
+    for (int k = 0; k < 3; k++) {
+        out->pos[k] = (dReal)c->position[k];
+        out->normal[k] = (dReal)c->normal[k];
+    }
+    out->pos[3] = out->normal[3] = 0;
+    out->depth = (dReal)fmax(c->depth, least_depth);
+    out->g1 = g1;
+    out->g2 = g2;
+    return out;
+}
+
 void plugin_contacts_reverse(dContactGeom *contact, int count, int skip)
 {
     for (int i = 0; i < count; i++) {
@@ -255,17 +271,9 @@ int plugin_primitive_collide(dGeomID mesh, dGeomID other, int flags, dContactGeo
          * moving alike (see trimesh.c). */
         double least_depth = 1e-12 * pair_size(m, &p);
         for (size_t i = 0; i < count; i++) {
-            dContactGeom *out = (dContactGeom *)((char *)contact + i * (size_t)skip);
-            const glcollide_contact *c = &t->contacts[i];
-            for (int k = 0; k < 3; k++) {
-                out->pos[k] = (dReal)c->position[k];
-                out->normal[k] = (dReal)c->normal[k];
-            }
-            out->pos[3] = out->normal[3] = 0;
-            out->depth = (dReal)fmax(c->depth, least_depth);
-            out->g1 = mesh;
-            out->g2 = other;
-            out->side1 = (int)c->triangle_a;
+            dContactGeom *out =
+                plugin_contact_out(contact, skip, i, &t->contacts[i], least_depth, mesh, other);
+            out->side1 = (int)t->contacts[i].triangle_a;
             out->side2 = -1;
         }
     }
