@@ -9,7 +9,14 @@
  *
  *   pile [--objects N] [--steps S] [--space glcollide|ode-simple|ode-sap|ode-hash]
  *        [--gpu auto|always|never] [--deform none|refit|rebuild] [--output FILE]
- *        [--report K] [--window]
+ *        [--report K] [--primitives glcollide|ode] [--pair-times] [--window]
+ *
+ * --primitives ode keeps ODE's own colliders for the meshes' pairs with the
+ * floor's and walls' planes and the boxes, spheres and capsules (with
+ * --space glcollide; glcollide's are the default there). --pair-times times
+ * every trimesh-plane dCollide call and prints, over the second half of the
+ * run (the pile settled), the medians per step of that time, of the step and
+ * of the collision, and the planes' share of the step ("pile-settled: ...").
  *
  * --deform makes the real meshes breathe every step (each vertex scaled by up
  * to 4% with a phase along the mesh's height, so the shape stays closed):
@@ -48,6 +55,8 @@ typedef struct pile {
     dSpaceID space;
     dJointGroupID contacts;
     space_kind kind;
+    int pair_times;          /* --pair-times */
+    double trimesh_plane_ms; /* this step's time in trimesh-plane dCollide calls */
     dBodyID *bodies;
     dGeomID *geoms;
     int *shape; /* index into shapes */
@@ -88,7 +97,13 @@ static void near_callback(void *data, dGeomID o1, dGeomID o2)
     p->step_pairs++;
     dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
     dContact contact[MAX_CONTACTS];
+    int c1 = dGeomGetClass(o1), c2 = dGeomGetClass(o2);
+    int timed = p->pair_times && ((c1 == dTriMeshClass && c2 == dPlaneClass) ||
+                                  (c1 == dPlaneClass && c2 == dTriMeshClass));
+    double t0 = timed ? now_ms() : 0.0;
     int n = dCollide(o1, o2, MAX_CONTACTS, &contact[0].geom, sizeof contact[0]);
+    if (timed)
+        p->trimesh_plane_ms += now_ms() - t0;
     for (int i = 0; i < n; i++) {
         contact[i].surface.mode = dContactSoftCFM | dContactSoftERP;
         contact[i].surface.mu = 0.7;
@@ -333,16 +348,52 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The median of values[first, first + count) (sorted in place). */
+static double median_of(double *values, int count)
+{
+    qsort(values, (size_t)count, sizeof *values, compare_double);
+    return count ? values[count / 2] : 0.0;
+}
+
+/* --pair-times: over the second half of the run, the pile settled, the
+ * median per step of the trimesh-plane dCollide time, of the step and of
+ * the collision, and the median of each step's plane share. */
+static void print_settled(int steps, double *collide_ms, const double *step_ms,
+                          const double *plane_ms)
+{
+    int first = steps / 2, count = steps - first;
+    double *v = malloc((size_t)(4 * (count ? count : 1)) * sizeof *v);
+    if (!v)
+        return;
+    double *step = v, *collide = v + count, *plane = v + 2 * count, *share = v + 3 * count;
+    for (int i = 0; i < count; i++) {
+        step[i] = step_ms[first + i];
+        collide[i] = collide_ms[first + i];
+        plane[i] = plane_ms[first + i];
+        share[i] = step[i] > 0.0 ? plane[i] / step[i] : 0.0;
+    }
+    printf("pile-settled: steps=%d step_ms_median=%.3f collide_ms_median=%.3f "
+           "trimesh_plane_ms_median=%.4f trimesh_plane_share_median=%.4f\n",
+           count, median_of(step, count), median_of(collide, count), median_of(plane, count),
+           median_of(share, count));
+    free(v);
+}
+
 int main(int argc, char **argv)
 {
-    int objects = 200, steps = 500, report = 50, window = 0, count_allocations = 0;
-    const char *output = "pile.png", *space_name = "glcollide", *gpu = "auto", *deform_name = "none";
+    int objects = 200, steps = 500, report = 50, window = 0, count_allocations = 0, pair_times = 0;
+    const char *output = "pile.png", *space_name = "glcollide", *gpu = "auto",
+               *deform_name = "none", *primitives = "glcollide";
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--window") == 0)
             window = 1;
         else if (strcmp(argv[i], "--count-allocations") == 0)
             count_allocations = 1;
+        else if (strcmp(argv[i], "--pair-times") == 0)
+            pair_times = 1;
+        else if (strcmp(argv[i], "--primitives") == 0 && value)
+            primitives = argv[++i];
         else if (strcmp(argv[i], "--objects") == 0 && value)
             objects = atoi(argv[++i]);
         else if (strcmp(argv[i], "--steps") == 0 && value)
@@ -361,7 +412,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: pile [--objects N] [--steps S] [--space glcollide|ode-simple|"
                             "ode-sap|ode-hash] [--gpu auto|always|never] "
                             "[--deform none|refit|rebuild] [--output FILE] [--report K] "
-                            "[--window]\n");
+                            "[--primitives glcollide|ode] [--pair-times] [--window]\n");
             return 2;
         }
     }
@@ -387,6 +438,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "pile: unknown --deform '%s' (none, refit, rebuild)\n", deform_name);
         return 2;
     }
+    if (strcmp(primitives, "glcollide") != 0 && strcmp(primitives, "ode") != 0) {
+        fprintf(stderr, "pile: unknown --primitives '%s' (glcollide, ode)\n", primitives);
+        return 2;
+    }
+    p.pair_times = pair_times;
     if (objects < 1 || steps < 1 || report < 1) {
         fprintf(stderr, "pile: --objects, --steps and --report must be positive\n");
         return 2;
@@ -398,6 +454,7 @@ int main(int argc, char **argv)
         glcollide_ode_set_gpu(strcmp(gpu, "always") == 0   ? GLCOLLIDE_ODE_GPU_ALWAYS
                               : strcmp(gpu, "never") == 0 ? GLCOLLIDE_ODE_GPU_NEVER
                                                           : GLCOLLIDE_ODE_GPU_AUTO);
+        glcollide_ode_set_primitive_contacts(strcmp(primitives, "glcollide") == 0);
         glcollide_ode_init(); /* falls back to the CPU path, logged */
     }
     make_shapes();
@@ -428,6 +485,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pile: --count-allocations needs LD_PRELOAD of the allocation counter\n");
     double *collide_ms = malloc((size_t)steps * sizeof *collide_ms);
     double *step_ms = malloc((size_t)steps * sizeof *step_ms);
+    double *plane_ms = malloc((size_t)steps * sizeof *plane_ms);
     unsigned long total_pairs = 0, total_contacts = 0;
     double yaw = 0.6, distance = 3.6;
     for (int s = 0; s < steps; s++) {
@@ -437,6 +495,7 @@ int main(int argc, char **argv)
         if (deform != DEFORM_NONE)
             announce_deformation(deform, p.kind == SPACE_GLCOLLIDE);
         p.step_pairs = p.step_contacts = 0;
+        p.trimesh_plane_ms = 0.0;
         unsigned long allocations_before = allocations ? *allocations : 0;
         if (p.kind == SPACE_GLCOLLIDE)
             glcollide_ode_space_collide(p.space, &p, near_callback);
@@ -450,6 +509,7 @@ int main(int argc, char **argv)
         double t2 = now_ms();
         collide_ms[s] = t1 - t0;
         step_ms[s] = t2 - t0;
+        plane_ms[s] = p.trimesh_plane_ms;
         total_pairs += p.step_pairs;
         total_contacts += p.step_contacts;
         if ((s + 1) % report == 0 || s + 1 == steps) {
@@ -493,6 +553,8 @@ int main(int argc, char **argv)
         }
     }
     int ran = steps;
+    if (pair_times)
+        print_settled(steps, collide_ms, step_ms, plane_ms);
     qsort(collide_ms, (size_t)ran, sizeof *collide_ms, compare_double);
     qsort(step_ms, (size_t)ran, sizeof *step_ms, compare_double);
     glcollide_ode_stats stats = {0};
@@ -527,6 +589,7 @@ int main(int argc, char **argv)
 #endif
     free(collide_ms);
     free(step_ms);
+    free(plane_ms);
     dJointGroupDestroy(p.contacts);
     dSpaceDestroy(p.space);
     dWorldDestroy(p.world);

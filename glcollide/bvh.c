@@ -786,3 +786,191 @@ double glcollide_bvh_nearest(const glcollide_bvh *bvh, const double *positions, 
     }
     return sqrt(best2);
 }
+
+/* ================================================================ primitives
+ *
+ * Traversals against an analytic shape placed in the BVH's own (object)
+ * space, for contacts between a mesh and ODE's primitives: the caller brings
+ * the primitive into the mesh's frame (one transform) instead of the mesh
+ * into the world, so a rigid motion of the mesh costs nothing here. Each
+ * visits only the nodes whose boxes meet the shape: a mesh resting on a
+ * plane costs in proportion to the triangles near the plane.
+ */
+
+/* Does box reach the half-space normal . x <= offset? (Its lowest point
+ * along normal; the box's halves already cover the rounding.) */
+static inline int box_reaches_half_space(const bvh_box *box, const double normal[3], double offset)
+{
+    double low = 0.0;
+    for (int k = 0; k < 3; k++)
+        low += normal[k] * box->c[k] - fabs(normal[k]) * box->h[k];
+    return low <= offset;
+}
+
+int glcollide_bvh_query_half_space(const glcollide_bvh *bvh, const double normal[3], double offset,
+                                   glcollide_bvh_triangle_fn fn, void *user)
+{
+    if (!bvh || !normal || !fn || !bvh->node_count)
+        return 0;
+    uint32_t stack[GLCOLLIDE_BVH_MAX_DEPTH + 2];
+    size_t top = 0;
+    if (box_reaches_half_space(&bvh->nodes[0].box, normal, offset))
+        stack[top++] = 0;
+    while (top > 0) {
+        const bvh_node *node = &bvh->nodes[stack[--top]];
+        if (node->count) {
+            for (uint32_t s = node->first; s < node->first + node->count; s++)
+                if (box_reaches_half_space(&bvh->slot_boxes[s], normal, offset) &&
+                    fn(bvh->ids[s], user))
+                    return 1;
+            continue;
+        }
+        for (uint32_t c = 0; c < 2; c++)
+            if (box_reaches_half_space(&bvh->nodes[node->first + c].box, normal, offset))
+                stack[top++] = node->first + c;
+    }
+    return 0;
+}
+
+/* An oriented box in the BVH's frame: centre, unit axes (rows), their
+ * absolute values, half extents. */
+typedef struct oriented_box {
+    double centre[3], axes[9], abs_axes[9], half[3];
+} oriented_box;
+
+/* Can an axis-aligned box and an oriented one be separated along one of the
+ * six face normals? Conservative as obb_overlap: "maybe" when none does. */
+static int box_meets_oriented(const bvh_box *box, const oriented_box *o)
+{
+    const double *h = box->h;
+    double d[3];
+    for (int k = 0; k < 3; k++)
+        d[k] = o->centre[k] - box->c[k];
+    for (int k = 0; k < 3; k++) { /* the box's axes */
+        double extent = h[k] + o->abs_axes[k] * o->half[0] + o->abs_axes[3 + k] * o->half[1] +
+                        o->abs_axes[6 + k] * o->half[2];
+        if (fabs(d[k]) > extent)
+            return 0;
+    }
+    for (int j = 0; j < 3; j++) { /* the oriented box's axes */
+        const double *a = o->axes + 3 * j, *abs_a = o->abs_axes + 3 * j;
+        double distance = a[0] * d[0] + a[1] * d[1] + a[2] * d[2];
+        double extent = o->half[j] + abs_a[0] * h[0] + abs_a[1] * h[1] + abs_a[2] * h[2];
+        if (fabs(distance) > extent)
+            return 0;
+    }
+    return 1;
+}
+
+int glcollide_bvh_query_oriented_box(const glcollide_bvh *bvh, const double centre[3],
+                                     const double axes[9], const double half[3],
+                                     glcollide_bvh_triangle_fn fn, void *user)
+{
+    if (!bvh || !centre || !axes || !half || !fn || !bvh->node_count)
+        return 0;
+    oriented_box o;
+    for (int k = 0; k < 3; k++) {
+        o.centre[k] = centre[k];
+        o.half[k] = half[k];
+    }
+    for (int k = 0; k < 9; k++) {
+        o.axes[k] = axes[k];
+        o.abs_axes[k] = fabs(axes[k]);
+    }
+    uint32_t stack[GLCOLLIDE_BVH_MAX_DEPTH + 2];
+    size_t top = 0;
+    if (box_meets_oriented(&bvh->nodes[0].box, &o))
+        stack[top++] = 0;
+    while (top > 0) {
+        const bvh_node *node = &bvh->nodes[stack[--top]];
+        if (node->count) {
+            for (uint32_t s = node->first; s < node->first + node->count; s++)
+                if (box_meets_oriented(&bvh->slot_boxes[s], &o) && fn(bvh->ids[s], user))
+                    return 1;
+            continue;
+        }
+        for (uint32_t c = 0; c < 2; c++)
+            if (box_meets_oriented(&bvh->nodes[node->first + c].box, &o))
+                stack[top++] = node->first + c;
+    }
+    return 0;
+}
+
+/* The parameter at which the ray origin + t * direction enters box, if it
+ * meets it for some t in [0, t_max] (slabs; inclusive); INFINITY if not. */
+static double ray_enters_box(const bvh_box *box, const double origin[3], const double inverse[3],
+                             double t_max)
+{
+    double t0 = 0.0, t1 = t_max;
+    for (int k = 0; k < 3; k++) {
+        double lo = box->c[k] - box->h[k], hi = box->c[k] + box->h[k];
+        double a = (lo - origin[k]) * inverse[k];
+        double b = (hi - origin[k]) * inverse[k];
+        if (isnan(a) || isnan(b)) { /* parallel and on a slab's plane: 0 * inf */
+            if (origin[k] < lo || origin[k] > hi)
+                return INFINITY;
+            continue;
+        }
+        if (a > b) {
+            double t = a;
+            a = b;
+            b = t;
+        }
+        t0 = a > t0 ? a : t0;
+        t1 = b < t1 ? b : t1;
+        if (t0 > t1)
+            return INFINITY;
+    }
+    return t0;
+}
+
+int glcollide_bvh_query_ray(const glcollide_bvh *bvh, const double origin[3],
+                            const double direction[3], const double *t_max,
+                            glcollide_bvh_triangle_fn fn, void *user)
+{
+    if (!bvh || !origin || !direction || !t_max || !fn || !bvh->node_count)
+        return 0;
+    double inverse[3];
+    for (int k = 0; k < 3; k++)
+        inverse[k] = 1.0 / direction[k]; /* +-inf along an axis the ray does not move on */
+    uint32_t stack[GLCOLLIDE_BVH_MAX_DEPTH + 2];
+    size_t top = 0;
+    if (ray_enters_box(&bvh->nodes[0].box, origin, inverse, *t_max) < INFINITY)
+        stack[top++] = 0;
+    while (top > 0) {
+        const bvh_node *node = &bvh->nodes[stack[--top]];
+        /* *t_max may have dropped since the node was pushed. */
+        if (ray_enters_box(&node->box, origin, inverse, *t_max) == INFINITY)
+            continue;
+        if (node->count) {
+            for (uint32_t s = node->first; s < node->first + node->count; s++)
+                if (ray_enters_box(&bvh->slot_boxes[s], origin, inverse, *t_max) < INFINITY &&
+                    fn(bvh->ids[s], user))
+                    return 1;
+            continue;
+        }
+        /* The nearer child last on the stack, so it is searched first. */
+        uint32_t near = node->first, far = node->first + 1;
+        double t_near = ray_enters_box(&bvh->nodes[near].box, origin, inverse, *t_max);
+        double t_far = ray_enters_box(&bvh->nodes[far].box, origin, inverse, *t_max);
+        if (t_far < t_near) {
+            uint32_t t = near;
+            near = far;
+            far = t;
+            double d = t_near;
+            t_near = t_far;
+            t_far = d;
+        }
+        if (t_far < INFINITY)
+            stack[top++] = far;
+        if (t_near < INFINITY)
+            stack[top++] = near;
+    }
+    return 0;
+}
+
+void glcollide_closest_point_on_triangle(const double p[3], const double a[3], const double b[3],
+                                         const double c[3], double out[3])
+{
+    closest_on_triangle(p, a, b, c, out);
+}

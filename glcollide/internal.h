@@ -136,6 +136,11 @@ static inline void glcollide_vec3_cross(double out[3], const double a[3], const 
     out[2] = z;
 }
 
+/* The point of triangle abc nearest to p (a triangle without area: the
+ * nearest of its corners); bvh.c's, shared with the primitive contacts. */
+void glcollide_closest_point_on_triangle(const double p[3], const double a[3], const double b[3],
+                                         const double c[3], double out[3]);
+
 /* An empty box (min = +inf, max = -inf) and growing it. */
 void glcollide_aabb_empty(glcollide_aabb *box);
 void glcollide_aabb_add_point(glcollide_aabb *box, const double p[3]);

@@ -21,7 +21,8 @@
 
 plugin_shared plugin = {.lock = PTHREAD_MUTEX_INITIALIZER,
                         .gpu_lock = PTHREAD_MUTEX_INITIALIZER,
-                        .gpu_mode = GLCOLLIDE_ODE_GPU_AUTO};
+                        .gpu_mode = GLCOLLIDE_ODE_GPU_AUTO,
+                        .primitives = 1};
 
 unsigned long long plugin_now_ns(void)
 {
@@ -72,6 +73,8 @@ static void thread_free(void *state)
     free(t->contacts);
     free(t->candidates);
     glcollide_contact_scratch_destroy(&t->contact_scratch);
+    glcollide_primitive_scratch_destroy(&t->primitive_scratch);
+    free(t->ray_hits);
     free(t);
 }
 
@@ -109,6 +112,8 @@ int glcollide_ode_init(void)
     pthread_mutex_lock(&plugin.lock);
     if (plugin.users++ == 0) {
         dSetColliderOverride(dTriMeshClass, dTriMeshClass, plugin_trimesh_collide);
+        if (atomic_load(&plugin.primitives))
+            plugin_primitive_install();
         glcollide_ode_reset_stats();
     }
     pthread_mutex_unlock(&plugin.lock);
@@ -126,6 +131,8 @@ void glcollide_ode_shutdown(void)
                           "ODE plugin: ODE's trimesh collider (dCollideTTL) not found: trimesh "
                           "pairs get no contacts after the last glcollide_ode_shutdown");
         dSetColliderOverride(dTriMeshClass, dTriMeshClass, own);
+        if (atomic_load(&plugin.primitives))
+            plugin_primitive_restore();
         plugin_meshes_release();
         free(plugin.sources);
         plugin.sources = NULL;
@@ -254,10 +261,37 @@ dSpaceID glcollide_ode_space_create(dSpaceID parent)
     return dSimpleSpaceCreate(parent);
 }
 
+void glcollide_ode_set_primitive_contacts(int enabled)
+{
+    pthread_mutex_lock(&plugin.lock);
+    enabled = enabled != 0;
+    if (enabled != atomic_load(&plugin.primitives) && plugin.users > 0) {
+        if (enabled)
+            plugin_primitive_install();
+        else
+            plugin_primitive_restore();
+    }
+    atomic_store(&plugin.primitives, enabled);
+    pthread_mutex_unlock(&plugin.lock);
+}
+
 int glcollide_ode_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
 {
-    if (dGeomGetClass(o1) == dTriMeshClass && dGeomGetClass(o2) == dTriMeshClass)
+    int c1 = dGeomGetClass(o1), c2 = dGeomGetClass(o2);
+    if (c1 == dTriMeshClass && c2 == dTriMeshClass)
         return plugin_trimesh_collide(o1, o2, flags, contact, skip);
+    int primitives = atomic_load_explicit(&plugin.primitives, memory_order_relaxed);
+    /* dCollide's own rules first: no contacts of a geom with itself or
+     * between geoms of one body. */
+    int primitive_pair = primitives && (flags & 0xffff) && o1 != o2 &&
+                         (!dGeomGetBody(o1) || dGeomGetBody(o1) != dGeomGetBody(o2));
+    if (primitive_pair && c1 == dTriMeshClass && plugin_primitive_class(c2))
+        return plugin_primitive_collide(o1, o2, flags, contact, skip);
+    if (primitive_pair && c2 == dTriMeshClass && plugin_primitive_class(c1)) {
+        int n = plugin_primitive_collide(o2, o1, flags, contact, skip);
+        plugin_contacts_reverse(contact, n, skip);
+        return n;
+    }
     return dCollide(o1, o2, flags, contact, skip);
 }
 
@@ -283,17 +317,20 @@ void glcollide_ode_get_stats(glcollide_ode_stats *stats)
         .cull_ms = (double)atomic_load(&c->cull_ns) * 1e-6,
         .contact_ms = (double)atomic_load(&c->contact_ns) * 1e-6,
         .gl_contexts = atomic_load(&c->gl_contexts),
+        .primitive_collides = atomic_load(&c->primitive_collides),
+        .primitive_contacts = atomic_load(&c->primitive_contacts),
     };
 }
 
 void glcollide_ode_reset_stats(void)
 {
     plugin_counters *c = &plugin.counters;
-    atomic_ullong *all[] = {
-        &c->space_collides,   &c->aabb_pairs,  &c->culled_pairs, &c->callbacks,
-        &c->trimesh_collides, &c->candidates,  &c->contacts,     &c->contained,
-        &c->gpu_queries,      &c->draw_calls,  &c->gpu_syncs,    &c->readback_bytes,
-        &c->upload_bytes,     &c->gl_contexts, &c->cull_ns,      &c->contact_ns};
+    atomic_ullong *all[] = {&c->space_collides,     &c->aabb_pairs,        &c->culled_pairs,
+                            &c->callbacks,          &c->trimesh_collides,  &c->candidates,
+                            &c->contacts,           &c->contained,         &c->gpu_queries,
+                            &c->draw_calls,         &c->gpu_syncs,         &c->readback_bytes,
+                            &c->upload_bytes,       &c->gl_contexts,        &c->cull_ns,           &c->contact_ns,
+                            &c->primitive_collides, &c->primitive_contacts};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         atomic_store(all[i], 0);
 }

@@ -18,6 +18,7 @@
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
 #include <glcollide/ode.h>
+#include <glcollide/primitives.h>
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -49,8 +50,8 @@ typedef struct plugin_source {
 /* Counters behind glcollide_ode_stats, added to by every thread. */
 typedef struct plugin_counters {
     atomic_ullong space_collides, aabb_pairs, culled_pairs, callbacks, trimesh_collides, candidates,
-        contacts, contained, gpu_queries, draw_calls, gpu_syncs, readback_bytes, upload_bytes,
-        gl_contexts;
+        contacts, contained, gpu_queries, draw_calls, gpu_syncs, readback_bytes, upload_bytes, gl_contexts,
+        primitive_collides, primitive_contacts;
     atomic_ullong cull_ns, contact_ns;
 } plugin_counters;
 
@@ -68,6 +69,7 @@ typedef struct plugin_shared {
     glcollide_context *context; /* NULL until a pair first needs the GPU */
     atomic_int gpu_refused;     /* no context for the mode set: CPU until it is set again */
     atomic_int gpu_mode;        /* GLCOLLIDE_ODE_GPU_* */
+    atomic_int primitives;      /* trimesh-primitive pairs get glcollide's contacts (default 1) */
     plugin_counters counters;
 } plugin_shared;
 
@@ -185,6 +187,9 @@ typedef struct plugin_thread {
     glcollide_index_pair *candidates; /* CPU candidates of one trimesh pair */
     size_t candidate_capacity;
     glcollide_contact_scratch *contact_scratch;
+    glcollide_primitive_scratch *primitive_scratch; /* trimesh-primitive contacts */
+    glcollide_ray_hit *ray_hits;
+    size_t ray_hit_capacity;
 } plugin_thread;
 
 /* This thread's state, made on first use; NULL when out of memory (logged). */
@@ -228,5 +233,28 @@ static inline int plugin_reserve(void **array, size_t *capacity, size_t count, s
 
 /* The trimesh-trimesh collider (dColliderFn). */
 int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip);
+
+/* ------------------------------------------------------------- primitives */
+
+/* The collider of a trimesh (mesh) with a plane, box, sphere, capsule,
+ * cylinder or ray (other), as dColliderFn: the trimesh first. */
+int plugin_primitive_collide(dGeomID mesh, dGeomID other, int flags, dContactGeom *contact,
+                             int skip);
+/* Is class_id one of those? */
+int plugin_primitive_class(int class_id);
+/* Installs the collider for every such class (dSetColliderOverride, both
+ * argument orders), or gives each back to ODE's own (logged when ODE's
+ * cannot be found); plugin.lock held. */
+void plugin_primitive_install(void);
+void plugin_primitive_restore(void);
+/* ODE's reversed-argument rule: normals flipped, g1/g2 and side1/side2
+ * swapped, for count contacts. */
+void plugin_contacts_reverse(dContactGeom *contact, int count, int skip);
+
+/* Contact i of glcollide's into ODE's buffer as (g1, g2), its depth at least
+ * least_depth; the caller sets side1 and side2. Returns the ODE contact. */
+dContactGeom *plugin_contact_out(dContactGeom *contact, int skip, size_t i,
+                                 const glcollide_contact *c, double least_depth, dGeomID g1,
+                                 dGeomID g2);
 
 #endif

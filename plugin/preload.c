@@ -15,6 +15,10 @@
  *   GLCOLLIDE_PRELOAD=0          all of it off: ODE as if not preloaded
  *   GLCOLLIDE_GPU=auto|never|always  GPU culling of trimesh pairs
  *                                (glcollide_ode_set_gpu; default auto)
+ *   GLCOLLIDE_PRIMITIVES=0|1     a trimesh's pairs with ODE's planes, boxes,
+ *                                spheres, capsules, cylinders and rays:
+ *                                glcollide's colliders (1, default) or ODE's
+ *                                (glcollide_ode_set_primitive_contacts)
  *   GLCOLLIDE_PRELOAD_STATS=1    glcollide's counters on stderr at dCloseODE
  *   GLCOLLIDE_LOG=debug|info|... glcollide's log level (default warnings)
  */
@@ -40,7 +44,7 @@ static void *next(const char *name)
 
 #define GLCOLLIDE_PRELOAD_API __attribute__((visibility("default")))
 
-/* GLCOLLIDE_GPU, then glcollide_ode_init. */
+/* GLCOLLIDE_GPU and GLCOLLIDE_PRIMITIVES, then glcollide_ode_init. */
 static void start(void)
 {
     static const struct {
@@ -59,6 +63,14 @@ static void start(void)
         else
             glcollide_log(GLCOLLIDE_LOG_WARNING,
                           "preload: GLCOLLIDE_GPU=%s is not auto, never or always: auto", gpu);
+    }
+    const char *primitives = getenv("GLCOLLIDE_PRIMITIVES");
+    if (primitives && *primitives) {
+        if (strcmp(primitives, "0") == 0 || strcmp(primitives, "1") == 0)
+            glcollide_ode_set_primitive_contacts(primitives[0] == '1');
+        else
+            glcollide_log(GLCOLLIDE_LOG_WARNING,
+                          "preload: GLCOLLIDE_PRIMITIVES=%s is not 0 or 1: 1", primitives);
     }
     glcollide_ode_init();
 }
@@ -90,10 +102,12 @@ GLCOLLIDE_PRELOAD_API void dCloseODE(void)
         fprintf(stderr,
                 "glcollide-preload: gpu=%d space_collides=%llu aabb_pairs=%llu culled_pairs=%llu "
                 "callbacks=%llu trimesh_collides=%llu candidates=%llu contacts=%llu "
-                "gpu_queries=%llu gl_contexts=%llu cull_ms=%.1f contact_ms=%.1f\n",
+                "gpu_queries=%llu gl_contexts=%llu cull_ms=%.1f contact_ms=%.1f "
+                "primitive_collides=%llu "
+                "primitive_contacts=%llu\n",
                 glcollide_ode_has_gpu(), s.space_collides, s.aabb_pairs, s.culled_pairs,
                 s.callbacks, s.trimesh_collides, s.candidates, s.contacts, s.gpu_queries,
-                s.gl_contexts, s.cull_ms, s.contact_ms);
+                s.gl_contexts, s.cull_ms, s.contact_ms, s.primitive_collides, s.primitive_contacts);
     }
     glcollide_ode_shutdown();
     void (*real)(void) = (void (*)(void))next("dCloseODE");
@@ -159,14 +173,14 @@ INTERPOSE_BUILD(dGeomTriMeshDataBuildDouble1, BUILD_PARAMS1, BUILD_ARGS1,
 #define register_simple glcollide_ode_trimesh_data_build_single
 #endif
 INTERPOSE_BUILD(dGeomTriMeshDataBuildSimple,
-                (dTriMeshDataID g, const dReal *vertices, int vertex_count, const dTriIndex *indices,
-                 int index_count),
+                (dTriMeshDataID g, const dReal *vertices, int vertex_count,
+                 const dTriIndex *indices, int index_count),
                 (g, vertices, vertex_count, indices, index_count),
                 register_simple(g, vertices, (int)sizeof(dVector3), vertex_count, indices,
                                 index_count, (int)(3 * sizeof(dTriIndex))))
 INTERPOSE_BUILD(dGeomTriMeshDataBuildSimple1,
-                (dTriMeshDataID g, const dReal *vertices, int vertex_count, const dTriIndex *indices,
-                 int index_count, const int *normals),
+                (dTriMeshDataID g, const dReal *vertices, int vertex_count,
+                 const dTriIndex *indices, int index_count, const int *normals),
                 (g, vertices, vertex_count, indices, index_count, normals),
                 register_simple(g, vertices, (int)sizeof(dVector3), vertex_count, indices,
                                 index_count, (int)(3 * sizeof(dTriIndex))))

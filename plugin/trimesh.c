@@ -683,16 +683,8 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
                                db->bounds.max[k] - db->bounds.min[k]));
     double least_depth = 1e-12 * size;
     for (size_t i = 0; i < count; i++) {
-        dContactGeom *out = (dContactGeom *)((char *)contact + i * (size_t)skip);
         const glcollide_contact *c = &t->contacts[i];
-        for (int k = 0; k < 3; k++) {
-            out->pos[k] = (dReal)c->position[k];
-            out->normal[k] = (dReal)c->normal[k];
-        }
-        out->pos[3] = out->normal[3] = 0;
-        out->depth = (dReal)fmax(c->depth, least_depth);
-        out->g1 = o1;
-        out->g2 = o2;
+        dContactGeom *out = plugin_contact_out(contact, skip, i, c, least_depth, o1, o2);
         out->side1 = (int)(contained ? c->triangle_a : t->sides[0].ids[c->triangle_a]);
         out->side2 = (int)(contained ? c->triangle_b : t->sides[1].ids[c->triangle_b]);
     }

@@ -154,6 +154,18 @@ static int primitive_geoms(const scene_solid *s, dSpaceID space, dGeomID out[5],
     case SCENE_BOX: out[0] = dCreateBox(space, s->size[0], s->size[1], s->size[2]); return 1;
     case SCENE_CYLINDER: out[0] = dCreateCylinder(space, s->size[0], s->size[1]); return 1;
     case SCENE_SPHERE: out[0] = dCreateSphere(space, s->size[0]); return 1;
+    case SCENE_CAPSULE: out[0] = dCreateCapsule(space, s->size[0], s->size[1]); return 1;
+    case SCENE_PLANE: {
+        /* not placeable: its normal and offset say where it is */
+        dMatrix3 r;
+        dQuaternion q = {s->rotation[0], s->rotation[1], s->rotation[2], s->rotation[3]};
+        dRfromQ(r, q);
+        double n[3] = {r[2], r[6], r[10]};
+        out[0] =
+            dCreatePlane(space, n[0], n[1], n[2],
+                         n[0] * s->position[0] + n[1] * s->position[1] + n[2] * s->position[2]);
+        return 1;
+    }
     case SCENE_CUP: {
         double w = s->size[0], height = s->size[1], hole = s->size[2], floor = s->size[3];
         double wall = w - hole;
@@ -184,6 +196,8 @@ static void solid_mass(const scene_solid *s, dMass *m)
     case SCENE_CYLINDER: dMassSetCylinder(m, s->density, 3, s->size[0], s->size[1]); break;
     case SCENE_SPHERE: dMassSetSphere(m, s->density, s->size[0]); break;
     case SCENE_CUP: dMassSetBox(m, s->density, 2 * s->size[0], 2 * s->size[0], s->size[1]); break;
+    case SCENE_CAPSULE: dMassSetCapsule(m, s->density, 3, s->size[0], s->size[1]); break;
+    case SCENE_PLANE: dMassSetZero(m); break;
     }
 }
 
@@ -240,6 +254,76 @@ static double axis_angle(const dReal *r0, const dReal *r1)
     return acos(c > 1 ? 1 : (c < -1 ? -1 : c));
 }
 
+/* ------------------------------------------------------------ the gripper */
+
+typedef struct gripper_state {
+    dBodyID palm, object;
+    dJointID lift, slide[2];
+    double object_start_z, hold_relative[3];
+    int holding;
+} gripper_state;
+
+static void relative_to_palm(const gripper_state *g, double out[3])
+{
+    const dReal *o = dBodyGetPosition(g->object), *p = dBodyGetPosition(g->palm);
+    for (int k = 0; k < 3; k++)
+        out[k] = o[k] - p[k];
+}
+
+/* The palm (1 kg, no geom) above the fingers' centre, on a vertical slider
+ * to the world, carrying the fingers. */
+static void gripper_build(gripper_state *g, const scene_gripper *desc, dWorldID world,
+                          dBodyID solid_body[])
+{
+    dBodyID fingers[2] = {solid_body[desc->fingers[0]], solid_body[desc->fingers[1]]};
+    g->object = solid_body[desc->object];
+    g->object_start_z = dBodyGetPosition(g->object)[2];
+    g->palm = dBodyCreate(world);
+    dMass m;
+    dMassSetBoxTotal(&m, 1.0, 0.1, 0.1, 0.02);
+    dBodySetMass(g->palm, &m);
+    const dReal *a = dBodyGetPosition(fingers[0]), *b = dBodyGetPosition(fingers[1]);
+    dBodySetPosition(g->palm, 0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]), a[2] + 0.1);
+    g->lift = dJointCreateSlider(world, 0);
+    dJointAttach(g->lift, g->palm, 0);
+    dJointSetSliderAxis(g->lift, 0, 0, 1);
+    dJointSetSliderParam(g->lift, dParamFMax, 1e4);
+    /* A vise: the -x finger fixed to the palm, the +x finger on a slider
+     * along x pushed by its motor (two motorised fingers would leave the
+     * pair free to drift together along x once both motors saturate). */
+    g->slide[0] = dJointCreateFixed(world, 0);
+    dJointAttach(g->slide[0], fingers[0], g->palm);
+    dJointSetFixed(g->slide[0]);
+    g->slide[1] = dJointCreateSlider(world, 0);
+    dJointAttach(g->slide[1], fingers[1], g->palm);
+    dJointSetSliderAxis(g->slide[1], 1, 0, 0);
+    dJointSetSliderParam(g->slide[1], dParamFMax, desc->squeeze);
+}
+
+/* Close (the motors push with at most the squeeze force, and keep pushing),
+ * lift, hold. */
+static void gripper_drive(gripper_state *g, const scene_gripper *desc, double t, scene_figures *out)
+{
+    dJointSetSliderParam(g->slide[1], dParamVel, -desc->close_speed);
+    int lifting = t >= desc->close_time && t < desc->close_time + desc->lift_time;
+    dJointSetSliderParam(g->lift, dParamVel, lifting ? desc->lift_speed : 0.0);
+    if (!g->holding && t >= desc->close_time + desc->lift_time) {
+        g->holding = 1;
+        relative_to_palm(g, g->hold_relative);
+        out->lifted = dBodyGetPosition(g->object)[2] - g->object_start_z;
+    }
+}
+
+static void gripper_finish(const gripper_state *g, scene_figures *out)
+{
+    double now[3];
+    relative_to_palm(g, now);
+    out->slip = g->holding ? sqrt((now[0] - g->hold_relative[0]) * (now[0] - g->hold_relative[0]) +
+                                  (now[1] - g->hold_relative[1]) * (now[1] - g->hold_relative[1]) +
+                                  (now[2] - g->hold_relative[2]) * (now[2] - g->hold_relative[2]))
+                           : INFINITY;
+}
+
 int scene_run(const scene_desc *scene, const scene_params *params, scene_figures *out)
 {
     memset(out, 0, sizeof *out);
@@ -270,7 +354,7 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
         dWorldSetContactMaxCorrectingVel(run.world, params->max_correcting_vel);
 
     ode_mesh meshes[SCENE_MAX_SOLIDS] = {{0}};
-    dBodyID bodies[SCENE_MAX_SOLIDS];
+    dBodyID bodies[SCENE_MAX_SOLIDS], solid_body[SCENE_MAX_SOLIDS] = {0};
     size_t body_count = 0;
     dReal start_pos[SCENE_MAX_SOLIDS][3], start_rot[SCENE_MAX_SOLIDS][12];
     double highest[SCENE_MAX_SOLIDS];
@@ -290,7 +374,8 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
             highest[body_count] = s->position[2];
             body_count++;
         }
-        if (mesh_geoms) {
+        solid_body[i] = body;
+        if (mesh_geoms && !s->primitive) {
             if (!s->mesh || ode_mesh_build(&meshes[i], s->mesh, glcollide) != 0) {
                 fprintf(stderr, "%s: solid %zu has no mesh\n", scene->name, i);
                 status = -1;
@@ -307,7 +392,7 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
             dGeomID g[5];
             double offsets[5][3];
             int n = primitive_geoms(s, space, g, offsets);
-            for (int k = 0; k < n; k++) {
+            for (int k = 0; k < n && s->shape != SCENE_PLANE; k++) {
                 if (body) {
                     dGeomSetBody(g[k], body);
                     dGeomSetOffsetPosition(g[k], offsets[k][0], offsets[k][1], offsets[k][2]);
@@ -325,10 +410,15 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
         }
     }
 
+    gripper_state grip = {0};
+    if (status == 0 && scene->gripper.enabled)
+        gripper_build(&grip, &scene->gripper, run.world, solid_body);
     double kinetic_early = 0, kinetic_late = 0;
     int early_steps = 0, late_steps = 0;
     double start = now_ms();
     for (int step = 0; step < params->steps && status == 0; step++) {
+        if (scene->gripper.enabled)
+            gripper_drive(&grip, &scene->gripper, step * params->dt, out);
         if (step == params->settle_steps)
             for (size_t b = 0; b < body_count; b++) {
                 memcpy(start_pos[b], dBodyGetPosition(bodies[b]), sizeof start_pos[b]);
@@ -399,6 +489,8 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
         out->max_contacts_step = run.max_step_contacts;
         out->ms_per_step = params->steps ? elapsed / params->steps : 0;
         out->collide_ms_per_step = params->steps ? run.collide_ms / params->steps : 0;
+        if (scene->gripper.enabled)
+            gripper_finish(&grip, out);
     }
 
     dJointGroupDestroy(run.joints);
@@ -433,6 +525,8 @@ enum {
     MESH_PLATE,      /* 0.1 x 0.1 x 0.005 */
     MESH_FINE_FLOOR, /* slab with a 32 x 32 grid on top */
     MESH_BIG_BOX,    /* 0.4 cube, static */
+    MESH_BUNNY,      /* libcgal-demo's bunny00.off, 75,408 triangles, fitted to 0.1 */
+    MESH_ROTOR,      /* rotor_small.off, 4,800 triangles, fitted to 0.1: flat round ends */
     MESH_COUNT
 };
 static glcollide_mesh *meshes[MESH_COUNT];
@@ -469,6 +563,13 @@ static const glcollide_mesh *mesh_of(int which)
         meshes[which] = test_mesh_box((double[3]){0.5, 0.5, 0.05}, (int[3]){32, 32, 1});
         break;
     case MESH_BIG_BOX: meshes[which] = test_mesh_box((double[3]){0.2, 0.2, 0.2}, one); break;
+    case MESH_BUNNY:
+    case MESH_ROTOR:
+        meshes[which] = (glcollide_mesh *)data_mesh(
+            which == MESH_BUNNY ? "bunny00.off" : "rotor_small.off", 1.0);
+        if (meshes[which] && glcollide_mesh_fit(meshes[which], 0.1) != GLCOLLIDE_OK)
+            glcollide_mesh_destroy(&meshes[which]);
+        break;
     }
     return meshes[which];
 }
@@ -486,7 +587,8 @@ static scene_solid *add(scene_desc *d, scene_shape shape, const double size[4], 
     memset(s, 0, sizeof *s);
     s->shape = shape;
     memcpy(s->size, size, 4 * sizeof *size);
-    s->mesh = mesh_of(mesh);
+    s->mesh = mesh >= 0 ? mesh_of(mesh) : NULL; /* < 0: a primitive in every flavour */
+    s->primitive = mesh < 0;
     s->position[0] = x;
     s->position[1] = y;
     s->position[2] = z;
@@ -505,9 +607,93 @@ static void rotate(scene_solid *s, double angle, const double axis[3])
 
 static const double z_axis[3] = {0, 0, 1}, y_axis[3] = {0, 1, 0};
 
+/* p turned by the solid's rotation. */
+static void rotate_point(const scene_solid *s, const double p[3], double out[3])
+{
+    glcollide_object o = {
+        0, {0, 0, 0}, {s->rotation[0], s->rotation[1], s->rotation[2], s->rotation[3]}};
+    glcollide_object_transform_points(&o, p, 1, out);
+}
+
 static void add_slab(scene_desc *d)
 {
     add(d, SCENE_BOX, (double[4]){1, 1, 0.1}, MESH_SLAB, 0, 0, -0.05, 1);
+}
+
+enum { PRIMITIVE = -1 };
+
+/* ODE's plane z = 0 (the solid below), in every flavour. */
+static void add_plane(scene_desc *d)
+{
+    add(d, SCENE_PLANE, (double[4]){0}, PRIMITIVE, 0, 0, 0, 1);
+}
+
+static const double x_axis[3] = {1, 0, 0};
+
+/* ODE's box, sphere, capsule and cylinders (upright and on its side)
+ * resting on a table top at z = 0 (a mesh: the slab or the finely
+ * tessellated floor). */
+static void primitives_on(scene_desc *d, int table)
+{
+    add(d, SCENE_BOX, (double[4]){1, 1, 0.1}, table, 0, 0, -0.05, 1);
+    add(d, SCENE_BOX, (double[4]){0.1, 0.1, 0.1}, PRIMITIVE, -0.3, -0.1, 0.05, 0);
+    add(d, SCENE_SPHERE, (double[4]){0.05}, PRIMITIVE, -0.1, -0.1, 0.05, 0);
+    scene_solid *capsule =
+        add(d, SCENE_CAPSULE, (double[4]){0.03, 0.15}, PRIMITIVE, 0.1, -0.1, 0.03, 0);
+    rotate(capsule, pi / 2, x_axis); /* lying along y */
+    add(d, SCENE_CYLINDER, (double[4]){0.05, 0.1}, PRIMITIVE, 0.3, -0.1, 0.05, 0);
+    scene_solid *side =
+        add(d, SCENE_CYLINDER, (double[4]){0.04, 0.12}, PRIMITIVE, 0, 0.25, 0.04, 0);
+    rotate(side, pi / 2, x_axis);
+}
+
+/*
+ * A vise picks a real mesh off a plane (the object's body frame is the
+ * mesh's, turned by the quaternion q): two box fingers 2 x 6 x 8 cm (or,
+ * with capsules, capsules of radius 1 cm and 6 cm between the caps' centres,
+ * lying along y) at the height of the mesh's centre, the fixed one touching
+ * its -x side, the moving one 5 mm off its +x side, squeezing with 10 N; the
+ * primitive version grips a box of the mesh's bounds, of the same mass.
+ */
+static void gripper(scene_desc *d, int mesh, const double q[4], double density, int capsules)
+{
+    add_plane(d);
+    const glcollide_mesh *m = mesh_of(mesh);
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, world_lo[3] = {0, 0, 0}, world_hi[3] = {0, 0, 0};
+    scene_solid probe = {.rotation = {q[0], q[1], q[2], q[3]}};
+    for (size_t v = 0; m && v < m->vertex_count; v++) {
+        const double *x = m->positions + 3 * v;
+        double w[3];
+        rotate_point(&probe, x, w);
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], x[k]);
+            hi[k] = fmax(hi[k], x[k]);
+            world_lo[k] = fmin(world_lo[k], w[k]);
+            world_hi[k] = fmax(world_hi[k], w[k]);
+        }
+    }
+    scene_solid *object =
+        add(d, SCENE_BOX, (double[4]){hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}, mesh, 0, 0,
+            -world_lo[2] + 1e-4, 0);
+    memcpy(object->rotation, q, sizeof object->rotation);
+    object->density = density;
+    d->gripper.object = d->count - 1;
+    double z = object->position[2], finger[4] = {0.02, 0.06, 0.08}, capsule[4] = {0.01, 0.06};
+    for (int i = 0; i < 2; i++) {
+        double x = i ? world_hi[0] + 0.005 + 0.5 * finger[0] : world_lo[0] - 0.5 * finger[0];
+        scene_solid *f = add(d, capsules ? SCENE_CAPSULE : SCENE_BOX, capsules ? capsule : finger,
+                             PRIMITIVE, x, 0, z, 0);
+        if (capsules)
+            rotate(f, pi / 2, x_axis); /* lying along y */
+        f->density = capsules ? 2000 : 500;
+        d->gripper.fingers[i] = d->count - 1;
+    }
+    d->gripper.enabled = 1;
+    d->gripper.squeeze = 10;
+    d->gripper.close_speed = 0.1;
+    d->gripper.close_time = 0.3;
+    d->gripper.lift_speed = 0.1;
+    d->gripper.lift_time = 0.5;
 }
 
 /* n cubes of side 0.1 resting face to face, every other one yawed by yaw. */
@@ -534,6 +720,24 @@ static void ramp(scene_desc *d, double degrees)
     rotate(b, a, y_axis);
 }
 
+/* The 200-sided mesh cylinder on its side on a floor at z = 0. */
+static void cylinder_on_side(scene_desc *d)
+{
+    /* on its side, a facet of the 200-gon down (turned half a facet
+     * about its axis: on an edge it would rest in unstable balance),
+     * its centre a facet's apothem above the floor */
+    double apothem = 0.05 * cos(pi / 200);
+    scene_solid *s =
+        add(d, SCENE_CYLINDER, (double[4]){0.05, 0.1}, MESH_CYLINDER, 0, 0, apothem, 0);
+    double half = pi / 400, qx[4] = {cos(pi / 4), sin(pi / 4), 0, 0},
+           qz[4] = {cos(half), 0, 0, sin(half)};
+    /* q = qx * qz */
+    s->rotation[0] = qx[0] * qz[0] - qx[1] * qz[1] - qx[2] * qz[2] - qx[3] * qz[3];
+    s->rotation[1] = qx[0] * qz[1] + qx[1] * qz[0] + qx[2] * qz[3] - qx[3] * qz[2];
+    s->rotation[2] = qx[0] * qz[2] - qx[1] * qz[3] + qx[2] * qz[0] + qx[3] * qz[1];
+    s->rotation[3] = qx[0] * qz[3] + qx[1] * qz[2] - qx[2] * qz[1] + qx[3] * qz[0];
+}
+
 static const char *const names[] = {"box",
                                     "stack2",
                                     "stack-cube",
@@ -555,6 +759,15 @@ static const char *const names[] = {"box",
                                     "ramp-25",
                                     "ramp-30",
                                     "ramp-45",
+                                    "box-plane",
+                                    "fine-box-plane",
+                                    "box-on-ode-box",
+                                    "primitives-on-table",
+                                    "primitives-on-fine-table",
+                                    "cylinder-side-plane",
+                                    "gripper-rotor",
+                                    "gripper-rotor-capsules",
+                                    "gripper-bunny",
                                     NULL};
 
 const char *const *scene_names(void)
@@ -600,19 +813,7 @@ int scene_by_name(const char *name, scene_desc *d)
         add(d, SCENE_SPHERE, (double[4]){0.05}, MESH_SPHERE, 0, 0, 0.05, 0);
     } else if (strcmp(name, "cylinder-side") == 0) {
         add_slab(d);
-        /* on its side, a facet of the 200-gon down (turned half a facet
-         * about its axis: on an edge it would rest in unstable balance),
-         * its centre a facet's apothem above the floor */
-        double apothem = 0.05 * cos(pi / 200);
-        scene_solid *s =
-            add(d, SCENE_CYLINDER, (double[4]){0.05, 0.1}, MESH_CYLINDER, 0, 0, apothem, 0);
-        double half = pi / 400, qx[4] = {cos(pi / 4), sin(pi / 4), 0, 0},
-               qz[4] = {cos(half), 0, 0, sin(half)};
-        /* q = qx * qz */
-        s->rotation[0] = qx[0] * qz[0] - qx[1] * qz[1] - qx[2] * qz[2] - qx[3] * qz[3];
-        s->rotation[1] = qx[0] * qz[1] + qx[1] * qz[0] + qx[2] * qz[3] - qx[3] * qz[2];
-        s->rotation[2] = qx[0] * qz[2] - qx[1] * qz[3] + qx[2] * qz[0] + qx[3] * qz[1];
-        s->rotation[3] = qx[0] * qz[3] + qx[1] * qz[2] - qx[2] * qz[1] + qx[3] * qz[0];
+        cylinder_on_side(d);
     } else if (strcmp(name, "plates") == 0) {
         add_slab(d);
         for (int i = 0; i < 5; i++)
@@ -629,11 +830,36 @@ int scene_by_name(const char *name, scene_desc *d)
         add(d, SCENE_BOX, (double[4]){0.1, 0.1, 0.1}, MESH_CUBE, 0.13, 0.02, 0.25, 0);
     } else if (strncmp(name, "ramp-", 5) == 0) {
         ramp(d, atof(name + 5));
+    } else if (strcmp(name, "box-plane") == 0) {
+        add_plane(d);
+        add(d, SCENE_BOX, (double[4]){0.1, 0.1, 0.1}, MESH_CUBE, 0, 0, 0.05, 0);
+    } else if (strcmp(name, "fine-box-plane") == 0) {
+        add_plane(d);
+        add(d, SCENE_BOX, (double[4]){0.1, 0.1, 0.1}, MESH_CUBE_FINE, 0.02, 0.01, 0.05, 0);
+    } else if (strcmp(name, "box-on-ode-box") == 0) {
+        add_plane(d);
+        add(d, SCENE_BOX, (double[4]){0.3, 0.3, 0.1}, PRIMITIVE, 0, 0, 0.05, 0);
+        add(d, SCENE_BOX, (double[4]){0.1, 0.1, 0.1}, MESH_CUBE, 0.03, -0.02, 0.15, 0);
+    } else if (strcmp(name, "primitives-on-table") == 0) {
+        primitives_on(d, MESH_SLAB);
+    } else if (strcmp(name, "primitives-on-fine-table") == 0) {
+        primitives_on(d, MESH_FINE_FLOOR);
+    } else if (strcmp(name, "cylinder-side-plane") == 0) {
+        add_plane(d);
+        cylinder_on_side(d);
+    } else if (strcmp(name, "gripper-rotor") == 0) {
+        /* its axis (mesh z) along x, squeezed on its flat round ends */
+        gripper(d, MESH_ROTOR, (double[4]){cos(pi / 4), 0, sin(pi / 4), 0}, 300, 0);
+    } else if (strcmp(name, "gripper-rotor-capsules") == 0) {
+        gripper(d, MESH_ROTOR, (double[4]){cos(pi / 4), 0, sin(pi / 4), 0}, 300, 1);
+    } else if (strcmp(name, "gripper-bunny") == 0) {
+        /* up (mesh y) turned to z, squeezed where it is widest along x */
+        gripper(d, MESH_BUNNY, (double[4]){cos(pi / 4), sin(pi / 4), 0, 0}, 200, 0);
     } else {
         return -1;
     }
     for (size_t i = 0; i < d->count; i++)
-        if (!d->solids[i].mesh)
+        if (!d->solids[i].mesh && !d->solids[i].primitive)
             return -1;
     return 0;
 }

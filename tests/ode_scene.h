@@ -23,7 +23,9 @@ typedef enum scene_shape {
     SCENE_BOX,      /* size = full sides */
     SCENE_CYLINDER, /* size[0] = radius, size[1] = length, along the body's z */
     SCENE_SPHERE,   /* size[0] = radius */
-    SCENE_CUP       /* size: outer half width, height, hole half width; size[3]: floor */
+    SCENE_CUP,      /* size: outer half width, height, hole half width; size[3]: floor */
+    SCENE_CAPSULE,  /* size[0] = radius, size[1] = length without the caps, along z */
+    SCENE_PLANE     /* through position, normal the rotated z axis; fixed, primitive */
 } scene_shape;
 
 /* One solid of a scene: its primitive form and the mesh standing for it. */
@@ -34,15 +36,31 @@ typedef struct scene_solid {
     double position[3];
     double rotation[4]; /* w x y z */
     int fixed;          /* no body: static geometry */
+    int primitive;      /* an ODE primitive in every flavour (trimesh-primitive pairs) */
     double density;
 } scene_solid;
 
 enum { SCENE_MAX_SOLIDS = 32 };
 
+/*
+ * A gripper: a palm body on a vertical slider to the world carries two
+ * finger solids on sliders along x. The fingers close on the object with
+ * their motors' force limited to squeeze (N) for close_time, the palm then
+ * lifts it at lift_speed for lift_time, then holds it still to the run's
+ * end. The object's slip is measured against the palm over the hold.
+ */
+typedef struct scene_gripper {
+    int enabled;
+    size_t fingers[2]; /* solids: -x finger, +x finger */
+    size_t object;     /* the solid gripped */
+    double squeeze, close_speed, close_time, lift_speed, lift_time;
+} scene_gripper;
+
 typedef struct scene_desc {
     const char *name;
     scene_solid solids[SCENE_MAX_SOLIDS];
     size_t count;
+    scene_gripper gripper;
 } scene_desc;
 
 /* Which geometry and collider a run uses. */
@@ -90,6 +108,8 @@ typedef struct scene_figures {
     int max_contacts_step;    /* most contacts one dCollide call returned */
     double ms_per_step;       /* wall time per step (collision + solver) */
     double collide_ms_per_step;
+    double lifted; /* gripper: the object's rise at the hold's start */
+    double slip;   /* gripper: the object's motion against the palm over the hold */
 } scene_figures;
 
 /* Builds and runs the scene; 0 on success, -1 with a message on stderr. */

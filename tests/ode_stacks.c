@@ -5,8 +5,10 @@
  * glcollide, and from trimeshes with ODE's own collider, in one process.
  *
  *   tests/ode-stacks [--world] [--approx1] [--mu M] [--contacts N] [--steps N]
- *                    [--flavours pgo] [SCENE...]
- * (no SCENE: all of them; flavours: p primitives, g glcollide, o ODE trimesh)
+ *                    [--bodies] [--flavours pgo] [SCENE...]
+ * (no SCENE: all of them; flavours: p primitives, g glcollide, o ODE trimesh;
+ * --bodies: each body's figures too; a gripper scene also prints its lift
+ * and slip)
  */
 #include "ode_scene.h"
 
@@ -15,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int print_bodies;
 
 static void run_scene(const char *name, const scene_params *base, const char *flavours)
 {
@@ -38,8 +42,18 @@ static void run_scene(const char *name, const scene_params *base, const char *fl
         scene_figures f;
         char label[128];
         snprintf(label, sizeof label, "%s %s", name, kinds[k].label);
-        if (scene_run(&scene, &p, &f) == 0)
+        if (scene_run(&scene, &p, &f) == 0) {
             scene_print(label, &f);
+            for (size_t b = 0; print_bodies && b < f.body_count; b++)
+                printf("  body %zu: drift %.4f mm sink %.4f mm tilt %.4f deg rise %.3f mm at "
+                       "(%.4f, %.4f, %.4f)\n",
+                       b, 1e3 * f.bodies[b].drift, 1e3 * f.bodies[b].sink,
+                       f.bodies[b].tilt * 57.29577951308232, 1e3 * f.bodies[b].rise,
+                       f.bodies[b].final[0], f.bodies[b].final[1], f.bodies[b].final[2]);
+            if (scene.gripper.enabled)
+                printf("  gripper: lifted %.2f mm, slip over the hold %.4f mm\n", 1e3 * f.lifted,
+                       1e3 * f.slip);
+        }
         fflush(stdout);
     }
 }
@@ -63,11 +77,13 @@ int main(int argc, char **argv)
             params.steps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--max-vel") == 0 && i + 1 < argc)
             params.max_correcting_vel = atof(argv[++i]);
+        else if (strcmp(argv[i], "--bodies") == 0)
+            print_bodies = 1;
         else if (strcmp(argv[i], "--flavours") == 0 && i + 1 < argc)
             flavours = argv[++i];
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: ode-stacks [--world] [--approx1] [--mu M] [--contacts N] "
-                            "[--steps N] [--flavours pgo] [SCENE...]\n");
+                            "[--steps N] [--bodies] [--flavours pgo] [SCENE...]\n");
             return 2;
         } else {
             first_scene = i;

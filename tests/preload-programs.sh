@@ -4,7 +4,8 @@
 # LD_PRELOAD=libglcollide-ode-preload.so:
 #  - ode-spaces on every kind of ODE space (simple, hash, sweep-and-prune,
 #    quadtree): ODE's contract holds (no pair with a zero-sized geom, none a
-#    custom class's aabb_test rejects), the pile settles, glcollide served it;
+#    custom class's aabb_test rejects), the pile settles, glcollide served it
+#    (its trimesh-primitive colliders too, or ODE's with GLCOLLIDE_PRIMITIVES=0);
 #  - the same without trimeshes: the preloaded run on a simple space, and on
 #    a hash space built alike, equals the plain simple-space run to the last
 #    digit (same pairs in the same order), and no GL context is made even
@@ -37,6 +38,17 @@ for kind in simple hash sap quadtree; do
     check "the $kind pile settles with the preload" $?
     grep '^settled' "$tmp/$kind" | sed "s/^/$kind: /"
 done
+
+# trimeshes against ODE's boxes and spheres: glcollide's colliders, or ODE's
+# with GLCOLLIDE_PRIMITIVES=0
+[ "$(counter primitive_collides "$tmp/simple.err")" -gt 0 ] 2>/dev/null
+check "glcollide's trimesh-primitive colliders served the simple space's pairs" $?
+GLCOLLIDE_PRIMITIVES=0 preloaded "$bin/ode-spaces" simple 300 >"$tmp/ode-primitives" \
+    2>"$tmp/ode-primitives.err"
+check "ode-spaces with GLCOLLIDE_PRIMITIVES=0 keeps ODE's contract" $?
+[ "$(counter primitive_collides "$tmp/ode-primitives.err")" = 0 ] &&
+    [ "$(counter trimesh_collides "$tmp/ode-primitives.err")" -gt 0 ] && settled "$tmp/ode-primitives"
+check "GLCOLLIDE_PRIMITIVES=0: ODE's trimesh-primitive colliders, the pile settles" $?
 
 "$bin/ode-spaces" simple 300 primitives >"$tmp/plain-primitives" 2>&1
 for kind in simple hash; do

@@ -1083,6 +1083,207 @@ START_TEST(test_init_counted)
 END_TEST
 
 /*
+ * A trimesh cube (half size 0.05, centre at z = 0.05 - 0.001) on a plane, and
+ * ODE's box, sphere, capsule and cylinder sunk 0.001 into its top face:
+ * dCollide in both argument orders gives the same contacts (g1/g2 and
+ * side1/side2 swapped, normals turned), glcollide_ode_collide the same,
+ * every normal the face's and the deepest contact 0.001 deep; ODE's own
+ * collider (glcollide_ode_set_primitive_contacts(0)) agrees on the normal
+ * and the depth (its faces are right here), and is back once turned on.
+ */
+START_TEST(test_primitive_colliders)
+{
+    cube_data cube;
+    cube_build(&cube, 0.05);
+    dGeomID mesh = dCreateTriMesh(NULL, cube.data, NULL, NULL, NULL);
+    const double sunk = 0.001, top = 0.1 - sunk;
+    dGeomSetPosition(mesh, 0.01, -0.02, 0.05 - sunk);
+    dGeomID others[5] = {dCreatePlane(NULL, 0, 0, 1, 0), dCreateBox(NULL, 0.04, 0.03, 0.02),
+                         dCreateSphere(NULL, 0.02), dCreateCapsule(NULL, 0.01, 0.04),
+                         dCreateCylinder(NULL, 0.015, 0.03)};
+    static const char *const names[5] = {"plane", "box", "sphere", "capsule", "cylinder"};
+    dGeomSetPosition(others[1], 0.01, -0.02, top + 0.01 - sunk);
+    dGeomSetPosition(others[2], 0.0, -0.01, top + 0.02 - sunk);
+    dGeomSetPosition(others[3], 0.02, -0.02, top + 0.01 - sunk);
+    dMatrix3 lying;
+    dRFromAxisAndAngle(lying, 1, 0, 0, M_PI / 2);
+    dGeomSetRotation(others[3], lying);
+    dGeomSetPosition(others[4], 0.0, -0.03, top + 0.015 - sunk);
+    for (int k = 0; k < 5; k++) {
+        /* from the primitive toward the mesh for (mesh, other): the mesh
+         * lies above the plane, below the others */
+        double up = k == 0 ? 1.0 : -1.0;
+        dContactGeom a[16], b[16], c[16], ode[16];
+        int na = dCollide(mesh, others[k], 16, a, sizeof a[0]);
+        int nb = dCollide(others[k], mesh, 16, b, sizeof b[0]);
+        int nc = glcollide_ode_collide(mesh, others[k], 16, c, sizeof c[0]);
+        ck_assert_msg(na >= 1 && na <= 4 && nb == na && nc == na, "%s: %d, reversed %d, %d",
+                      names[k], na, nb, nc);
+        double deepest = 0.0;
+        for (int i = 0; i < na; i++) {
+            ck_assert_msg(a[i].g1 == mesh && a[i].g2 == others[k] && b[i].g1 == others[k] &&
+                              b[i].g2 == mesh && a[i].side1 == b[i].side2 &&
+                              a[i].side2 == b[i].side1,
+                          "%s: contact %d: geoms or sides not swapped", names[k], i);
+            for (int j = 0; j < 3; j++)
+                ck_assert_msg(a[i].pos[j] == b[i].pos[j] && a[i].normal[j] == -b[i].normal[j] &&
+                                  a[i].pos[j] == c[i].pos[j] && a[i].normal[j] == c[i].normal[j],
+                              "%s: contact %d differs between the orders", names[k], i);
+            ck_assert_msg(a[i].depth == b[i].depth && a[i].depth == c[i].depth,
+                          "%s: contact %d depth differs", names[k], i);
+            ck_assert_msg(fabs(a[i].normal[2] - up) <= 1e-9, "%s: contact %d normal (%g, %g, %g)",
+                          names[k], i, a[i].normal[0], a[i].normal[1], a[i].normal[2]);
+            deepest = fmax(deepest, a[i].depth);
+        }
+        ck_assert_msg(fabs(deepest - sunk) <= 1e-9, "%s: deepest %.12g", names[k], deepest);
+        glcollide_ode_set_primitive_contacts(0);
+        int no = dCollide(mesh, others[k], 16, ode, sizeof ode[0]);
+        glcollide_ode_set_primitive_contacts(1);
+        ck_assert_msg(no >= 1, "%s: ODE's collider gave nothing", names[k]);
+        double ode_deepest = 0.0;
+        for (int i = 0; i < no; i++) {
+            ck_assert_msg(fabs(ode[i].normal[2] - up) <= 1e-6, "%s: ODE's normal (%g, %g, %g)",
+                          names[k], ode[i].normal[0], ode[i].normal[1], ode[i].normal[2]);
+            ode_deepest = fmax(ode_deepest, ode[i].depth);
+        }
+        ck_assert_msg(fabs(ode_deepest - deepest) <= 1e-6, "%s: deepest %.9g, ODE's %.9g", names[k],
+                      deepest, ode_deepest);
+        dContactGeom again[16];
+        ck_assert_int_eq(dCollide(mesh, others[k], 16, again, sizeof again[0]), na);
+        ck_assert(memcmp(again, a, (size_t)na * sizeof a[0]) == 0);
+        dGeomDestroy(others[k]);
+    }
+    dGeomDestroy(mesh);
+    dGeomTriMeshDataDestroy(cube.data);
+}
+END_TEST
+
+/*
+ * A sphere sunk into a face of a trimesh cube at generic poses (the cube
+ * turned at random, the sphere over a random point of a random face, sunk
+ * 1e-6 to 1e-2): one contact, the face's normal and the sunk depth to 1e-9,
+ * and ODE's own sphere-trimesh collider agrees (to 1e-6, its precision).
+ */
+START_TEST(test_primitive_sphere_generic)
+{
+    cube_data cube;
+    const double h = 0.05, r = 0.02;
+    cube_build(&cube, h);
+    dGeomID mesh = dCreateTriMesh(NULL, cube.data, NULL, NULL, NULL);
+    dGeomID sphere = dCreateSphere(NULL, r);
+    test_rng rng = {0x5fe7e};
+    for (int trial = 0; trial < 200; trial++) {
+        double q[4], p[3];
+        test_rng_quaternion(&rng, q);
+        for (int k = 0; k < 3; k++)
+            p[k] = test_rng_uniform(&rng, -1, 1);
+        dQuaternion dq = {q[0], q[1], q[2], q[3]};
+        dGeomSetQuaternion(mesh, dq);
+        dGeomSetPosition(mesh, p[0], p[1], p[2]);
+        int axis = (int)(test_rng_next(&rng) % 3), side = (int)(test_rng_next(&rng) % 2);
+        double sunk = exp(test_rng_uniform(&rng, log(1e-6), log(1e-2))), local[3], n[3], w[3];
+        for (int k = 0; k < 3; k++) /* away from the face's edges by more than the radius */
+            local[k] = test_rng_uniform(&rng, -(h - r), h - r);
+        local[axis] = (side ? 1 : -1) * (h + r - sunk);
+        dVector3 out, dir;
+        dGeomGetRelPointPos(mesh, local[0], local[1], local[2], out);
+        double face[3] = {0, 0, 0};
+        face[axis] = side ? 1.0 : -1.0;
+        dGeomVectorToWorld(mesh, face[0], face[1], face[2], dir);
+        for (int k = 0; k < 3; k++) {
+            w[k] = out[k];
+            n[k] = -dir[k]; /* from the sphere toward the mesh */
+        }
+        dGeomSetPosition(sphere, w[0], w[1], w[2]);
+        dContactGeom ours[8], ode[8];
+        int count = dCollide(mesh, sphere, 8, ours, sizeof ours[0]);
+        TEST_REQUIRE(count == 1, "trial %d: %d contacts", trial, count);
+        for (int k = 0; k < 3; k++)
+            TEST_REQUIRE(fabs(ours[0].normal[k] - n[k]) <= 1e-9, "trial %d: normal off", trial);
+        TEST_REQUIRE(fabs(ours[0].depth - sunk) <= 1e-9, "trial %d: depth %.12g, sunk %.12g", trial,
+                     ours[0].depth, sunk);
+        glcollide_ode_set_primitive_contacts(0);
+        int ode_count = dCollide(mesh, sphere, 8, ode, sizeof ode[0]);
+        glcollide_ode_set_primitive_contacts(1);
+        TEST_REQUIRE(ode_count >= 1, "trial %d: ODE gave no contact", trial);
+        double ode_deepest = 0.0;
+        for (int i = 0; i < ode_count; i++) {
+            for (int k = 0; k < 3; k++)
+                TEST_REQUIRE(fabs(ode[i].normal[k] - n[k]) <= 1e-6,
+                             "trial %d: ODE's normal (%g, %g, %g), expected (%g, %g, %g)", trial,
+                             ode[i].normal[0], ode[i].normal[1], ode[i].normal[2], n[0], n[1],
+                             n[2]);
+            ode_deepest = fmax(ode_deepest, ode[i].depth);
+        }
+        TEST_REQUIRE(fabs(ode_deepest - ours[0].depth) <= 1e-6, "trial %d: depth %.9g, ODE's %.9g",
+                     trial, ours[0].depth, ode_deepest);
+    }
+    dGeomDestroy(sphere);
+    dGeomDestroy(mesh);
+    dGeomTriMeshDataDestroy(cube.data);
+}
+END_TEST
+
+/*
+ * Rays at a trimesh cube from random points outside it toward random points
+ * inside, in both argument orders: the hit (point, normal, depth) equals
+ * ODE's own trimesh-ray collider's (to 1e-9 of the cube), and misses agree.
+ */
+START_TEST(test_primitive_rays)
+{
+    cube_data cube;
+    cube_build(&cube, 0.05);
+    dGeomID mesh = dCreateTriMesh(NULL, cube.data, NULL, NULL, NULL);
+    dGeomSetPosition(mesh, 0.3, -0.2, 0.1);
+    dMatrix3 turn;
+    dRFromAxisAndAngle(turn, 1, 2, 3, 0.7);
+    dGeomSetRotation(mesh, turn);
+    dGeomID ray = dCreateRay(NULL, 1.0);
+    test_rng rng = {0x7a75};
+    int hits = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        double from[3], to[3], d[3], len = 0.0;
+        for (int k = 0; k < 3; k++) {
+            double a = test_rng_uniform(&rng, 0.1, 0.3) * (test_rng_next(&rng) % 2 ? 1 : -1);
+            from[k] = dGeomGetPosition(mesh)[k] + a;
+            to[k] = dGeomGetPosition(mesh)[k] + test_rng_uniform(&rng, -0.06, 0.06);
+            d[k] = to[k] - from[k];
+            len += d[k] * d[k];
+        }
+        len = sqrt(len);
+        dGeomRaySet(ray, from[0], from[1], from[2], d[0], d[1], d[2]);
+        dGeomRaySetLength(ray, test_rng_uniform(&rng, 0.5, 1.5) * len);
+        dGeomRaySetClosestHit(ray, 1);
+        dContactGeom ours[4], reversed[4], ode[4];
+        int n = dCollide(mesh, ray, 4, ours, sizeof ours[0]);
+        int nr = dCollide(ray, mesh, 4, reversed, sizeof reversed[0]);
+        glcollide_ode_set_primitive_contacts(0);
+        int no = dCollide(mesh, ray, 4, ode, sizeof ode[0]);
+        glcollide_ode_set_primitive_contacts(1);
+        TEST_REQUIRE(n == no && nr == n && n <= 1, "trial %d: %d hits, reversed %d, ODE's %d",
+                     trial, n, nr, no);
+        if (!n)
+            continue;
+        hits++;
+        TEST_REQUIRE(fabs(ours[0].depth - ode[0].depth) <= 1e-6 &&
+                         fabs(reversed[0].depth - ours[0].depth) <= 1e-12,
+                     "trial %d: depth %.12g, reversed %.12g, ODE's %.12g", trial, ours[0].depth,
+                     reversed[0].depth, ode[0].depth);
+        for (int k = 0; k < 3; k++)
+            TEST_REQUIRE(fabs(ours[0].pos[k] - ode[0].pos[k]) <= 1e-6 &&
+                             fabs(ours[0].normal[k] - ode[0].normal[k]) <= 1e-6 &&
+                             reversed[0].pos[k] == ours[0].pos[k] &&
+                             reversed[0].normal[k] == -ours[0].normal[k],
+                         "trial %d: the hit differs from ODE's or between the orders", trial);
+    }
+    ck_assert_int_gt(hits, 50);
+    dGeomDestroy(ray);
+    dGeomDestroy(mesh);
+    dGeomTriMeshDataDestroy(cube.data);
+}
+END_TEST
+
+/*
  * Before glcollide_ode_init (or after the last shutdown) glcollide_ode_collide
  * and glcollide_ode_space_collide work, on the CPU: init adds the collider
  * override for dCollide and the GPU path.
@@ -1151,6 +1352,9 @@ Suite *suite_ode(void)
     tcase_add_test(tc, test_space_kinds);
     tcase_add_test(tc, test_pair_order);
     tcase_add_test(tc, test_step_cache_changed_mesh);
+    tcase_add_test(tc, test_primitive_colliders);
+    tcase_add_test(tc, test_primitive_sphere_generic);
+    tcase_add_test(tc, test_primitive_rays);
     suite_add_tcase(suite, tc);
     TCase *unstarted = tcase_create("unstarted");
     tcase_add_test(unstarted, test_before_init);

@@ -26,6 +26,7 @@ Suite *suite_cull(void);
 Suite *suite_stencil(void);
 Suite *suite_self_intersection(void);
 Suite *suite_contacts(void);
+Suite *suite_contacts_primitive(void);
 Suite *suite_particles(void);
 Suite *suite_tetra_tree(void);
 Suite *suite_myszkowski(void);
@@ -33,6 +34,7 @@ Suite *suite_bad_input(void);
 /* The ODE plugin's program (tests/glcollide-ode-tests). */
 Suite *suite_ode(void);
 Suite *suite_stacking(void);
+Suite *suite_primitives(void);
 
 /* Check's ck_assert writes to a pipe on success too (its "last passed
  * point"); in loops over thousands of cases that dominates the run time, so

@@ -19,6 +19,17 @@
  *   cubes-rest       two cube-meshed.off cubes (1,728 triangles each, 10 cm),
  *                    flush, the top one yawed 10 degrees and sunk 1e-6 m
  *
+ * Trimesh against a primitive, the same way (glcollide_ode_collide, its
+ * mesh-primitive collider: the mesh's object-space BVH against the exact
+ * primitive; ode: dCollide, ODE's trimesh colliders):
+ *
+ *   bunny-plane      bunny00 resting on a plane (its lowest vertex 1e-4 m
+ *                    below it; ODE transforms every triangle of the mesh)
+ *   cube-plane       cube-meshed.off (10 cm) flush on a plane, sunk 1e-6 m
+ *   rotor-finger     rotor_small (libcgal-demo, 4,800 triangles, fitted to
+ *                    10 cm) squeezed by a 2 x 6 x 8 cm box finger on its
+ *                    flat round end (the gripper scene's grip, 1e-4 m deep)
+ *
  * glcollide: glcollide_ode_collide (its trimesh-trimesh collider: object-
  * space BVH, exact triangle tests, contact regions), arrays registered with
  * glcollide_ode_trimesh_data_build_*; ode: dCollide without glcollide's
@@ -31,7 +42,10 @@
  * (trimeshes, ODE's space and OPCODE). Scenes stack-cylinders (3 cylinders
  * as above on a slab), stack-fine (5 cube-meshed cubes), stack-cube (5
  * 12-triangle cubes; ODE's trimesh collider throws the top ones off, so its
- * time there is for another motion).
+ * time there is for another motion), and with ODE's primitives against
+ * trimeshes: primitives-on-fine-table (ODE's box, sphere, capsule and
+ * cylinders on a 32 x 32 tessellated table) and gripper-rotor (the vise
+ * lifting the rotor off a plane and holding it, dWorldStep).
  *
  *   bench-contacts [--repeat R] [--steps S]     both parts, a table
  *   bench-contacts --csv [--scene NAME] ...     rows of tests/bench/run.sh
@@ -147,6 +161,72 @@ static void pair_scene_free(pair_scene *s)
     glcollide_mesh_destroy(&s->a);
 }
 
+/* A trimesh against one of ODE's primitives. */
+typedef struct primitive_pair {
+    glcollide_mesh *mesh;
+    double position[3], rotation[4];
+    dGeomID (*make)(const double size[3]);
+    double size[3], other_position[3];
+} primitive_pair;
+
+static dGeomID make_plane(const double size[3])
+{
+    (void)size;
+    return dCreatePlane(NULL, 0, 0, 1, 0);
+}
+
+static dGeomID make_box(const double size[3])
+{
+    return dCreateBox(NULL, size[0], size[1], size[2]);
+}
+
+/* The mesh's lowest point along z once turned by q. */
+static double lowest_z(const glcollide_mesh *mesh, const double q[4])
+{
+    glcollide_object o = {0, {0, 0, 0}, {q[0], q[1], q[2], q[3]}};
+    double low = INFINITY;
+    for (size_t v = 0; v < mesh->vertex_count; v++) {
+        double w[3];
+        glcollide_object_transform_points(&o, mesh->positions + 3 * v, 1, w);
+        low = fmin(low, w[2]);
+    }
+    return low;
+}
+
+static int primitive_pair_by_name(const char *name, primitive_pair *s)
+{
+    memset(s, 0, sizeof *s);
+    s->rotation[0] = 1.0;
+    if (strcmp(name, "bunny-plane") == 0) {
+        s->mesh = data_mesh("bunny00.off", 0);
+        s->rotation[0] = s->rotation[1] = sqrt(0.5); /* its up (y) along z */
+        s->position[2] = -lowest_z(s->mesh, s->rotation) - 1e-4;
+        s->make = make_plane;
+    } else if (strcmp(name, "cube-plane") == 0) {
+        s->mesh = data_mesh("cube-meshed.off", 0.1);
+        s->position[2] = -lowest_z(s->mesh, s->rotation) - 1e-6;
+        s->make = make_plane;
+    } else if (strcmp(name, "rotor-finger") == 0) {
+        s->mesh = data_mesh("rotor_small.off", 0.1);
+        s->rotation[0] = s->rotation[2] = sqrt(0.5); /* its axis (z) along x */
+        glcollide_object o = {0, {0, 0, 0}, {s->rotation[0], 0, s->rotation[2], 0}};
+        double high = -INFINITY;
+        for (size_t v = 0; v < s->mesh->vertex_count; v++) {
+            double w[3];
+            glcollide_object_transform_points(&o, s->mesh->positions + 3 * v, 1, w);
+            high = fmax(high, w[0]);
+        }
+        s->size[0] = 0.02;
+        s->size[1] = 0.06;
+        s->size[2] = 0.08;
+        s->other_position[0] = high + 0.01 - 1e-4;
+        s->make = make_box;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static const char *device = "CPU";
 
 static void print_row(int csv, const char *bench, const char *scene, const char *method,
@@ -229,6 +309,51 @@ static void bench_pair(const char *name, int repeat, int csv)
     pair_scene_free(&s);
 }
 
+static void bench_primitive_pair(const char *name, int repeat, int csv)
+{
+    primitive_pair s;
+    if (!primitive_pair_by_name(name, &s)) {
+        fprintf(stderr, "bench-contacts: unknown pair '%s'\n", name);
+        exit(2);
+    }
+    ode_mesh a;
+    pair_mesh_make(&a, s.mesh, s.position, s.rotation);
+    dGeomID other = s.make(s.size);
+    if (s.make != make_plane)
+        dGeomSetPosition(other, s.other_position[0], s.other_position[1], s.other_position[2]);
+    dContactGeom contacts[MAX_CONTACTS];
+    double *times[2] = {malloc((size_t)repeat * sizeof(double)),
+                        malloc((size_t)repeat * sizeof(double))};
+    if (!times[0] || !times[1])
+        exit(1);
+    int count[2] = {0, 0};
+    for (int warm = 0; warm < 2; warm++) {
+        count[0] = glcollide_ode_collide(a.geom, other, MAX_CONTACTS, contacts, sizeof contacts[0]);
+        count[1] = dCollide(a.geom, other, MAX_CONTACTS, contacts, sizeof contacts[0]);
+    }
+    for (int r = 0; r < repeat; r++) {
+        double t0 = bench_now_ms();
+        glcollide_ode_collide(a.geom, other, MAX_CONTACTS, contacts, sizeof contacts[0]);
+        double t1 = bench_now_ms();
+        dCollide(a.geom, other, MAX_CONTACTS, contacts, sizeof contacts[0]);
+        double t2 = bench_now_ms();
+        times[0][r] = t1 - t0;
+        times[1][r] = t2 - t1;
+    }
+    double triangles = (double)s.mesh->triangle_count;
+    print_row(csv, "contacts", name, "glcollide", triangles, times[0], repeat, count[0], BENCH_NONE,
+              -1);
+    print_row(csv, "contacts", name, "ode", triangles, times[1], repeat, count[1], BENCH_NONE, -1);
+    if (!csv)
+        printf("contacts   %-16s ratio glcollide/ode %.3f\n", name,
+               bench_median(times[0], repeat) / bench_median(times[1], repeat));
+    free(times[0]);
+    free(times[1]);
+    dGeomDestroy(other);
+    pair_mesh_free(&a);
+    glcollide_mesh_destroy(&s.mesh);
+}
+
 static void bench_stack(const char *name, int repeat, int steps, int csv)
 {
     scene_desc scene;
@@ -258,6 +383,7 @@ static void bench_stack(const char *name, int repeat, int steps, int csv)
             scene_params p = scene_default_params(kinds[k].flavour);
             p.steps = steps;
             p.settle_steps = steps / 5;
+            p.world_step = scene.gripper.enabled; /* QuickStep lets the grip creep */
             scene_figures f;
             if (scene_run(&scene, &p, &f) != 0)
                 exit(1);
@@ -281,7 +407,9 @@ static int usage(void)
 {
     fprintf(stderr, "usage: bench-contacts [--csv] [--scene NAME] [--repeat R] [--steps S]\n"
                     "  NAME: bunnies knots cylinders-rest cubes-rest (pairs),\n"
-                    "        stack-cylinders stack-fine stack-cube (stacks)\n");
+                    "        bunny-plane cube-plane rotor-finger (trimesh-primitive pairs),\n"
+                    "        stack-cylinders stack-fine stack-cube primitives-on-fine-table\n"
+                    "        gripper-rotor (stacks)\n");
     return 2;
 }
 
@@ -304,10 +432,14 @@ int main(int argc, char **argv)
     if (repeat < 0 || steps < 10)
         return usage();
     static const char *const pairs[] = {"bunnies", "knots", "cylinders-rest", "cubes-rest"};
-    static const char *const stacks[] = {"stack-cylinders", "stack-fine", "stack-cube"};
+    static const char *const primitive_pairs[] = {"bunny-plane", "cube-plane", "rotor-finger"};
+    static const char *const stacks[] = {"stack-cylinders", "stack-fine", "stack-cube",
+                                         "primitives-on-fine-table", "gripper-rotor"};
     int known = !only;
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
         known |= only && strcmp(only, pairs[i]) == 0;
+    for (size_t i = 0; i < sizeof primitive_pairs / sizeof primitive_pairs[0]; i++)
+        known |= only && strcmp(only, primitive_pairs[i]) == 0;
     for (size_t i = 0; i < sizeof stacks / sizeof stacks[0]; i++)
         known |= only && strcmp(only, stacks[i]) == 0;
     if (!known)
@@ -316,6 +448,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
         if (!only || strcmp(only, pairs[i]) == 0)
             bench_pair(pairs[i], repeat ? repeat : 51, csv);
+    for (size_t i = 0; i < sizeof primitive_pairs / sizeof primitive_pairs[0]; i++)
+        if (!only || strcmp(only, primitive_pairs[i]) == 0)
+            bench_primitive_pair(primitive_pairs[i], repeat ? repeat : 51, csv);
     for (size_t i = 0; i < sizeof stacks / sizeof stacks[0]; i++)
         if (!only || strcmp(only, stacks[i]) == 0)
             bench_stack(stacks[i], repeat ? repeat : 3, steps, csv);

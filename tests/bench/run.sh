@@ -122,11 +122,15 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
                 for n in 1 8; do run_scene bench-small --scene $scene --size $n --steps 1000 --repeat 5; done
             done
         fi
-        # rigid mesh-mesh contacts beside OPCODE: pairs (one call) and the
-        # resting stacks stepped whole
+        # rigid mesh-mesh and mesh-primitive contacts beside ODE's colliders:
+        # pairs (one call) and the resting stacks and the gripper stepped whole
         if want contacts; then
-            for scene in bunnies knots cylinders-rest cubes-rest; do run_scene bench-contacts --scene $scene --repeat 51; done
-            for scene in stack-cylinders stack-fine stack-cube; do run_scene bench-contacts --scene $scene --repeat 3 --steps 1000; done
+            for scene in bunnies knots cylinders-rest cubes-rest bunny-plane cube-plane rotor-finger; do
+                run_scene bench-contacts --scene $scene --repeat 51
+            done
+            for scene in stack-cylinders stack-fine stack-cube primitives-on-fine-table gripper-rotor; do
+                run_scene bench-contacts --scene $scene --repeat 3 --steps 1000
+            done
         fi
         # the pile: steps are the repetitions (few at 5000: ODE's SAP space
         # takes seconds per step there). glcollide = the plugin's defaults

@@ -200,6 +200,34 @@ GLCOLLIDE_API double glcollide_bvh_nearest(const glcollide_bvh *bvh, const doubl
                                            const double p[3], double closest[3],
                                            uint32_t *triangle);
 
+/*
+ * Traversals against a shape given in the BVH's own frame (a primitive
+ * brought into a mesh's object space), for contacts with analytic shapes.
+ * Each calls fn for every triangle whose box meets the shape (inclusive;
+ * order unspecified) and returns 1 if fn stopped it, 0 otherwise (also for
+ * NULL arguments or an empty BVH). Cost: the nodes whose boxes meet the shape.
+ *
+ * half_space: the triangles whose boxes reach {x : normal . x <= offset}
+ * (normal need not be unit): a mesh resting on a plane costs in proportion
+ * to the triangles near it, not to the mesh.
+ * oriented_box: the box centred at centre with unit axes the rows of axes
+ * (row-major 3x3) and half extents half; separating axes are the six face
+ * normals, so a few boxes that only come close may be reported too.
+ * ray: the segment origin + t * direction, t in [0, *t_max] (direction
+ * non-zero, not necessarily unit); *t_max is read again after every call of
+ * fn, which may lower it (through its user pointer) to prune a closest-hit
+ * search; nearer boxes are visited first.
+ */
+GLCOLLIDE_API int glcollide_bvh_query_half_space(const glcollide_bvh *bvh, const double normal[3],
+                                                 double offset, glcollide_bvh_triangle_fn fn,
+                                                 void *user);
+GLCOLLIDE_API int glcollide_bvh_query_oriented_box(const glcollide_bvh *bvh, const double centre[3],
+                                                   const double axes[9], const double half[3],
+                                                   glcollide_bvh_triangle_fn fn, void *user);
+GLCOLLIDE_API int glcollide_bvh_query_ray(const glcollide_bvh *bvh, const double origin[3],
+                                          const double direction[3], const double *t_max,
+                                          glcollide_bvh_triangle_fn fn, void *user);
+
 /* ---------------------------------------------------------------- solids */
 
 /*

@@ -7,7 +7,9 @@
  * glcollide_ode_space_create (or keep yours, of any kind) and call
  * glcollide_ode_space_collide where you called dSpaceCollide. Trimesh-trimesh
  * contacts then come from glcollide (exact triangle tests on candidates from
- * the GPU, or a CPU BVH), through dCollide as usual. Zero-code use:
+ * the GPU, or a CPU BVH), and so do a trimesh's contacts with planes, boxes,
+ * spheres, capsules, cylinders and rays (the trimesh's BVH against the exact
+ * primitive), through dCollide as usual. Zero-code use:
  * LD_PRELOAD=libglcollide-ode-preload.so ./your_ode_program.
  *
  * Threads: independent worlds may be stepped on separate threads at once,
@@ -42,9 +44,11 @@ extern "C" {
 #endif
 
 /*
- * Starts the plugin: installs glcollide's trimesh-trimesh collider for
- * dCollide (dSetColliderOverride) and lets spaces cull trimesh pairs on the
- * GPU. No GL context is made here: one is made when a space first has a
+ * Starts the plugin: installs glcollide's trimesh-trimesh collider and its
+ * trimesh colliders for planes, boxes, spheres, capsules, cylinders and rays
+ * (unless turned off, glcollide_ode_set_primitive_contacts) for dCollide
+ * (dSetColliderOverride, both argument orders) and lets spaces cull trimesh
+ * pairs on the GPU. No GL context is made here: one is made when a space first has a
  * trimesh pair to cull on the GPU (see glcollide_ode_set_gpu); when none can
  * be had, that is logged once and the CPU path serves. Calls are counted,
  * as ODE counts dInitODE2: each is matched by a glcollide_ode_shutdown.
@@ -57,9 +61,10 @@ extern "C" {
 GLCOLLIDE_ODE_API int glcollide_ode_init(void);
 
 /* The last of them (one per glcollide_ode_init) gives trimesh pairs back to
- * ODE's own collider and releases the GL context, the captured meshes and
- * their registrations, and the calling thread's buffers (other threads'
- * go when those threads end). Safe when not started. */
+ * ODE's own colliders (a warning is logged for any of them libode does not
+ * export, whose pairs then get no contacts from dCollide) and releases the GL context, the captured
+ * meshes and their registrations, and the calling thread's buffers (other threads' go when those
+ * threads end). Safe when not started. */
 GLCOLLIDE_ODE_API void glcollide_ode_shutdown(void);
 
 /* 1 while the plugin holds a working GL context, 0 otherwise (none needed
@@ -114,10 +119,33 @@ GLCOLLIDE_ODE_API void glcollide_ode_space_collide(dSpaceID space, void *data,
  * transform they were culled with; otherwise a CPU BVH), exact
  * triangle-triangle tests, contacts (pos, normal, depth, g1 = o1, g2 = o2,
  * side1/side2 = triangle indices) reduced to at most flags & 0xffff, deepest
- * first and spread, in a deterministic order. Other pairs: ODE's dCollide.
+ * first and spread, in a deterministic order. A trimesh with a plane, box,
+ * sphere, capsule, cylinder or ray, in either order: glcollide's collider
+ * (see glcollide_ode_set_primitive_contacts), also before glcollide_ode_init
+ * and after the last shutdown. Other pairs: ODE's dCollide.
  */
 GLCOLLIDE_ODE_API int glcollide_ode_collide(dGeomID o1, dGeomID o2, int flags,
                                             dContactGeom *contact, int skip);
+
+/*
+ * Whether a trimesh's pairs with ODE's primitives get glcollide's contacts
+ * (1, the default) or ODE's own colliders (0), for dCollide (the colliders
+ * are installed or given back at once when started) and
+ * glcollide_ode_collide. glcollide's: the trimesh's object-space BVH against
+ * the exact primitive brought into the mesh's frame (no per-step transform
+ * of the mesh: a mesh resting on a plane costs in proportion to the
+ * triangles near it), one normal per contact region with up to 4 points
+ * spread over it (the count does not grow with the caller's buffer), depths
+ * never more than the overlap along the normal, side1 = the triangle, side2
+ * = -1, deterministic and stable from step to step. A sphere's region gets
+ * one point, a capsule's the ends of its line, a box's or cylinder's up to
+ * 4 corners of the face it rests on. A trimesh geom with an ODE triangle
+ * callback set keeps ODE's collider. Rays follow ODE's trimesh-ray contract
+ * (closest hit, first contact, back-face culling, all hits nearest first).
+ * The preload reads it from GLCOLLIDE_PRIMITIVES=0|1. Thread-safe; not
+ * while other threads collide.
+ */
+GLCOLLIDE_ODE_API void glcollide_ode_set_primitive_contacts(int enabled);
 
 /* Call after changing the vertices of a trimesh data (deforming meshes), as
  * with dGeomTriMeshDataUpdate: glcollide captures them again. A data rebuilt
@@ -160,8 +188,10 @@ typedef struct glcollide_ode_stats {
     unsigned long long contacts;         /* contacts returned */
     unsigned long long contained;        /* pairs pushed apart as one solid inside the other */
     unsigned long long gpu_queries, draw_calls, gpu_syncs, readback_bytes;
-    double cull_ms, contact_ms;     /* time in GPU culling and contact generation */
-    unsigned long long gl_contexts; /* GL contexts made (on first need) */
+    double cull_ms, contact_ms;            /* time in GPU culling and contact generation */
+    unsigned long long gl_contexts;        /* GL contexts made (on first need) */
+    unsigned long long primitive_collides; /* trimesh-primitive (and ray) contact generations */
+    unsigned long long primitive_contacts; /* contacts (and ray hits) they returned */
     unsigned long long upload_bytes; /* CPU->GPU by GPU culling (meshes on first use or change) */
 } glcollide_ode_stats;
 
