@@ -364,20 +364,13 @@ static int overlap_polygon(const double *const a[3], const double *const b[3], c
                            double poly[MAX_POLYGON][3], double *area)
 {
     int count = clip_to_prism(a, b, n_b, poly);
-    double plane = glcollide_vec3_dot(n_b, b[0]), sum[3] = {0, 0, 0};
+    double plane = glcollide_vec3_dot(n_b, b[0]), sum[3];
     for (int i = 0; i < count; i++) {
         double off = glcollide_vec3_dot(n_b, poly[i]) - plane;
         for (int k = 0; k < 3; k++)
             poly[i][k] -= off * n_b[k];
     }
-    for (int i = 1; i + 1 < count; i++) {
-        double e1[3], e2[3], c[3];
-        glcollide_vec3_sub(e1, poly[i], poly[0]);
-        glcollide_vec3_sub(e2, poly[i + 1], poly[0]);
-        glcollide_vec3_cross(c, e1, e2);
-        for (int k = 0; k < 3; k++)
-            sum[k] += 0.5 * c[k];
-    }
+    glcollide_polygon_vector_area(poly, count, sum);
     *area = fabs(glcollide_vec3_dot(sum, n_b));
     return count;
 }

@@ -512,7 +512,7 @@ static int meets(const frame *f, candidate *c)
         double poly[PRIMITIVE_MAX_POLYGON][3];
         uint32_t label[PRIMITIVE_MAX_POLYGON];
         int n = primitive_clip_triangle(s, t, poly, label);
-        primitive_polygon_area(poly, n, c->area);
+        glcollide_polygon_vector_area(poly, n, c->area);
         c->polygon_count = n;
         memcpy(c->polygon, poly, (size_t)n * sizeof poly[0]); /* a triangle cut by 6 planes: <= 9 */
         memcpy(c->label, label, (size_t)n * sizeof label[0]);
@@ -521,7 +521,7 @@ static int meets(const frame *f, candidate *c)
     case GLCOLLIDE_PRIMITIVE_CYLINDER: {
         double poly[PRIMITIVE_MAX_POLYGON][3];
         int n = primitive_clip_triangle(s, t, poly, NULL);
-        primitive_polygon_area(poly, n, c->area);
+        glcollide_polygon_vector_area(poly, n, c->area);
         return primitive_cylinder_meets(s, t);
     }
     }

@@ -136,6 +136,26 @@ static inline void glcollide_vec3_cross(double out[3], const double a[3], const 
     out[2] = z;
 }
 
+/* Vector area of a planar polygon: 1/2 sum (p_i - p_0) x (p_i+1 - p_0). */
+static inline void glcollide_polygon_vector_area(const double poly[][3], int n, double out[3])
+{
+    out[0] = out[1] = out[2] = 0.0;
+    for (int i = 1; i + 1 < n; i++) {
+        double a[3], b[3], c[3];
+        glcollide_vec3_sub(a, poly[i], poly[0]);
+        glcollide_vec3_sub(b, poly[i + 1], poly[0]);
+        glcollide_vec3_cross(c, a, b);
+        for (int k = 0; k < 3; k++)
+            out[k] += 0.5 * c[k];
+    }
+}
+
+/* Closest points of segments u1v1 and u2v2, on the first to c1, on the
+ * second to c2 (parallel segments: any closest pair); tritri.c's, shared
+ * with the primitive contacts. */
+void glcollide_closest_segments(const double *u1, const double *v1, const double *u2,
+                                const double *v2, double c1[3], double c2[3]);
+
 /* The point of triangle abc nearest to p (a triangle without area: the
  * nearest of its corners); bvh.c's, shared with the primitive contacts. */
 void glcollide_closest_point_on_triangle(const double p[3], const double a[3], const double b[3],

@@ -299,19 +299,6 @@ int primitive_clip_triangle(const primitive_shape *s, const double *const t[3],
     return n;
 }
 
-void primitive_polygon_area(const double poly[][3], int n, double out[3])
-{
-    out[0] = out[1] = out[2] = 0.0;
-    for (int i = 1; i + 1 < n; i++) {
-        double a[3], b[3], c[3];
-        glcollide_vec3_sub(a, poly[i], poly[0]);
-        glcollide_vec3_sub(b, poly[i + 1], poly[0]);
-        glcollide_vec3_cross(c, a, b);
-        for (int k = 0; k < 3; k++)
-            out[k] += 0.5 * c[k];
-    }
-}
-
 /* Squared distance from the origin to the plan (x, y) of a convex polygon. */
 static double plan_distance2(const double poly[][3], int n)
 {
@@ -353,37 +340,7 @@ int primitive_cylinder_meets(const primitive_shape *s, const double *const t[3])
 double primitive_segment_segment(const double p0[3], const double p1[3], const double q0[3],
                                  const double q1[3], double cp[3], double cq[3])
 {
-    double d1[3], d2[3], r[3];
-    glcollide_vec3_sub(d1, p1, p0);
-    glcollide_vec3_sub(d2, q1, q0);
-    glcollide_vec3_sub(r, p0, q0);
-    double a = glcollide_vec3_dot(d1, d1), e = glcollide_vec3_dot(d2, d2);
-    double f = glcollide_vec3_dot(d2, r), s, t;
-    if (a <= 0.0 && e <= 0.0) {
-        s = t = 0.0;
-    } else if (a <= 0.0) {
-        s = 0.0;
-        t = clamp01(f / e);
-    } else {
-        double c = glcollide_vec3_dot(d1, r);
-        if (e <= 0.0) {
-            t = 0.0;
-            s = clamp01(-c / a);
-        } else {
-            double b = glcollide_vec3_dot(d1, d2), denom = a * e - b * b;
-            s = denom > 0.0 ? clamp01((b * f - c * e) / denom) : 0.0;
-            t = (b * s + f) / e;
-            if (t < 0.0) {
-                t = 0.0;
-                s = clamp01(-c / a);
-            } else if (t > 1.0) {
-                t = 1.0;
-                s = clamp01((b - c) / a);
-            }
-        }
-    }
-    point_at(p0, d1, s, cp);
-    point_at(q0, d2, t, cq);
+    glcollide_closest_segments(p0, p1, q0, q1, cp, cq);
     double d[3];
     glcollide_vec3_sub(d, cp, cq);
     return glcollide_vec3_dot(d, d);

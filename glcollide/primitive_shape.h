@@ -59,9 +59,6 @@ int primitive_clip_triangle(const primitive_shape *s, const double *const t[3],
                             double poly[PRIMITIVE_MAX_POLYGON][3],
                             uint32_t label[PRIMITIVE_MAX_POLYGON]);
 
-/* Vector area of a planar polygon (1/2 sum p_i x p_i+1, about its first corner). */
-void primitive_polygon_area(const double poly[][3], int n, double out[3]);
-
 /* Does the cylinder (grown by eps) meet the triangle? Exact up to rounding:
  * the triangle cut by the caps, then its distance from the axis in plan. */
 int primitive_cylinder_meets(const primitive_shape *s, const double *const t[3]);

@@ -725,8 +725,8 @@ static void closest_on_triangle(double out[3], const double p[3], const double *
  * clamped, then the best t for it, clamped, then s again). For parallel
  * segments any optimum is returned; endpoint pairs are covered by the
  * point-triangle candidates anyway. */
-static void closest_segments(const double *u1, const double *v1, const double *u2, const double *v2,
-                             double c1[3], double c2[3])
+void glcollide_closest_segments(const double *u1, const double *v1, const double *u2,
+                                const double *v2, double c1[3], double c2[3])
 {
     double d1[3], d2[3], r[3];
     glcollide_vec3_sub(d1, v1, u1);
@@ -787,7 +787,7 @@ static double raw_distance(const double *const a[3], const double *const b[3], d
     }
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
-            closest_segments(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3], ca, cb);
+            glcollide_closest_segments(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3], ca, cb);
             double d = distance3(ca, cb);
             if (d < best) {
                 best = d;
