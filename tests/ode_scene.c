@@ -863,3 +863,24 @@ int scene_by_name(const char *name, scene_desc *d)
             return -1;
     return 0;
 }
+
+int scene_run_named(const char *name, const scene_params *params, scene_figures *out)
+{
+    scene_desc scene;
+    if (scene_by_name(name, &scene) != 0) {
+        fprintf(stderr, "scene %s: unknown or a mesh is missing\n", name);
+        return -1;
+    }
+    if (scene_run(&scene, params, out) != 0)
+        return -1;
+    static const char *const flavours[] = {"primitives", "glcollide", "ode-trimesh"};
+    char label[96];
+    snprintf(label, sizeof label, "%s %s %s%s", name, flavours[params->flavour],
+             params->world_step ? "world" : "quick", params->approx1 ? " approx1" : "");
+    scene_print(label, out);
+    if (scene.gripper.enabled)
+        printf("  gripper: lifted %.2f mm, slip over the hold %.4f mm\n", 1e3 * out->lifted,
+               1e3 * out->slip);
+    fflush(stdout);
+    return 0;
+}

@@ -118,6 +118,11 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
 /* One line of figures (mm, degrees, J), for logs. */
 void scene_print(const char *label, const scene_figures *f);
 
+/* Runs the scene called name and prints its figures under "name flavour
+ * stepper" (a gripper's lift and slip on a line of their own); 0, or -1 with
+ * a message on stderr when the scene is unknown, lacks a mesh or fails. */
+int scene_run_named(const char *name, const scene_params *params, scene_figures *out);
+
 /* The scenes of the stability suite; NULL when name is unknown. Meshes are
  * made once and kept until scene_meshes_release. */
 int scene_by_name(const char *name, scene_desc *out);

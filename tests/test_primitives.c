@@ -47,18 +47,7 @@ static const double degree = 3.14159265358979323846 / 180.0;
 
 static void run(const char *name, scene_params params, scene_figures *out)
 {
-    scene_desc scene;
-    ck_assert_msg(scene_by_name(name, &scene) == 0, "scene %s: unknown or a mesh is missing", name);
-    ck_assert_msg(scene_run(&scene, &params, out) == 0, "scene %s did not run", name);
-    char label[96];
-    snprintf(label, sizeof label, "%s %s %s%s", name,
-             params.flavour == SCENE_PRIMITIVES ? "primitives" : "glcollide",
-             params.world_step ? "world" : "quick", params.approx1 ? " approx1" : "");
-    scene_print(label, out);
-    if (scene.gripper.enabled)
-        printf("  gripper: lifted %.2f mm, slip over the hold %.4f mm\n", 1e3 * out->lifted,
-               1e3 * out->slip);
-    fflush(stdout);
+    ck_assert_msg(scene_run_named(name, &params, out) == 0, "scene %s did not run", name);
 }
 
 /* Both flavours of a resting scene under one stepper, compared body by body. */

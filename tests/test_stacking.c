@@ -25,15 +25,7 @@ static const double degree = 3.14159265358979323846 / 180.0;
 
 static void run(const char *name, scene_params params, scene_figures *out)
 {
-    scene_desc scene;
-    ck_assert_msg(scene_by_name(name, &scene) == 0, "scene %s: unknown or a mesh is missing", name);
-    ck_assert_msg(scene_run(&scene, &params, out) == 0, "scene %s did not run", name);
-    char label[96];
-    snprintf(label, sizeof label, "%s %s %s", name,
-             params.flavour == SCENE_PRIMITIVES ? "primitives" : "glcollide",
-             params.world_step ? "world" : "quick");
-    scene_print(label, out);
-    fflush(stdout);
+    ck_assert_msg(scene_run_named(name, &params, out) == 0, "scene %s did not run", name);
 }
 
 /* Both flavours of a resting scene under one stepper, compared. */
