@@ -50,8 +50,8 @@ typedef struct plugin_source {
 /* Counters behind glcollide_ode_stats, added to by every thread. */
 typedef struct plugin_counters {
     atomic_ullong space_collides, aabb_pairs, culled_pairs, callbacks, trimesh_collides, candidates,
-        contacts, contained, gpu_queries, draw_calls, gpu_syncs, readback_bytes, upload_bytes, gl_contexts,
-        primitive_collides, primitive_contacts;
+        contacts, contained, gpu_queries, draw_calls, gpu_syncs, readback_bytes, upload_bytes,
+        gl_contexts, primitive_collides, primitive_contacts;
     atomic_ullong cull_ns, contact_ns;
 } plugin_counters;
 
@@ -133,12 +133,14 @@ typedef struct plugin_space_buffers {
 /*
  * One side of a trimesh pair during a collide call: only the candidate
  * triangles are brought into world space, each once, into compact arrays
- * (slot i = triangle ids[i], vertices 3i..3i+2). slot/stamp map a triangle
- * of the mesh to its slot (current when stamp == the call's epoch); all of it
- * is kept between calls so a warm step allocates nothing.
+ * (slot i = triangle ids[i], vertices 3i..3i+2). marks is a bit per mesh
+ * triangle (set while gathering, all clear between calls), slot maps a
+ * marked triangle to its slot; all of it is kept between calls so a warm step
+ * allocates nothing.
  */
 typedef struct plugin_side {
-    uint32_t *slot, *stamp; /* per mesh triangle, sized to the largest mesh seen */
+    uint32_t *slot;  /* per mesh triangle, sized to the largest mesh seen */
+    uint64_t *marks; /* a bit per mesh triangle */
     size_t map_capacity;
     double *positions;   /* 9 per slot */
     uint32_t *triangles; /* 3 per slot: 3i, 3i+1, 3i+2 */
@@ -179,7 +181,6 @@ typedef struct plugin_thread {
     size_t cull_mesh_capacity;
     glcollide_query_result cull_result; /* kept: its arrays are reused */
     plugin_side sides[2];
-    uint32_t side_epoch;
     glcollide_index_pair *local_candidates; /* candidates renumbered to slots */
     size_t local_candidate_capacity;
     glcollide_contact *contacts;

@@ -394,7 +394,7 @@ void plugin_sides_release(plugin_thread *t)
     for (int i = 0; i < 2; i++) {
         plugin_side *side = &t->sides[i];
         free(side->slot);
-        free(side->stamp);
+        free(side->marks);
         free(side->positions);
         free(side->triangles);
         free(side->ids);
@@ -406,16 +406,16 @@ void plugin_sides_release(plugin_thread *t)
 static int side_reserve(plugin_side *side, size_t triangle_count, size_t count)
 {
     if (triangle_count > side->map_capacity) {
+        size_t words = (triangle_count + 63) / 64, old_words = (side->map_capacity + 63) / 64;
         uint32_t *slot = realloc(side->slot, triangle_count * sizeof *slot);
         if (slot)
             side->slot = slot;
-        uint32_t *stamp = realloc(side->stamp, triangle_count * sizeof *stamp);
-        if (stamp)
-            side->stamp = stamp;
-        if (!slot || !stamp)
+        uint64_t *marks = realloc(side->marks, words * sizeof *marks);
+        if (marks)
+            side->marks = marks;
+        if (!slot || !marks)
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-        memset(side->stamp + side->map_capacity, 0,
-               (triangle_count - side->map_capacity) * sizeof *stamp);
+        memset(side->marks + old_words, 0, (words - old_words) * sizeof *marks);
         side->map_capacity = triangle_count;
     }
     return plugin_reserve((void **)&side->positions, &side->positions_capacity, 9 * count,
@@ -428,56 +428,29 @@ static int side_reserve(plugin_side *side, size_t triangle_count, size_t count)
                : GLCOLLIDE_OK;
 }
 
-/* Notes mesh triangle t as used on a side (each once) in the call of epoch. */
-static void side_mark(plugin_side *side, uint32_t t, uint32_t epoch)
+/* Notes mesh triangle t as used on a side. */
+static inline void side_mark(plugin_side *side, uint32_t t)
 {
-    if (side->stamp[t] == epoch)
-        return;
-    side->stamp[t] = epoch;
-    side->ids[side->used++] = t;
+    side->marks[t / 64] |= (uint64_t)1 << (t % 64);
 }
 
-/* In-place heapsort of triangle indices: qsort would allocate (glibc's
- * merge buffer) and a warm step must not. */
-static void sort_indices(uint32_t *v, size_t n)
+/* The side's marked triangles in increasing order, into ids (a scan of the
+ * bit set, one word per 64 triangles: no sort, and the marks are left
+ * cleared for the next call). */
+static void side_order(plugin_side *side, size_t triangle_count)
 {
-    for (size_t end = n, start = n / 2;;) {
-        size_t root;
-        if (start > 0) {
-            root = --start;
-        } else if (end > 1) {
-            uint32_t top = v[0];
-            v[0] = v[--end];
-            v[end] = top;
-            root = 0;
-        } else {
-            return;
-        }
-        for (size_t child; (child = 2 * root + 1) < end; root = child) {
-            if (child + 1 < end && v[child + 1] > v[child])
-                child++;
-            if (v[root] >= v[child])
-                break;
-            uint32_t t = v[root];
-            v[root] = v[child];
-            v[child] = t;
-        }
-    }
-}
-
-/* The side's marked triangles in increasing order: a scan of the stamps
- * where the marked are a sixteenth of the mesh or more (linear), else a sort
- * of the few. */
-static void side_order(plugin_side *side, size_t triangle_count, uint32_t epoch)
-{
-    if (triangle_count > 16 * side->used) {
-        sort_indices(side->ids, side->used);
-        return;
-    }
     size_t n = 0;
-    for (uint32_t t = 0; t < (uint32_t)triangle_count; t++)
-        if (side->stamp[t] == epoch)
-            side->ids[n++] = t;
+    for (size_t w = 0; w < (triangle_count + 63) / 64; w++) {
+        uint64_t bits = side->marks[w];
+        if (!bits)
+            continue;
+        side->marks[w] = 0;
+        do {
+            side->ids[n++] = (uint32_t)(64 * w + (size_t)__builtin_ctzll(bits));
+            bits &= bits - 1;
+        } while (bits);
+    }
+    side->used = n;
 }
 
 /*
@@ -487,14 +460,24 @@ static void side_order(plugin_side *side, size_t triangle_count, uint32_t epoch)
  * world space.
  */
 static void side_place(plugin_side *side, const glcollide_mesh *mesh,
-                       const glcollide_object *object, uint32_t epoch)
+                       const glcollide_object *object)
 {
-    side_order(side, mesh->triangle_count, epoch);
+    side_order(side, mesh->triangle_count);
     double m[9];
     glcollide_object_rotation_matrix(object, m);
     const double *t0 = object->translation;
+    const uint32_t *ids = side->ids;
     for (uint32_t s = 0; s < (uint32_t)side->used; s++) {
-        uint32_t t = side->ids[s];
+        uint32_t t = ids[s];
+        /* The mesh is read at scattered places: ask for the triangles a few
+         * slots ahead (their indices, then their vertices) early. */
+        if (s + 16 < side->used)
+            __builtin_prefetch(mesh->triangles + 3 * (size_t)ids[s + 16]);
+        if (s + 8 < side->used) {
+            const uint32_t *ahead = mesh->triangles + 3 * (size_t)ids[s + 8];
+            for (int c = 0; c < 3; c++)
+                __builtin_prefetch(mesh->positions + 3 * (size_t)ahead[c]);
+        }
         side->slot[t] = s;
         for (int c = 0; c < 3; c++) {
             const double *p = mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c];
@@ -522,18 +505,12 @@ static int gather_sides(plugin_thread *t, const glcollide_mesh *ma, const glcoll
         plugin_reserve((void **)&t->local_candidates, &t->local_candidate_capacity, count,
                        sizeof *t->local_candidates))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    if (++t->side_epoch == 0) { /* wrapped: no stamp may look current */
-        for (int i = 0; i < 2; i++)
-            memset(sides[i].stamp, 0, sides[i].map_capacity * sizeof *sides[i].stamp);
-        t->side_epoch = 1;
-    }
-    sides[0].used = sides[1].used = 0;
     for (size_t i = 0; i < count; i++) {
-        side_mark(&sides[0], candidates[i].a, t->side_epoch);
-        side_mark(&sides[1], candidates[i].b, t->side_epoch);
+        side_mark(&sides[0], candidates[i].a);
+        side_mark(&sides[1], candidates[i].b);
     }
-    side_place(&sides[0], ma, oa, t->side_epoch);
-    side_place(&sides[1], mb, ob, t->side_epoch);
+    side_place(&sides[0], ma, oa);
+    side_place(&sides[1], mb, ob);
     for (size_t i = 0; i < count; i++) {
         t->local_candidates[i].a = sides[0].slot[candidates[i].a];
         t->local_candidates[i].b = sides[1].slot[candidates[i].b];
