@@ -22,7 +22,8 @@
 plugin_shared plugin = {.lock = PTHREAD_MUTEX_INITIALIZER,
                         .gpu_lock = PTHREAD_MUTEX_INITIALIZER,
                         .gpu_mode = GLCOLLIDE_ODE_GPU_AUTO,
-                        .primitives = 1};
+                        .primitives = 1,
+                        .stencil_resolution = 0};
 
 unsigned long long plugin_now_ns(void)
 {
@@ -69,6 +70,7 @@ static void thread_free(void *state)
     free(t->cull_mesh_table);
     free(t->cull_meshes);
     glcollide_query_result_clear(&t->cull_result);
+    glcollide_query_result_clear(&t->stencil_result);
     free(t->local_candidates);
     free(t->contacts);
     free(t->candidates);
@@ -254,6 +256,21 @@ void glcollide_ode_set_gpu(int mode)
     pthread_mutex_unlock(&plugin.gpu_lock);
 }
 
+void glcollide_ode_set_stencil_flags(int resolution)
+{
+    atomic_store(&plugin.stencil_resolution, resolution <= 0     ? 0
+                                             : resolution < 16   ? 16
+                                             : resolution > 4096 ? 4096
+                                                                 : resolution);
+}
+
+void plugin_stencil_agreement(int flagged, int interfering)
+{
+    plugin_count(&plugin.counters.stencil_flagged, (unsigned long long)flagged);
+    plugin_count(&plugin.counters.stencil_missed, (unsigned long long)(interfering && !flagged));
+    plugin_count(&plugin.counters.stencil_extra, (unsigned long long)(flagged && !interfering));
+}
+
 /* ------------------------------------------------------------- entries */
 
 dSpaceID glcollide_ode_space_create(dSpaceID parent)
@@ -314,6 +331,11 @@ void glcollide_ode_get_stats(glcollide_ode_stats *stats)
         .gpu_syncs = atomic_load(&c->gpu_syncs),
         .readback_bytes = atomic_load(&c->readback_bytes),
         .upload_bytes = atomic_load(&c->upload_bytes),
+        .stencil_passes = atomic_load(&c->stencil_passes),
+        .stencil_flagged = atomic_load(&c->stencil_flagged),
+        .stencil_missed = atomic_load(&c->stencil_missed),
+        .stencil_extra = atomic_load(&c->stencil_extra),
+        .stencil_ms = (double)atomic_load(&c->stencil_ns) * 1e-6,
         .cull_ms = (double)atomic_load(&c->cull_ns) * 1e-6,
         .contact_ms = (double)atomic_load(&c->contact_ns) * 1e-6,
         .gl_contexts = atomic_load(&c->gl_contexts),
@@ -325,12 +347,13 @@ void glcollide_ode_get_stats(glcollide_ode_stats *stats)
 void glcollide_ode_reset_stats(void)
 {
     plugin_counters *c = &plugin.counters;
-    atomic_ullong *all[] = {&c->space_collides,     &c->aabb_pairs,        &c->culled_pairs,
-                            &c->callbacks,          &c->trimesh_collides,  &c->candidates,
-                            &c->contacts,           &c->contained,         &c->gpu_queries,
-                            &c->draw_calls,         &c->gpu_syncs,         &c->readback_bytes,
-                            &c->upload_bytes,       &c->gl_contexts,        &c->cull_ns,           &c->contact_ns,
-                            &c->primitive_collides, &c->primitive_contacts};
+    atomic_ullong *all[] = {
+        &c->space_collides,     &c->aabb_pairs,         &c->culled_pairs,   &c->callbacks,
+        &c->trimesh_collides,   &c->candidates,         &c->contacts,       &c->contained,
+        &c->gpu_queries,        &c->draw_calls,         &c->gpu_syncs,      &c->readback_bytes,
+        &c->upload_bytes,       &c->gl_contexts,        &c->cull_ns,        &c->contact_ns,
+        &c->primitive_collides, &c->primitive_contacts, &c->stencil_passes, &c->stencil_flagged,
+        &c->stencil_missed,     &c->stencil_extra,      &c->stencil_ns};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         atomic_store(all[i], 0);
 }
