@@ -56,6 +56,9 @@ typedef struct plugin_counters {
     atomic_ullong cull_ns, contact_ns, stencil_ns;
 } plugin_counters;
 
+/* Steps timed on each path by AUTO's calibration (medians). */
+enum { PLUGIN_CALIBRATION_STEPS = 3 };
+
 typedef struct plugin_shared {
     pthread_mutex_t lock; /* meshes, sources; changes of users */
     atomic_int users;     /* glcollide_ode_init calls not yet matched by a shutdown */
@@ -72,6 +75,12 @@ typedef struct plugin_shared {
     atomic_int gpu_mode;        /* GLCOLLIDE_ODE_GPU_* */
     atomic_int primitives;      /* trimesh-primitive pairs get glcollide's contacts (default 1) */
     atomic_int stencil_resolution; /* of the stencil flags pass; 0: none */
+    /* AUTO's measurement (under gpu_lock): steps timed on each path. */
+    int calibrate_software; /* calibrate on a software renderer too */
+    atomic_int auto_choice; /* GLCOLLIDE_ODE_AUTO_* */
+    int calibration_steps;  /* steps timed so far (the first GPU one not counted) */
+    unsigned long long calibration_ns[2][PLUGIN_CALIBRATION_STEPS]; /* [gpu] */
+    size_t calibrated_objects; /* geoms of the space measured on */
     plugin_counters counters;
 } plugin_shared;
 
@@ -223,6 +232,13 @@ int plugin_gpu_wanted(void);
  * plugin.gpu_lock until plugin_gpu_end. */
 glcollide_context *plugin_gpu_begin(void);
 void plugin_gpu_end(glcollide_context *context);
+
+/* AUTO's calibration, for a step of a space of objects geoms with trimesh
+ * pairs: whether to cull this step on the GPU (alternating while measuring,
+ * then the faster; measured again once the space has doubled), and the time
+ * the step took on that path. */
+int plugin_auto_gpu_step(size_t objects);
+void plugin_auto_step_done(int gpu, unsigned long long ns);
 
 /* ------------------------------------------------------------- helpers */
 

@@ -412,11 +412,6 @@ static int pose_world(plugin_thread *t, const plugin_space_buffers *buffers, siz
 static void cull_trimesh_pairs(plugin_thread *t, plugin_space_buffers *buffers)
 {
     const glcollide_pair_list *pairs = &buffers->pairs;
-    size_t n = 0;
-    for (size_t k = 0; k < pairs->count; k++)
-        n += kept_trimesh_pair(buffers, k);
-    if (n == 0 || !plugin_gpu_wanted())
-        return;
     unsigned long long start = plugin_now_ns();
     long count = wanted_objects(t, buffers);
     if (count < 0 || pose_world(t, buffers, (size_t)count) != GLCOLLIDE_OK)
@@ -533,7 +528,18 @@ static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpac
         kept += buffers->keep[k];
     }
     plugin_count(&plugin.counters.aabb_pairs, kept);
-    cull_trimesh_pairs(t, buffers);
+    /* GPU culling where the mode (AUTO: its measurement) says so; the
+     * outermost space's steps are AUTO's benchmark, timed whole. */
+    size_t trimesh_pairs = 0;
+    for (size_t k = 0; k < buffers->pairs.count; k++)
+        trimesh_pairs += kept_trimesh_pair(buffers, k);
+    int measured = trimesh_pairs && t->depth == 1;
+    int gpu = trimesh_pairs && (measured ? plugin_auto_gpu_step(count)
+                                         : plugin_gpu_wanted() && glcollide_ode_auto_choice() !=
+                                                                      GLCOLLIDE_ODE_AUTO_CPU);
+    unsigned long long start = plugin_now_ns();
+    if (gpu)
+        cull_trimesh_pairs(t, buffers);
     counted_callback counted = {data, callback, 0};
     for (size_t k = 0; k < buffers->pairs.count; k++) {
         if (!buffers->keep[k])
@@ -547,6 +553,8 @@ static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpac
             count_and_call(&counted, a, b);
     }
     plugin_count(&plugin.counters.callbacks, counted.calls);
+    if (measured)
+        plugin_auto_step_done(gpu, plugin_now_ns() - start);
 }
 
 void glcollide_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)

@@ -1089,6 +1089,82 @@ START_TEST(test_contained_gpu_equals_cpu)
 }
 END_TEST
 
+typedef struct log_capture {
+    char line[512];
+    int count;
+} log_capture;
+
+static void capture_auto_line(glcollide_log_level level, const char *message, void *user)
+{
+    (void)level;
+    log_capture *capture = user;
+    if (strstr(message, "ODE plugin: auto:")) {
+        snprintf(capture->line, sizeof capture->line, "%s", message);
+        capture->count++;
+    }
+}
+
+/*
+ * AUTO measures both paths on the program's first steps with trimesh pairs
+ * (here on llvmpipe, allowed by glcollide_ode_set_calibrate_software), picks
+ * one, logs one line with both figures, and every step's contacts equal
+ * those of the CPU path (7 steps measuring, then 3 on the choice), for a
+ * row of 6 overlapping spheres.
+ */
+START_TEST(test_auto_calibration)
+{
+    const char *skip = getenv("GLCOLLIDE_TEST_SKIP_GL");
+    if (skip && strcmp(skip, "1") == 0)
+        return;
+    glcollide_mesh *sphere = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.3, 24, 12, &sphere), GLCOLLIDE_OK);
+    mesh_data md;
+    mesh_data_build(&md, sphere);
+    dSpaceID space = dSimpleSpaceCreate(NULL);
+    for (int i = 0; i < 6; i++) {
+        dGeomID g = dCreateTriMesh(space, md.data, NULL, NULL, NULL);
+        dGeomSetPosition(g, 0.5 * i, 0.01 * i, 0.02 * (i % 2));
+    }
+    enum { STEPS = 10 };
+    static step_contacts cpu[STEPS], chosen[STEPS];
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_NEVER);
+    for (int s = 0; s < STEPS; s++)
+        glcollide_ode_space_collide(space, &cpu[s], collide_pair);
+    log_capture capture = {{0}, 0};
+    glcollide_set_log_callback(capture_auto_line, &capture);
+    glcollide_set_log_level(GLCOLLIDE_LOG_INFO);
+    glcollide_ode_set_calibrate_software(1);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    ck_assert_int_eq(glcollide_ode_auto_choice(), GLCOLLIDE_ODE_AUTO_UNDECIDED);
+    for (int s = 0; s < STEPS; s++) {
+        glcollide_ode_space_collide(space, &chosen[s], collide_pair);
+        ck_assert_msg((s < 6) == (glcollide_ode_auto_choice() == GLCOLLIDE_ODE_AUTO_UNDECIDED),
+                      "step %d: choice %d", s, glcollide_ode_auto_choice());
+    }
+    glcollide_set_log_callback(NULL, NULL);
+    glcollide_set_log_level(GLCOLLIDE_LOG_WARNING);
+    printf("auto calibration: %s\n", capture.line);
+    ck_assert_int_eq(capture.count, 1);
+    ck_assert_ptr_nonnull(strstr(capture.line, "ms with GPU culling"));
+    ck_assert_int_eq(glcollide_ode_has_gpu(),
+                     glcollide_ode_auto_choice() == GLCOLLIDE_ODE_AUTO_GPU);
+    for (int s = 0; s < STEPS; s++) {
+        ck_assert_msg(chosen[s].count == cpu[s].count && cpu[s].count > 0,
+                      "step %d: %d contacts, CPU path %d", s, chosen[s].count, cpu[s].count);
+        for (int i = 0; i < cpu[s].count; i++)
+            ck_assert_msg(memcmp(cpu[s].contacts[i].pos, chosen[s].contacts[i].pos,
+                                 sizeof cpu[s].contacts[i].pos) == 0 &&
+                              cpu[s].contacts[i].depth == chosen[s].contacts[i].depth,
+                          "step %d: contact %d differs from the CPU path's", s, i);
+    }
+    glcollide_ode_set_calibrate_software(0);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    dSpaceDestroy(space);
+    mesh_data_free(&md);
+    glcollide_mesh_destroy(&sphere);
+}
+END_TEST
+
 /* Two trimesh cubes that overlap, in a space of their own. */
 static dSpaceID overlapping_cubes(const cube_data *cube)
 {
@@ -1464,6 +1540,7 @@ Suite *suite_ode(void)
     tcase_set_timeout(gpu, 300);
     tcase_add_checked_fixture(gpu, setup, teardown);
     tcase_add_test(gpu, test_contained_gpu_equals_cpu);
+    tcase_add_test(gpu, test_auto_calibration);
     suite_add_tcase(suite, gpu);
     TCase *unstarted = tcase_create("unstarted");
     tcase_add_test(unstarted, test_before_init);
