@@ -9,7 +9,8 @@
  *
  *   pile [--objects N] [--steps S] [--space glcollide|ode-simple|ode-sap|ode-hash]
  *        [--gpu auto|always|never] [--deform none|refit|rebuild] [--output FILE]
- *        [--report K] [--primitives glcollide|ode] [--pair-times] [--window]
+ *        [--report K] [--primitives glcollide|ode] [--stencil RESOLUTION] [--pair-times]
+ *        [--window]
  *
  * --primitives ode keeps ODE's own colliders for the meshes' pairs with the
  * floor's and walls' planes and the boxes, spheres and capsules (with
@@ -67,13 +68,13 @@ typedef struct pile {
 /* Render and collision shapes: generated primitives' meshes (for drawing)
  * and real meshes (drawn and collided as ODE trimeshes). */
 typedef struct shape {
-    glcollide_mesh *mesh;   /* object space, for drawing (and trimesh data) */
-    dTriMeshDataID data;    /* trimeshes only */
+    glcollide_mesh *mesh; /* object space, for drawing (and trimesh data) */
+    dTriMeshDataID data;  /* trimeshes only */
     dTriIndex *indices;
-    double *vertices;       /* what ODE reads: mesh->positions, deformed with --deform */
+    double *vertices; /* what ODE reads: mesh->positions, deformed with --deform */
     float color[3];
-    double half[3];         /* half extents of the bounds */
-    int kind;               /* 0 box, 1 sphere, 2 capsule, 3 trimesh */
+    double half[3]; /* half extents of the bounds */
+    int kind;       /* 0 box, 1 sphere, 2 capsule, 3 trimesh */
 } shape;
 
 static shape shapes[16];
@@ -132,10 +133,9 @@ static void build_data(shape *s)
                                 (int)(3 * s->mesh->triangle_count), 3 * sizeof(dTriIndex));
     /* glcollide reads the same arrays (exact vertices, cheap re-reads). */
     if (glcollide_in_use)
-        glcollide_ode_trimesh_data_build_double(s->data, s->vertices, 3 * sizeof(double),
-                                            (int)s->mesh->vertex_count, s->indices,
-                                            (int)(3 * s->mesh->triangle_count),
-                                            3 * sizeof(dTriIndex));
+        glcollide_ode_trimesh_data_build_double(
+            s->data, s->vertices, 3 * sizeof(double), (int)s->mesh->vertex_count, s->indices,
+            (int)(3 * s->mesh->triangle_count), 3 * sizeof(dTriIndex));
 #else
 #error "the pile demo feeds double vertices to ODE: build ODE with double precision"
 #endif
@@ -212,7 +212,8 @@ static void add_mesh_shape(const char *name, double size, float r, float g, floa
 static void make_shapes(void)
 {
     glcollide_mesh *m = NULL;
-    const double box[3] = {0.12, 0.08, 0.06}, ball[3] = {0.09, 0.09, 0.09}, pill[3] = {0.05, 0.05, 0.13};
+    const double box[3] = {0.12, 0.08, 0.06}, ball[3] = {0.09, 0.09, 0.09},
+                 pill[3] = {0.05, 0.05, 0.13};
     glcollide_mesh_generate_box(box[0], box[1], box[2], &m);
     add_primitive_shape(0, m, box, 0.85f, 0.45f, 0.25f);
     glcollide_mesh_generate_sphere(ball[0], 16, 8, &m);
@@ -300,7 +301,8 @@ static void build_pile(pile *p, int count)
 static void draw_pile(demo_renderer *renderer, const pile *p)
 {
     demo_renderer_clear(renderer);
-    double floor[2 * 9] = {-BIN, -BIN, 0, BIN, -BIN, 0, BIN, BIN, 0, -BIN, -BIN, 0, BIN, BIN, 0, -BIN, BIN, 0};
+    double floor[2 * 9] = {-BIN, -BIN, 0, BIN, -BIN, 0, BIN,  BIN, 0,
+                           -BIN, -BIN, 0, BIN, BIN,  0, -BIN, BIN, 0};
     const float grey[3] = {0.7f, 0.7f, 0.68f};
     demo_renderer_add(renderer, floor, 2, grey);
     double *triangles = NULL;
@@ -335,7 +337,8 @@ static double status_kib(const char *field)
     double kib = 0;
     size_t n = strlen(field);
     while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, field, n) == 0 && line[n] == ':' && sscanf(line + n + 1, "%lf", &kib) == 1)
+        if (strncmp(line, field, n) == 0 && line[n] == ':' &&
+            sscanf(line + n + 1, "%lf", &kib) == 1)
             break;
     if (f)
         fclose(f);
@@ -384,6 +387,7 @@ int main(int argc, char **argv)
     int objects = 200, steps = 500, report = 50, window = 0, count_allocations = 0, pair_times = 0;
     const char *output = "pile.png", *space_name = "glcollide", *gpu = "auto",
                *deform_name = "none", *primitives = "glcollide";
+    int stencil = 0;
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--window") == 0)
@@ -406,13 +410,16 @@ int main(int argc, char **argv)
             space_name = argv[++i];
         else if (strcmp(argv[i], "--gpu") == 0 && value)
             gpu = argv[++i];
+        else if (strcmp(argv[i], "--stencil") == 0 && value)
+            stencil = atoi(argv[++i]);
         else if (strcmp(argv[i], "--deform") == 0 && value)
             deform_name = argv[++i];
         else {
             fprintf(stderr, "usage: pile [--objects N] [--steps S] [--space glcollide|ode-simple|"
                             "ode-sap|ode-hash] [--gpu auto|always|never] "
                             "[--deform none|refit|rebuild] [--output FILE] [--report K] "
-                            "[--primitives glcollide|ode] [--pair-times] [--window]\n");
+                            "[--primitives glcollide|ode] [--stencil RESOLUTION] [--pair-times] "
+                            "[--window]\n");
             return 2;
         }
     }
@@ -451,10 +458,11 @@ int main(int argc, char **argv)
     glcollide_in_use = p.kind == SPACE_GLCOLLIDE;
     if (p.kind == SPACE_GLCOLLIDE) {
         /* Before init: with "never" no GL context is made at all. */
-        glcollide_ode_set_gpu(strcmp(gpu, "always") == 0   ? GLCOLLIDE_ODE_GPU_ALWAYS
+        glcollide_ode_set_gpu(strcmp(gpu, "always") == 0  ? GLCOLLIDE_ODE_GPU_ALWAYS
                               : strcmp(gpu, "never") == 0 ? GLCOLLIDE_ODE_GPU_NEVER
                                                           : GLCOLLIDE_ODE_GPU_AUTO);
         glcollide_ode_set_primitive_contacts(strcmp(primitives, "glcollide") == 0);
+        glcollide_ode_set_stencil_flags(stencil);
         glcollide_ode_init(); /* falls back to the CPU path, logged */
     }
     make_shapes();
@@ -479,7 +487,8 @@ int main(int argc, char **argv)
 #endif
     /* With tests/alloc_count preloaded: heap allocations during collision
      * (space, callbacks, contacts) in the second half of the run. */
-    unsigned long *allocations = count_allocations ? dlsym(RTLD_DEFAULT, "glcollide_test_allocations") : NULL;
+    unsigned long *allocations =
+        count_allocations ? dlsym(RTLD_DEFAULT, "glcollide_test_allocations") : NULL;
     unsigned long warm_allocations = 0;
     if (count_allocations && !allocations)
         fprintf(stderr, "pile: --count-allocations needs LD_PRELOAD of the allocation counter\n");
@@ -575,6 +584,9 @@ int main(int argc, char **argv)
            collide_ms[0], collide_ms[ran - 1], step_ms[0], step_ms[ran - 1], trimesh_triangles,
            stats.candidates, stats.draw_calls, stats.gpu_syncs, stats.readback_bytes,
            stats.upload_bytes, (unsigned long long)glcollide_gl_storage_allocated());
+    printf("pile-stencil: passes=%llu stencil_ms=%.3f flagged=%llu missed=%llu extra=%llu\n",
+           stats.stencil_passes, stats.stencil_ms, stats.stencil_flagged, stats.stencil_missed,
+           stats.stencil_extra);
     printf("pile: space=%s objects=%d steps=%d deform=%s pairs=%lu contacts=%lu "
            "collide_ms_median=%.3f step_ms_median=%.3f gpu=%d culled_pairs=%llu min_z=%.4f "
            "max_speed=%.3f outside=%d peak_rss_mb=%.1f png=%s\n",

@@ -22,7 +22,8 @@
 plugin_shared plugin = {.lock = PTHREAD_MUTEX_INITIALIZER,
                         .gpu_lock = PTHREAD_MUTEX_INITIALIZER,
                         .gpu_mode = GLCOLLIDE_ODE_GPU_AUTO,
-                        .primitives = 1};
+                        .primitives = 1,
+                        .stencil_resolution = 0};
 
 unsigned long long plugin_now_ns(void)
 {
@@ -69,6 +70,7 @@ static void thread_free(void *state)
     free(t->cull_mesh_table);
     free(t->cull_meshes);
     glcollide_query_result_clear(&t->cull_result);
+    glcollide_query_result_clear(&t->stencil_result);
     free(t->local_candidates);
     free(t->contacts);
     free(t->candidates);
@@ -185,7 +187,7 @@ static int software_renderer(const glcollide_context *context)
  * there is none to have or AUTO would not use it. gpu_lock held. */
 static glcollide_context *make_context(int mode)
 {
-    if (mode == GLCOLLIDE_ODE_GPU_AUTO && !gpu_device_present()) {
+    if (mode == GLCOLLIDE_ODE_GPU_AUTO && !plugin.calibrate_software && !gpu_device_present()) {
         glcollide_log(GLCOLLIDE_LOG_INFO, "ODE plugin: no GPU device: trimesh pairs are culled "
                                           "on the CPU (GLCOLLIDE_GPU=always tries a software "
                                           "renderer)");
@@ -202,7 +204,8 @@ static glcollide_context *make_context(int mode)
     }
     plugin_count(&plugin.counters.gl_contexts, 1);
     glcollide_context_release(context); /* creation made it current here */
-    if (mode == GLCOLLIDE_ODE_GPU_AUTO && software_renderer(context)) {
+    if (mode == GLCOLLIDE_ODE_GPU_AUTO && software_renderer(context) &&
+        !plugin.calibrate_software) {
         /* On the same cores the CPU BVH is faster than a software rasterizer. */
         glcollide_log(GLCOLLIDE_LOG_INFO,
                       "ODE plugin: %s is a software renderer: trimesh pairs "
@@ -246,11 +249,124 @@ void glcollide_ode_set_gpu(int mode)
     pthread_mutex_lock(&plugin.gpu_lock);
     atomic_store(&plugin.gpu_mode, mode);
     plugin.gpu_refused = 0; /* a new mode: the next pair that needs it tries again */
+    atomic_store(&plugin.auto_choice, GLCOLLIDE_ODE_AUTO_UNDECIDED); /* and AUTO measures again */
+    plugin.calibration_steps = 0;
     /* NEVER gives the context's memory back (llvmpipe's is ~100 MiB); so does
      * AUTO where AUTO would not use it. */
     if (plugin.context && (mode == GLCOLLIDE_ODE_GPU_NEVER ||
-                           (mode == GLCOLLIDE_ODE_GPU_AUTO && software_renderer(plugin.context))))
+                           (mode == GLCOLLIDE_ODE_GPU_AUTO && software_renderer(plugin.context) &&
+                            !plugin.calibrate_software)))
         glcollide_context_destroy(&plugin.context);
+    pthread_mutex_unlock(&plugin.gpu_lock);
+}
+
+void glcollide_ode_set_stencil_flags(int resolution)
+{
+    atomic_store(&plugin.stencil_resolution, resolution <= 0     ? 0
+                                             : resolution < 16   ? 16
+                                             : resolution > 4096 ? 4096
+                                                                 : resolution);
+}
+
+void plugin_stencil_agreement(int flagged, int interfering)
+{
+    plugin_count(&plugin.counters.stencil_flagged, (unsigned long long)flagged);
+    plugin_count(&plugin.counters.stencil_missed, (unsigned long long)(interfering && !flagged));
+    plugin_count(&plugin.counters.stencil_extra, (unsigned long long)(flagged && !interfering));
+}
+
+void glcollide_ode_set_calibrate_software(int enabled)
+{
+    pthread_mutex_lock(&plugin.gpu_lock);
+    plugin.calibrate_software = enabled != 0;
+    pthread_mutex_unlock(&plugin.gpu_lock);
+}
+
+int glcollide_ode_auto_choice(void)
+{
+    return atomic_load(&plugin.auto_choice);
+}
+
+/*
+ * AUTO's calibration. The user's own first steps with trimesh pairs are the
+ * benchmark: one GPU step first (meshes uploaded, programs compiled: not
+ * counted), then CPU and GPU steps alternating, PLUGIN_CALIBRATION_STEPS
+ * each, so that a pile settling changes both alike; the smaller median wins.
+ * A space that has doubled its geoms since is measured again (the GPU's
+ * share per object falls as scenes grow, the CPU's does not); growth by
+ * less keeps the choice, so a program pays at most one measurement per
+ * doubling. Answers do not depend on it: both paths are exact after culling.
+ */
+int plugin_auto_gpu_step(size_t objects)
+{
+    if (atomic_load(&plugin.gpu_mode) != GLCOLLIDE_ODE_GPU_AUTO)
+        return plugin_gpu_wanted();
+    pthread_mutex_lock(&plugin.gpu_lock);
+    int choice = atomic_load(&plugin.auto_choice);
+    if (choice != GLCOLLIDE_ODE_AUTO_UNDECIDED && plugin.calibrated_objects &&
+        objects >= 2 * plugin.calibrated_objects) {
+        choice = GLCOLLIDE_ODE_AUTO_UNDECIDED;
+        atomic_store(&plugin.auto_choice, choice);
+        plugin.calibration_steps = 0;
+        plugin.gpu_refused = 0;
+    }
+    if (choice == GLCOLLIDE_ODE_AUTO_UNDECIDED && plugin.calibration_steps == 0)
+        plugin.calibrated_objects = objects;
+    int step = plugin.calibration_steps;
+    pthread_mutex_unlock(&plugin.gpu_lock);
+    if (choice == GLCOLLIDE_ODE_AUTO_CPU)
+        return 0;
+    if (choice == GLCOLLIDE_ODE_AUTO_GPU)
+        return plugin_gpu_wanted();
+    return plugin_gpu_wanted() && step % 2 == 0; /* 0: the first GPU step */
+}
+
+static int compare_ns(const void *x, const void *y)
+{
+    unsigned long long a = *(const unsigned long long *)x, b = *(const unsigned long long *)y;
+    return a < b ? -1 : a > b;
+}
+
+static double median_ms(unsigned long long *ns)
+{
+    qsort(ns, PLUGIN_CALIBRATION_STEPS, sizeof *ns, compare_ns);
+    return (double)ns[PLUGIN_CALIBRATION_STEPS / 2] * 1e-6;
+}
+
+void plugin_auto_step_done(int gpu, unsigned long long ns)
+{
+    if (atomic_load(&plugin.gpu_mode) != GLCOLLIDE_ODE_GPU_AUTO)
+        return;
+    pthread_mutex_lock(&plugin.gpu_lock);
+    if (atomic_load(&plugin.auto_choice) != GLCOLLIDE_ODE_AUTO_UNDECIDED) {
+        pthread_mutex_unlock(&plugin.gpu_lock);
+        return;
+    }
+    if (!plugin.context) { /* none to be had (logged): nothing to measure */
+        atomic_store(&plugin.auto_choice, GLCOLLIDE_ODE_AUTO_CPU);
+        pthread_mutex_unlock(&plugin.gpu_lock);
+        return;
+    }
+    int step = plugin.calibration_steps;
+    if (step > 0 && (step % 2 == 0) == (gpu != 0))
+        plugin.calibration_ns[gpu != 0][(step - 1) / 2] = ns;
+    else if (step > 0)
+        step = -1; /* another thread's step came between: not counted */
+    if (step >= 0 && ++plugin.calibration_steps == 1 + 2 * PLUGIN_CALIBRATION_STEPS) {
+        double gpu_ms = median_ms(plugin.calibration_ns[1]);
+        double cpu_ms = median_ms(plugin.calibration_ns[0]);
+        int choice = gpu_ms < cpu_ms ? GLCOLLIDE_ODE_AUTO_GPU : GLCOLLIDE_ODE_AUTO_CPU;
+        glcollide_log(GLCOLLIDE_LOG_INFO,
+                      "ODE plugin: auto: a step of %zu geoms takes %.3f ms with GPU culling (%s), "
+                      "%.3f ms on the CPU (medians of %d): %s",
+                      plugin.calibrated_objects, gpu_ms,
+                      glcollide_context_caps(plugin.context)->renderer, cpu_ms,
+                      PLUGIN_CALIBRATION_STEPS,
+                      choice == GLCOLLIDE_ODE_AUTO_GPU ? "GPU culling on" : "CPU");
+        atomic_store(&plugin.auto_choice, choice);
+        if (choice == GLCOLLIDE_ODE_AUTO_CPU) /* its memory back */
+            glcollide_context_destroy(&plugin.context);
+    }
     pthread_mutex_unlock(&plugin.gpu_lock);
 }
 
@@ -314,6 +430,11 @@ void glcollide_ode_get_stats(glcollide_ode_stats *stats)
         .gpu_syncs = atomic_load(&c->gpu_syncs),
         .readback_bytes = atomic_load(&c->readback_bytes),
         .upload_bytes = atomic_load(&c->upload_bytes),
+        .stencil_passes = atomic_load(&c->stencil_passes),
+        .stencil_flagged = atomic_load(&c->stencil_flagged),
+        .stencil_missed = atomic_load(&c->stencil_missed),
+        .stencil_extra = atomic_load(&c->stencil_extra),
+        .stencil_ms = (double)atomic_load(&c->stencil_ns) * 1e-6,
         .cull_ms = (double)atomic_load(&c->cull_ns) * 1e-6,
         .contact_ms = (double)atomic_load(&c->contact_ns) * 1e-6,
         .gl_contexts = atomic_load(&c->gl_contexts),
@@ -325,12 +446,13 @@ void glcollide_ode_get_stats(glcollide_ode_stats *stats)
 void glcollide_ode_reset_stats(void)
 {
     plugin_counters *c = &plugin.counters;
-    atomic_ullong *all[] = {&c->space_collides,     &c->aabb_pairs,        &c->culled_pairs,
-                            &c->callbacks,          &c->trimesh_collides,  &c->candidates,
-                            &c->contacts,           &c->contained,         &c->gpu_queries,
-                            &c->draw_calls,         &c->gpu_syncs,         &c->readback_bytes,
-                            &c->upload_bytes,       &c->gl_contexts,        &c->cull_ns,           &c->contact_ns,
-                            &c->primitive_collides, &c->primitive_contacts};
+    atomic_ullong *all[] = {
+        &c->space_collides,     &c->aabb_pairs,         &c->culled_pairs,   &c->callbacks,
+        &c->trimesh_collides,   &c->candidates,         &c->contacts,       &c->contained,
+        &c->gpu_queries,        &c->draw_calls,         &c->gpu_syncs,      &c->readback_bytes,
+        &c->upload_bytes,       &c->gl_contexts,        &c->cull_ns,        &c->contact_ns,
+        &c->primitive_collides, &c->primitive_contacts, &c->stencil_passes, &c->stencil_flagged,
+        &c->stencil_missed,     &c->stencil_extra,      &c->stencil_ns};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         atomic_store(all[i], 0);
 }

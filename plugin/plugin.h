@@ -52,8 +52,12 @@ typedef struct plugin_counters {
     atomic_ullong space_collides, aabb_pairs, culled_pairs, callbacks, trimesh_collides, candidates,
         contacts, contained, gpu_queries, draw_calls, gpu_syncs, readback_bytes, upload_bytes,
         gl_contexts, primitive_collides, primitive_contacts;
-    atomic_ullong cull_ns, contact_ns;
+    atomic_ullong stencil_passes, stencil_flagged, stencil_missed, stencil_extra;
+    atomic_ullong cull_ns, contact_ns, stencil_ns;
 } plugin_counters;
+
+/* Steps timed on each path by AUTO's calibration (medians). */
+enum { PLUGIN_CALIBRATION_STEPS = 3 };
 
 typedef struct plugin_shared {
     pthread_mutex_t lock; /* meshes, sources; changes of users */
@@ -70,6 +74,13 @@ typedef struct plugin_shared {
     atomic_int gpu_refused;     /* no context for the mode set: CPU until it is set again */
     atomic_int gpu_mode;        /* GLCOLLIDE_ODE_GPU_* */
     atomic_int primitives;      /* trimesh-primitive pairs get glcollide's contacts (default 1) */
+    atomic_int stencil_resolution; /* of the stencil flags pass; 0: none */
+    /* AUTO's measurement (under gpu_lock): steps timed on each path. */
+    int calibrate_software; /* calibrate on a software renderer too */
+    atomic_int auto_choice; /* GLCOLLIDE_ODE_AUTO_* */
+    int calibration_steps;  /* steps timed so far (the first GPU one not counted) */
+    unsigned long long calibration_ns[2][PLUGIN_CALIBRATION_STEPS]; /* [gpu] */
+    size_t calibrated_objects; /* geoms of the space measured on */
     plugin_counters counters;
 } plugin_shared;
 
@@ -89,6 +100,8 @@ typedef struct plugin_step_pair {
     uint64_t generation_a, generation_b;  /* captures the triangle indices refer to */
     dReal transform_a[7], transform_b[7]; /* position + quaternion when culled */
     size_t first, count;                  /* in the cache's candidates */
+    int stencil;                          /* this step's stencil pass covered the pair */
+    int interfering; /* ... and saw the two interpenetrate (a hint: confirmed exactly) */
 } plugin_step_pair;
 
 typedef struct plugin_step_cache {
@@ -179,7 +192,8 @@ typedef struct plugin_thread {
     size_t cull_mesh_table_size;
     uint32_t *cull_meshes; /* per object wanted this step: its world mesh */
     size_t cull_mesh_capacity;
-    glcollide_query_result cull_result; /* kept: its arrays are reused */
+    glcollide_query_result cull_result;    /* kept: its arrays are reused */
+    glcollide_query_result stencil_result; /* this step's interfering objects */
     plugin_side sides[2];
     glcollide_index_pair *local_candidates; /* candidates renumbered to slots */
     size_t local_candidate_capacity;
@@ -220,6 +234,13 @@ int plugin_gpu_wanted(void);
 glcollide_context *plugin_gpu_begin(void);
 void plugin_gpu_end(glcollide_context *context);
 
+/* AUTO's calibration, for a step of a space of objects geoms with trimesh
+ * pairs: whether to cull this step on the GPU (alternating while measuring,
+ * then the faster; measured again once the space has doubled), and the time
+ * the step took on that path. */
+int plugin_auto_gpu_step(size_t objects);
+void plugin_auto_step_done(int gpu, unsigned long long ns);
+
 /* ------------------------------------------------------------- helpers */
 
 /* Monotonic clock, nanoseconds. */
@@ -231,6 +252,15 @@ static inline int plugin_reserve(void **array, size_t *capacity, size_t count, s
 {
     return count <= *capacity ? GLCOLLIDE_OK : plugin_grow(array, capacity, count, size);
 }
+
+/* Can the closed solid outer (placed) contain inner? 0 only where
+ * glcollide_contacts_containment would find it does not (a cheap, exact
+ * filter before it). */
+int plugin_may_contain(const plugin_mesh *inner, const glcollide_object *placed_inner,
+                       const plugin_mesh *outer, const glcollide_object *placed_outer);
+/* Counts a pair the stencil pass covered: flagged or not, against the exact
+ * answer (contacts or containment found). */
+void plugin_stencil_agreement(int flagged, int interfering);
 
 /* The trimesh-trimesh collider (dColliderFn). */
 int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip);

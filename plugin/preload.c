@@ -19,6 +19,8 @@
  *                                spheres, capsules, cylinders and rays:
  *                                glcollide's colliders (1, default) or ODE's
  *                                (glcollide_ode_set_primitive_contacts)
+ *   GLCOLLIDE_STENCIL=RESOLUTION the stencil flags pass beside GPU culling
+ *                                (glcollide_ode_set_stencil_flags; default 0: off)
  *   GLCOLLIDE_PRELOAD_STATS=1    glcollide's counters on stderr at dCloseODE
  *   GLCOLLIDE_LOG=debug|info|... glcollide's log level (default warnings)
  */
@@ -44,7 +46,7 @@ static void *next(const char *name)
 
 #define GLCOLLIDE_PRELOAD_API __attribute__((visibility("default")))
 
-/* GLCOLLIDE_GPU and GLCOLLIDE_PRIMITIVES, then glcollide_ode_init. */
+/* GLCOLLIDE_GPU, GLCOLLIDE_PRIMITIVES and GLCOLLIDE_STENCIL, then glcollide_ode_init. */
 static void start(void)
 {
     static const struct {
@@ -72,6 +74,9 @@ static void start(void)
             glcollide_log(GLCOLLIDE_LOG_WARNING,
                           "preload: GLCOLLIDE_PRIMITIVES=%s is not 0 or 1: 1", primitives);
     }
+    const char *stencil = getenv("GLCOLLIDE_STENCIL");
+    if (stencil && *stencil)
+        glcollide_ode_set_stencil_flags(atoi(stencil));
     glcollide_ode_init();
 }
 

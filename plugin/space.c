@@ -196,21 +196,24 @@ static int kept_trimesh_pair(const plugin_space_buffers *buffers, size_t k)
 }
 
 /* Keeps the candidates of pair k, the triangle pairs of the world's object
- * pair group (NULL: none) for this step's dCollide calls; returns how many
- * there were. */
-static size_t keep_candidates(plugin_thread *t, const plugin_space_buffers *buffers, size_t k,
-                              const glcollide_triangle_pair *group, size_t count)
+ * pair group (none: count 0) for this step's dCollide calls, with what the
+ * stencil pass said of the pair (stencil: it ran; interfering: flagged).
+ * Returns 0 when the pair is left for dCollide to find its own candidates
+ * (out of memory, no capture). */
+static int keep_candidates(plugin_thread *t, const plugin_space_buffers *buffers, size_t k,
+                           const glcollide_triangle_pair *group, size_t count, int stencil,
+                           int interfering)
 {
     plugin_step_cache *cache = &t->step;
     dGeomID ga = buffers->geoms[buffers->pairs.pairs[k].a];
     dGeomID gb = buffers->geoms[buffers->pairs.pairs[k].b];
     const plugin_mesh *ma = plugin_geom_mesh(t, ga), *mb = plugin_geom_mesh(t, gb);
-    if (count == 0 || !ma || !mb ||
+    if (!ma || !mb ||
         plugin_reserve((void **)&cache->candidates, &cache->candidate_capacity,
                        cache->candidate_count + count, sizeof *cache->candidates) ||
         plugin_reserve((void **)&cache->pairs, &cache->pair_capacity, cache->pair_count + 1,
                        sizeof *cache->pairs))
-        return count;
+        return 0;
     /* the group's object_a is geom a (objects follow the geoms' order);
      * stored as (lower geom, higher geom) */
     int swapped = gb < ga;
@@ -224,16 +227,75 @@ static size_t keep_candidates(plugin_thread *t, const plugin_space_buffers *buff
                             .first = cache->candidate_count,
                             .count = count,
                             .generation_a = swapped ? mb->generation : ma->generation,
-                            .generation_b = swapped ? ma->generation : mb->generation};
+                            .generation_b = swapped ? ma->generation : mb->generation,
+                            .stencil = stencil,
+                            .interfering = interfering};
     plugin_geom_transform(p->a, p->transform_a);
     plugin_geom_transform(p->b, p->transform_b);
     cache->pair_count++;
     if (step_table_add(cache, cache->pair_count - 1) != GLCOLLIDE_OK) {
         cache->pair_count--; /* not findable: its dCollide finds candidates itself */
-        return count;
+        return 0;
     }
     cache->candidate_count += count;
-    return count;
+    return 1;
+}
+
+/* Can one solid of pair k lie inside the other, by the exact test's own
+ * filter (plugin_may_contain)? Such a pair is never culled: it has no
+ * triangle pair to find, yet its dCollide pushes the inner one out. */
+static int may_contain_pair(plugin_thread *t, const plugin_space_buffers *buffers, size_t k)
+{
+    dGeomID ga = buffers->geoms[buffers->pairs.pairs[k].a];
+    dGeomID gb = buffers->geoms[buffers->pairs.pairs[k].b];
+    const plugin_mesh *ma = plugin_geom_mesh(t, ga), *mb = plugin_geom_mesh(t, gb);
+    if (!ma || !mb)
+        return 1;
+    glcollide_object oa = plugin_geom_object(ga), ob = plugin_geom_object(gb);
+    return plugin_may_contain(ma, &oa, mb, &ob) || plugin_may_contain(mb, &ob, ma, &oa);
+}
+
+/*
+ * The stencil flags pass (Knott) on the world FAR just culled, with the same
+ * context: which objects interpenetrate. Only where every object is a
+ * closed solid (the method's premise; an open mesh would be refused each
+ * step). Returns 1 when the pass ran (t->stencil_result holds its pairs).
+ */
+static int stencil_flags(plugin_thread *t, const plugin_space_buffers *buffers,
+                         glcollide_context *context)
+{
+    int resolution = atomic_load_explicit(&plugin.stencil_resolution, memory_order_relaxed);
+    if (resolution <= 0)
+        return 0;
+    for (size_t i = 0; i < buffers->geom_count; i++)
+        if (buffers->scene_object[i] >= 0 && !plugin_geom_mesh(t, buffers->geoms[i])->closed)
+            return 0;
+    unsigned long long start = plugin_now_ns();
+    glcollide_query_options options = glcollide_query_default_options();
+    options.method = GLCOLLIDE_METHOD_STENCIL;
+    options.level = GLCOLLIDE_LEVEL_OBJECTS;
+    options.resolution = resolution;
+    glcollide_query_result *result = &t->stencil_result;
+    if (glcollide_world_query(t->cull_world, context, &options, result) != GLCOLLIDE_OK)
+        return 0; /* logged; the exact tests serve */
+    plugin_counters *c = &plugin.counters;
+    plugin_count(&c->stencil_passes, 1);
+    plugin_count(&c->draw_calls, result->stats.draw_calls);
+    plugin_count(&c->gpu_syncs, result->stats.gpu_syncs);
+    plugin_count(&c->readback_bytes, result->stats.readback_bytes);
+    plugin_count(&c->upload_bytes, result->stats.upload_bytes);
+    plugin_count(&c->stencil_ns, plugin_now_ns() - start);
+    return 1;
+}
+
+/* Is key among the first count sorted pairs, walking on from *at (keys
+ * come in order)? */
+static int sorted_find(const glcollide_object_pair *pairs, size_t count, size_t *at,
+                       const glcollide_object_pair *key)
+{
+    while (*at < count && glcollide_object_pair_compare(&pairs[*at], key) < 0)
+        ++*at;
+    return *at < count && glcollide_object_pair_compare(&pairs[*at], key) == 0;
 }
 
 /* World mesh of capture m: registered once per world (the world is made
@@ -350,11 +412,6 @@ static int pose_world(plugin_thread *t, const plugin_space_buffers *buffers, siz
 static void cull_trimesh_pairs(plugin_thread *t, plugin_space_buffers *buffers)
 {
     const glcollide_pair_list *pairs = &buffers->pairs;
-    size_t n = 0;
-    for (size_t k = 0; k < pairs->count; k++)
-        n += kept_trimesh_pair(buffers, k);
-    if (n == 0 || !plugin_gpu_wanted())
-        return;
     unsigned long long start = plugin_now_ns();
     long count = wanted_objects(t, buffers);
     if (count < 0 || pose_world(t, buffers, (size_t)count) != GLCOLLIDE_OK)
@@ -367,6 +424,7 @@ static void cull_trimesh_pairs(plugin_thread *t, plugin_space_buffers *buffers)
         return; /* the CPU path serves */
     glcollide_query_result *result = &t->cull_result;
     int status = glcollide_world_query(t->cull_world, context, &options, result);
+    int stencil = status == GLCOLLIDE_OK && stencil_flags(t, buffers, context);
     plugin_gpu_end(context);
     if (status != GLCOLLIDE_OK)
         return;
@@ -376,22 +434,26 @@ static void cull_trimesh_pairs(plugin_thread *t, plugin_space_buffers *buffers)
     plugin_count(&c->gpu_syncs, result->stats.gpu_syncs);
     plugin_count(&c->readback_bytes, result->stats.readback_bytes);
     plugin_count(&c->upload_bytes, result->stats.upload_bytes);
-    size_t g = 0;
+    size_t g = 0, f = 0;
     for (size_t k = 0; k < pairs->count; k++) {
         if (!kept_trimesh_pair(buffers, k))
             continue;
         glcollide_object_pair key = {(uint32_t)buffers->scene_object[pairs->pairs[k].a],
                                      (uint32_t)buffers->scene_object[pairs->pairs[k].b]};
-        while (g < result->pair_count && glcollide_object_pair_compare(&result->pairs[g], &key) < 0)
-            g++;
-        int found =
-            g < result->pair_count && glcollide_object_pair_compare(&result->pairs[g], &key) == 0;
+        int found = sorted_find(result->pairs, result->pair_count, &g, &key);
         size_t first = found ? result->pair_first[g] : 0;
         size_t group = found ? result->pair_first[g + 1] - first : 0;
-        if (keep_candidates(t, buffers, k, result->triangle_pairs + first, group) == 0) {
+        int flagged =
+            stencil && sorted_find(t->stencil_result.pairs, t->stencil_result.pair_count, &f, &key);
+        /* No triangle pair, not flagged, no containment possible: apart. */
+        if (group == 0 && !flagged && !may_contain_pair(t, buffers, k)) {
             buffers->keep[k] = 0;
             plugin_count(&c->culled_pairs, 1);
+            if (stencil)
+                plugin_stencil_agreement(0, 0);
+            continue;
         }
+        keep_candidates(t, buffers, k, result->triangle_pairs + first, group, stencil, flagged);
     }
     plugin_count(&c->cull_ns, plugin_now_ns() - start);
 }
@@ -466,7 +528,18 @@ static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpac
         kept += buffers->keep[k];
     }
     plugin_count(&plugin.counters.aabb_pairs, kept);
-    cull_trimesh_pairs(t, buffers);
+    /* GPU culling where the mode (AUTO: its measurement) says so; the
+     * outermost space's steps are AUTO's benchmark, timed whole. */
+    size_t trimesh_pairs = 0;
+    for (size_t k = 0; k < buffers->pairs.count; k++)
+        trimesh_pairs += kept_trimesh_pair(buffers, k);
+    int measured = trimesh_pairs && t->depth == 1;
+    int gpu = trimesh_pairs && (measured ? plugin_auto_gpu_step(count)
+                                         : plugin_gpu_wanted() && glcollide_ode_auto_choice() !=
+                                                                      GLCOLLIDE_ODE_AUTO_CPU);
+    unsigned long long start = plugin_now_ns();
+    if (gpu)
+        cull_trimesh_pairs(t, buffers);
     counted_callback counted = {data, callback, 0};
     for (size_t k = 0; k < buffers->pairs.count; k++) {
         if (!buffers->keep[k])
@@ -480,6 +553,8 @@ static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpac
             count_and_call(&counted, a, b);
     }
     plugin_count(&plugin.counters.callbacks, counted.calls);
+    if (measured)
+        plugin_auto_step_done(gpu, plugin_now_ns() - start);
 }
 
 void glcollide_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)

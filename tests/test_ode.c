@@ -986,6 +986,185 @@ START_TEST(test_step_cache_changed_mesh)
 }
 END_TEST
 
+/* The contacts a space's step gives: every pair handed to the callback is
+ * collided at once (dCollide, 16 contacts offered), as a near callback does. */
+typedef struct step_contacts {
+    dContactGeom contacts[256];
+    int count;
+} step_contacts;
+
+static void collide_pair(void *data, dGeomID a, dGeomID b)
+{
+    step_contacts *out = data;
+    if (out->count + 16 <= 256)
+        out->count += dCollide(a, b, 16, out->contacts + out->count, sizeof out->contacts[0]);
+}
+
+/*
+ * A solid wholly inside another (no surfaces meet) is pushed out with the
+ * GPU culling on exactly as on the CPU: GPU culling finds no candidate
+ * triangle pair for it, and must not drop the pair. Cases: a sphere inside
+ * a box; a sphere turned 45 degrees inside a slightly larger sphere, whose
+ * rotated box is not inside the outer one's (a box test alone misses it);
+ * the same with the outer one turned.
+ */
+START_TEST(test_contained_gpu_equals_cpu)
+{
+    const char *skip = getenv("GLCOLLIDE_TEST_SKIP_GL");
+    if (skip && strcmp(skip, "1") == 0)
+        return;
+    glcollide_mesh *box = NULL, *small = NULL, *inner = NULL, *outer = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.4, 0.4, 0.4, &box), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.05, 12, 6, &small), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.3, 24, 12, &inner), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.35, 24, 12, &outer), GLCOLLIDE_OK);
+    static const struct {
+        const char *what;
+        int pair; /* 0: box and small sphere, 1: the two spheres */
+        double offset[3], yaw_inner, yaw_outer;
+    } cases[] = {{"small sphere in a box", 0, {0.13, 0.02, -0.05}, 0.3, 0},
+                 {"turned sphere in a sphere", 1, {0.005, -0.004, 0.003}, 0.25 * M_PI, 0},
+                 {"sphere in a turned sphere", 1, {0.003, 0.002, -0.004}, 0, 0.25 * M_PI}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        mesh_data md_outer, md_inner;
+        mesh_data_build(&md_outer, cases[c].pair ? outer : box);
+        mesh_data_build(&md_inner, cases[c].pair ? inner : small);
+        dSpaceID space = dSimpleSpaceCreate(NULL);
+        dGeomID go = dCreateTriMesh(space, md_outer.data, NULL, NULL, NULL);
+        dGeomID gi = dCreateTriMesh(space, md_inner.data, NULL, NULL, NULL);
+        dMatrix3 r;
+        dRFromAxisAndAngle(r, 0, 0, 1, cases[c].yaw_outer);
+        dGeomSetRotation(go, r);
+        dRFromAxisAndAngle(r, 0, 0, 1, cases[c].yaw_inner);
+        dGeomSetRotation(gi, r);
+        dGeomSetPosition(gi, cases[c].offset[0], cases[c].offset[1], cases[c].offset[2]);
+        /* CPU; GPU culling; GPU culling with the stencil flags pass */
+        step_contacts got[3];
+        unsigned long long contained[3];
+        for (int gpu = 0; gpu < 3; gpu++) {
+            glcollide_ode_set_gpu(gpu ? GLCOLLIDE_ODE_GPU_ALWAYS : GLCOLLIDE_ODE_GPU_NEVER);
+            glcollide_ode_set_stencil_flags(gpu == 2 ? GLCOLLIDE_ODE_STENCIL_RESOLUTION : 0);
+            glcollide_ode_stats before, after;
+            glcollide_ode_get_stats(&before);
+            got[gpu].count = 0;
+            glcollide_ode_space_collide(space, &got[gpu], collide_pair);
+            glcollide_ode_get_stats(&after);
+            contained[gpu] = after.contained - before.contained;
+            if (gpu)
+                ck_assert_msg(after.gpu_queries > before.gpu_queries, "%s: no GPU culling ran",
+                              cases[c].what);
+            if (gpu == 2) {
+                ck_assert_msg(after.stencil_passes == before.stencil_passes + 1,
+                              "%s: no stencil pass ran", cases[c].what);
+                /* deep inside at 256 pixels: flagged */
+                ck_assert_msg(after.stencil_flagged == before.stencil_flagged + 1 &&
+                                  after.stencil_missed == before.stencil_missed,
+                              "%s: the stencil did not flag the contained pair", cases[c].what);
+            }
+        }
+        glcollide_ode_set_stencil_flags(0);
+        ck_assert_msg(got[0].count > 0 && contained[0] == 1,
+                      "%s: CPU path: %d contacts, %llu pairs pushed out", cases[c].what,
+                      got[0].count, contained[0]);
+        for (int gpu = 1; gpu < 3; gpu++)
+            ck_assert_msg(got[gpu].count == got[0].count && contained[gpu] == contained[0],
+                          "%s: GPU path %d: %d contacts (%llu contained), CPU path %d",
+                          cases[c].what, gpu, got[gpu].count, contained[gpu], got[0].count);
+        for (int i = 0; i < 2 * got[0].count; i++) {
+            const dContactGeom *x = &got[0].contacts[i / 2], *y = &got[1 + i % 2].contacts[i / 2];
+            ck_assert_msg(x->depth == y->depth && memcmp(x->pos, y->pos, sizeof x->pos) == 0 &&
+                              memcmp(x->normal, y->normal, sizeof x->normal) == 0 &&
+                              x->g1 == y->g1 && x->side1 == y->side1 && x->side2 == y->side2,
+                          "%s: contact %d differs between the GPU and CPU paths", cases[c].what, i);
+        }
+        dSpaceDestroy(space);
+        mesh_data_free(&md_outer);
+        mesh_data_free(&md_inner);
+    }
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    glcollide_mesh_destroy(&box);
+    glcollide_mesh_destroy(&small);
+    glcollide_mesh_destroy(&inner);
+    glcollide_mesh_destroy(&outer);
+}
+END_TEST
+
+typedef struct log_capture {
+    char line[512];
+    int count;
+} log_capture;
+
+static void capture_auto_line(glcollide_log_level level, const char *message, void *user)
+{
+    (void)level;
+    log_capture *capture = user;
+    if (strstr(message, "ODE plugin: auto:")) {
+        snprintf(capture->line, sizeof capture->line, "%s", message);
+        capture->count++;
+    }
+}
+
+/*
+ * AUTO measures both paths on the program's first steps with trimesh pairs
+ * (here on llvmpipe, allowed by glcollide_ode_set_calibrate_software), picks
+ * one, logs one line with both figures, and every step's contacts equal
+ * those of the CPU path (7 steps measuring, then 3 on the choice), for a
+ * row of 6 overlapping spheres.
+ */
+START_TEST(test_auto_calibration)
+{
+    const char *skip = getenv("GLCOLLIDE_TEST_SKIP_GL");
+    if (skip && strcmp(skip, "1") == 0)
+        return;
+    glcollide_mesh *sphere = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.3, 24, 12, &sphere), GLCOLLIDE_OK);
+    mesh_data md;
+    mesh_data_build(&md, sphere);
+    dSpaceID space = dSimpleSpaceCreate(NULL);
+    for (int i = 0; i < 6; i++) {
+        dGeomID g = dCreateTriMesh(space, md.data, NULL, NULL, NULL);
+        dGeomSetPosition(g, 0.5 * i, 0.01 * i, 0.02 * (i % 2));
+    }
+    enum { STEPS = 10 };
+    static step_contacts cpu[STEPS], chosen[STEPS];
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_NEVER);
+    for (int s = 0; s < STEPS; s++)
+        glcollide_ode_space_collide(space, &cpu[s], collide_pair);
+    log_capture capture = {{0}, 0};
+    glcollide_set_log_callback(capture_auto_line, &capture);
+    glcollide_set_log_level(GLCOLLIDE_LOG_INFO);
+    glcollide_ode_set_calibrate_software(1);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    ck_assert_int_eq(glcollide_ode_auto_choice(), GLCOLLIDE_ODE_AUTO_UNDECIDED);
+    for (int s = 0; s < STEPS; s++) {
+        glcollide_ode_space_collide(space, &chosen[s], collide_pair);
+        ck_assert_msg((s < 6) == (glcollide_ode_auto_choice() == GLCOLLIDE_ODE_AUTO_UNDECIDED),
+                      "step %d: choice %d", s, glcollide_ode_auto_choice());
+    }
+    glcollide_set_log_callback(NULL, NULL);
+    glcollide_set_log_level(GLCOLLIDE_LOG_WARNING);
+    printf("auto calibration: %s\n", capture.line);
+    ck_assert_int_eq(capture.count, 1);
+    ck_assert_ptr_nonnull(strstr(capture.line, "ms with GPU culling"));
+    ck_assert_int_eq(glcollide_ode_has_gpu(),
+                     glcollide_ode_auto_choice() == GLCOLLIDE_ODE_AUTO_GPU);
+    for (int s = 0; s < STEPS; s++) {
+        ck_assert_msg(chosen[s].count == cpu[s].count && cpu[s].count > 0,
+                      "step %d: %d contacts, CPU path %d", s, chosen[s].count, cpu[s].count);
+        for (int i = 0; i < cpu[s].count; i++)
+            ck_assert_msg(memcmp(cpu[s].contacts[i].pos, chosen[s].contacts[i].pos,
+                                 sizeof cpu[s].contacts[i].pos) == 0 &&
+                              cpu[s].contacts[i].depth == chosen[s].contacts[i].depth,
+                          "step %d: contact %d differs from the CPU path's", s, i);
+    }
+    glcollide_ode_set_calibrate_software(0);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    dSpaceDestroy(space);
+    mesh_data_free(&md);
+    glcollide_mesh_destroy(&sphere);
+}
+END_TEST
+
 /* Two trimesh cubes that overlap, in a space of their own. */
 static dSpaceID overlapping_cubes(const cube_data *cube)
 {
@@ -1356,6 +1535,13 @@ Suite *suite_ode(void)
     tcase_add_test(tc, test_primitive_sphere_generic);
     tcase_add_test(tc, test_primitive_rays);
     suite_add_tcase(suite, tc);
+    /* The GPU paths against the CPU twin (CK_RUN_CASE=gpu runs them alone). */
+    TCase *gpu = tcase_create("gpu");
+    tcase_set_timeout(gpu, 300);
+    tcase_add_checked_fixture(gpu, setup, teardown);
+    tcase_add_test(gpu, test_contained_gpu_equals_cpu);
+    tcase_add_test(gpu, test_auto_calibration);
+    suite_add_tcase(suite, gpu);
     TCase *unstarted = tcase_create("unstarted");
     tcase_add_test(unstarted, test_before_init);
     suite_add_tcase(suite, unstarted);

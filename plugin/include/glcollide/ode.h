@@ -73,17 +73,50 @@ GLCOLLIDE_ODE_API int glcollide_ode_has_gpu(void);
 
 /*
  * When the space culls trimesh pairs on the GPU (FAR, reliable):
- * AUTO (default): on a hardware renderer; not on a software one (llvmpipe is
- * slower than the CPU BVH), and no context is even tried on a machine
- * without a GPU device (/dev/dri/renderD*, /dev/nvidiactl); ALWAYS: whenever
- * a context can be made (llvmpipe included); NEVER: CPU only. The context is
- * made when a trimesh pair first needs it; NEVER (and AUTO, on a software
- * renderer) gives an existing one back at once (its memory: ~85 MB with
- * llvmpipe). A new mode lets a context refused before be tried again.
+ * AUTO (default): where it measured faster. No context is tried on a machine
+ * without a GPU device (/dev/dri/renderD*, /dev/nvidiactl), nor kept on a
+ * software renderer (llvmpipe: the same cores, slower than the CPU BVH)
+ * unless glcollide_ode_set_calibrate_software(1). Otherwise the first steps
+ * with trimesh pairs are the benchmark: one GPU step to upload the meshes,
+ * then 3 steps on each path, alternating, each timed whole (space collide
+ * and callbacks); the path with the smaller median is kept and one line is
+ * logged (info) with both figures and the choice. Measured again when the
+ * space has twice the geoms it was measured with. Either path gives the same
+ * contacts (both are exact after culling). ALWAYS: whenever a context can be
+ * made (llvmpipe included); NEVER: CPU only. The context is made when a
+ * trimesh pair first needs it; NEVER (and AUTO, where it chose the CPU)
+ * gives it back (its memory: ~85 MB with llvmpipe). A new mode lets a
+ * context refused before be tried again and measures again.
  * The preload reads it from GLCOLLIDE_GPU=auto|never|always.
  */
 enum { GLCOLLIDE_ODE_GPU_AUTO = -1, GLCOLLIDE_ODE_GPU_NEVER = 0, GLCOLLIDE_ODE_GPU_ALWAYS = 1 };
 GLCOLLIDE_ODE_API void glcollide_ode_set_gpu(int mode);
+/* AUTO on a software renderer, or on a machine without a GPU device: 1 makes
+ * the context and measures it like any other (tests, or to see the
+ * figures), 0 (default) uses the CPU without measuring. */
+GLCOLLIDE_ODE_API void glcollide_ode_set_calibrate_software(int enabled);
+/* AUTO's choice so far: undecided (measuring or not yet started), GPU, CPU. */
+enum { GLCOLLIDE_ODE_AUTO_UNDECIDED = 0, GLCOLLIDE_ODE_AUTO_GPU = 1, GLCOLLIDE_ODE_AUTO_CPU = 2 };
+GLCOLLIDE_ODE_API int glcollide_ode_auto_choice(void);
+
+/*
+ * Interference flags from the stencil method (Knott's CInDeR): while the
+ * space culls trimesh pairs on the GPU, one stencil pass per step over the
+ * same trimesh objects (when all are closed solids) tells which pairs
+ * interpenetrate, containment included, at this viewport resolution
+ * (0, the default: no pass; GLCOLLIDE_ODE_STENCIL_RESOLUTION is a fair
+ * choice). Off by default because it changes no answer and costs: on
+ * llvmpipe, 277 ms a step for the 100-object pile (FAR's step: 80 ms). A flag only adds:
+ * a pair the GPU culling finds no triangle pair for, flagged, goes to the
+ * callback and to the exact containment test (its push-out contacts); a pair
+ * not flagged gets the exact test wherever containment is possible (at
+ * finite resolution the stencil can miss a small or hidden contained solid),
+ * so the contacts are those of the CPU path, flags or not. Without a GPU the
+ * exact point-in-solid test alone serves. Counted in glcollide_ode_stats.
+ * The preload reads GLCOLLIDE_STENCIL=RESOLUTION.
+ */
+enum { GLCOLLIDE_ODE_STENCIL_RESOLUTION = 256 };
+GLCOLLIDE_ODE_API void glcollide_ode_set_stencil_flags(int resolution);
 
 /* A simple space (dSimpleSpaceCreate) to use with glcollide_ode_space_collide;
  * usable with dSpaceAdd, dSpaceRemove, nesting, dSpaceDestroy as any space. */
@@ -193,6 +226,12 @@ typedef struct glcollide_ode_stats {
     unsigned long long primitive_collides; /* trimesh-primitive (and ray) contact generations */
     unsigned long long primitive_contacts; /* contacts (and ray hits) they returned */
     unsigned long long upload_bytes; /* CPU->GPU by GPU culling (meshes on first use or change) */
+    /* The stencil flags pass (glcollide_ode_set_stencil_flags): passes run,
+     * and over the trimesh pairs it covered, those it flagged, those the
+     * exact path found touching or contained that it did not flag (missed),
+     * and those it flagged that the exact path found apart (extra). */
+    unsigned long long stencil_passes, stencil_flagged, stencil_missed, stencil_extra;
+    double stencil_ms; /* time in the stencil pass */
 } glcollide_ode_stats;
 
 /* Counters since the first glcollide_ode_init (or the last reset), all
