@@ -489,7 +489,11 @@ int main(int argc, char **argv)
      * (space, callbacks, contacts) in the second half of the run. */
     unsigned long *allocations =
         count_allocations ? dlsym(RTLD_DEFAULT, "glcollide_test_allocations") : NULL;
-    unsigned long warm_allocations = 0;
+    unsigned long *driver_allocations =
+        count_allocations ? dlsym(RTLD_DEFAULT, "glcollide_test_driver_allocations") : NULL;
+    unsigned long warm_allocations = 0, warm_driver_allocations = 0;
+    /* glcollide's work counters when the second half (warm steps) begins */
+    glcollide_ode_stats warm_start = {0};
     if (count_allocations && !allocations)
         fprintf(stderr, "pile: --count-allocations needs LD_PRELOAD of the allocation counter\n");
     double *collide_ms = malloc((size_t)steps * sizeof *collide_ms);
@@ -505,14 +509,20 @@ int main(int argc, char **argv)
             announce_deformation(deform, p.kind == SPACE_GLCOLLIDE);
         p.step_pairs = p.step_contacts = 0;
         p.trimesh_plane_ms = 0.0;
+        if (s == steps / 2 && p.kind == SPACE_GLCOLLIDE)
+            glcollide_ode_get_stats(&warm_start);
         unsigned long allocations_before = allocations ? *allocations : 0;
+        unsigned long driver_before = driver_allocations ? *driver_allocations : 0;
         if (p.kind == SPACE_GLCOLLIDE)
             glcollide_ode_space_collide(p.space, &p, near_callback);
         else
             dSpaceCollide(p.space, &p, near_callback);
         double t1 = now_ms();
-        if (allocations && s >= steps / 2)
-            warm_allocations += *allocations - allocations_before;
+        if (allocations && s >= steps / 2) {
+            unsigned long driver = driver_allocations ? *driver_allocations - driver_before : 0;
+            warm_allocations += *allocations - allocations_before - driver;
+            warm_driver_allocations += driver;
+        }
         dWorldQuickStep(p.world, 0.005);
         dJointGroupEmpty(p.contacts);
         double t2 = now_ms();
@@ -568,9 +578,10 @@ int main(int argc, char **argv)
     qsort(step_ms, (size_t)ran, sizeof *step_ms, compare_double);
     glcollide_ode_stats stats = {0};
     glcollide_ode_get_stats(&stats);
+    /* Ours (the program's, glcollide's, ODE's) apart from the GL driver's. */
     if (allocations)
-        printf("allocations during collision in steps %d..%d: %lu\n", steps / 2 + 1, steps,
-               warm_allocations);
+        printf("allocations during collision in steps %d..%d: %lu (driver %lu)\n", steps / 2 + 1,
+               steps, warm_allocations, warm_driver_allocations);
     /* For tests/bench/run.sh: the spread over steps, the trimesh triangles
      * of the pile, glcollide's work counters (totals over the steps). The
      * summary stays the last line. */
@@ -587,6 +598,17 @@ int main(int argc, char **argv)
     printf("pile-stencil: passes=%llu stencil_ms=%.3f flagged=%llu missed=%llu extra=%llu\n",
            stats.stencil_passes, stats.stencil_ms, stats.stencil_flagged, stats.stencil_missed,
            stats.stencil_extra);
+    /* Per warm step (the second half): the GPU culling's work once meshes
+     * are on the GPU. */
+    int warm_steps = steps - steps / 2;
+    printf("pile-warm: steps=%d..%d objects=%d gpu_queries=%llu draw_calls=%.1f gpu_syncs=%.1f "
+           "readback_bytes=%.0f upload_bytes=%.0f candidates=%.0f\n",
+           steps / 2 + 1, steps, objects, stats.gpu_queries - warm_start.gpu_queries,
+           (double)(stats.draw_calls - warm_start.draw_calls) / warm_steps,
+           (double)(stats.gpu_syncs - warm_start.gpu_syncs) / warm_steps,
+           (double)(stats.readback_bytes - warm_start.readback_bytes) / warm_steps,
+           (double)(stats.upload_bytes - warm_start.upload_bytes) / warm_steps,
+           (double)(stats.candidates - warm_start.candidates) / warm_steps);
     printf("pile: space=%s objects=%d steps=%d deform=%s pairs=%lu contacts=%lu "
            "collide_ms_median=%.3f step_ms_median=%.3f gpu=%d culled_pairs=%llu min_z=%.4f "
            "max_speed=%.3f outside=%d peak_rss_mb=%.1f png=%s\n",

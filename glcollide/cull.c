@@ -140,6 +140,7 @@ struct glcollide_cull_cache {
     uint64_t world_id;
     cull_mesh *meshes;
     size_t mesh_count, mesh_capacity;
+    size_t vertices_placed, indices_placed; /* where the next mesh goes */
     /* Scratch kept between frames (a warm frame allocates nothing). */
     float *staging; /* vertices being uploaded, 4 per vertex */
     size_t staging_capacity;
@@ -301,6 +302,27 @@ static void buffer_reserve(struct glcollide_cull_cache *cache, int b, size_t byt
     glcollide_gl_buffer_reserve(cache->buffers[b], &cache->capacity[b], bytes);
 }
 
+/* Grows buffer b to hold bytes, keeping its first used bytes (a new buffer
+ * with the old contents copied on the GPU). */
+static void buffer_reserve_kept(struct glcollide_cull_cache *cache, int b, size_t bytes,
+                                size_t used)
+{
+    if (bytes <= cache->capacity[b] || used == 0) {
+        buffer_reserve(cache, b, bytes);
+        return;
+    }
+    GLuint old = cache->buffers[b], fresh = 0;
+    glGenBuffers(1, &fresh);
+    glcollide_gl_buffer_reserve(fresh, &cache->capacity[b], bytes); /* counts the growth */
+    glBindBuffer(GL_COPY_READ_BUFFER, old);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, fresh);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)used);
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    glDeleteBuffers(1, &old);
+    cache->buffers[b] = fresh;
+}
+
 static void upload(struct glcollide_cull_cache *cache, int b, size_t offset, size_t bytes,
                    const void *data, glcollide_query_stats *stats)
 {
@@ -348,9 +370,11 @@ static void mesh_frame(const glcollide_world_mesh_entry *entry, cull_mesh *slot)
     slot->largest = 0.0;
 }
 
-/* Places every mesh of the world in the buffers and uploads it whole. */
-static int layout_meshes(struct glcollide_cull_cache *cache, const glcollide_world *world,
-                         glcollide_query_stats *stats)
+/* Places the world's meshes from first on after those placed already and
+ * uploads them whole, with their rows of the mesh table: registering a
+ * mesh sends that mesh alone. */
+static int place_meshes(struct glcollide_cull_cache *cache, const glcollide_world *world,
+                        size_t first, glcollide_query_stats *stats)
 {
     int status = glcollide_array_reserve((void **)&cache->meshes, &cache->mesh_capacity,
                                          world->mesh_count, sizeof *cache->meshes, "cull");
@@ -359,8 +383,8 @@ static int layout_meshes(struct glcollide_cull_cache *cache, const glcollide_wor
                                          4 * world->mesh_count, sizeof *cache->mesh_table, "cull");
     if (status != GLCOLLIDE_OK)
         return status;
-    size_t vertices = 0, indices = 0;
-    for (size_t m = 0; m < world->mesh_count; m++) {
+    size_t vertices = cache->vertices_placed, indices = cache->indices_placed;
+    for (size_t m = first; m < world->mesh_count; m++) {
         const glcollide_mesh *mesh = world->meshes[m].mesh;
         cull_mesh *slot = &cache->meshes[m];
         slot->first_vertex = vertices;
@@ -375,10 +399,13 @@ static int layout_meshes(struct glcollide_cull_cache *cache, const glcollide_wor
                               "cull: %zu vertices and %zu indices in the "
                               "world's meshes, at most %u each",
                               vertices, indices, UINT32_MAX);
-    buffer_reserve(cache, BUFFER_VERTICES, 16 * (vertices ? vertices : 1));
-    buffer_reserve(cache, BUFFER_INDICES, 4 * (indices ? indices : 1));
-    buffer_reserve(cache, BUFFER_MESHES, 16 * (world->mesh_count ? world->mesh_count : 1));
-    for (size_t m = 0; m < world->mesh_count && status == GLCOLLIDE_OK; m++) {
+    buffer_reserve_kept(cache, BUFFER_VERTICES, 16 * (vertices ? vertices : 1),
+                        16 * cache->vertices_placed);
+    buffer_reserve_kept(cache, BUFFER_INDICES, 4 * (indices ? indices : 1),
+                        4 * cache->indices_placed);
+    buffer_reserve_kept(cache, BUFFER_MESHES, 16 * (world->mesh_count ? world->mesh_count : 1),
+                        16 * first);
+    for (size_t m = first; m < world->mesh_count && status == GLCOLLIDE_OK; m++) {
         const glcollide_mesh *mesh = world->meshes[m].mesh;
         cull_mesh *slot = &cache->meshes[m];
         mesh_frame(&world->meshes[m], slot);
@@ -392,30 +419,39 @@ static int layout_meshes(struct glcollide_cull_cache *cache, const glcollide_wor
         row[2] = (uint32_t)slot->triangle_count;
         row[3] = 0;
     }
-    upload(cache, BUFFER_MESHES, 0, 16 * world->mesh_count, cache->mesh_table, stats);
-    cache->mesh_count = status == GLCOLLIDE_OK ? world->mesh_count : 0;
+    upload(cache, BUFFER_MESHES, 16 * first, 16 * (world->mesh_count - first),
+           cache->mesh_table + 4 * first, stats);
+    if (status == GLCOLLIDE_OK) {
+        cache->mesh_count = world->mesh_count;
+        cache->vertices_placed = vertices;
+        cache->indices_placed = indices;
+    }
     return status;
 }
 
 /*
  * The world's meshes on the GPU, up to date: all of them on first use (or
- * for another world, or when one changed size), else the vertices a
- * deformation rewrote, in the frame the mesh was uploaded in (a change
- * older than the last upload, or a replaced mesh, sends the whole mesh).
+ * for another world, or when one changed size), the meshes registered since
+ * the last frame, and the vertices a deformation rewrote, in the frame the
+ * mesh was uploaded in (a change older than the last upload, or a replaced
+ * mesh, sends the whole mesh).
  */
 static int sync_meshes(struct glcollide_cull_cache *cache, const glcollide_world *world,
                        glcollide_query_stats *stats)
 {
-    int relayout = cache->world_id != world->id || cache->mesh_count != world->mesh_count;
-    for (size_t m = 0; m < world->mesh_count && !relayout; m++)
+    int relayout = cache->world_id != world->id || cache->mesh_count > world->mesh_count;
+    size_t placed = relayout ? 0 : cache->mesh_count;
+    for (size_t m = 0; m < placed && !relayout; m++)
         relayout = cache->meshes[m].vertex_count != world->meshes[m].mesh->vertex_count ||
                    cache->meshes[m].triangle_count != world->meshes[m].mesh->triangle_count;
     if (relayout) {
         cache->world_id = world->id;
-        return layout_meshes(cache, world, stats);
+        cache->mesh_count = cache->vertices_placed = cache->indices_placed = 0;
+        return place_meshes(cache, world, 0, stats);
     }
-    int status = GLCOLLIDE_OK;
-    for (size_t m = 0; m < world->mesh_count && status == GLCOLLIDE_OK; m++) {
+    int status =
+        placed < world->mesh_count ? place_meshes(cache, world, placed, stats) : GLCOLLIDE_OK;
+    for (size_t m = 0; m < placed && status == GLCOLLIDE_OK; m++) {
         const glcollide_world_mesh_entry *entry = &world->meshes[m];
         cull_mesh *slot = &cache->meshes[m];
         if (slot->synced_at >= entry->changed_at)

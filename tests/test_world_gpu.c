@@ -231,6 +231,60 @@ START_TEST(test_far_world_cost)
 }
 END_TEST
 
+/* A mesh registered in a world already on the GPU uploads that mesh alone
+ * (its vertices, indices and row of the mesh table) beside the frame's
+ * poses, not every mesh again; FAR still misses no exact triangle pair. */
+START_TEST(test_far_world_new_mesh_upload)
+{
+    context_setup();
+    glcollide_mesh *meshes[3];
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 24, 12, &meshes[0]), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.4, 20, 10, &meshes[1]), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.6, 0.5, 0.4, &meshes[2]), GLCOLLIDE_OK);
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
+    const double q[4] = {1, 0, 0, 0};
+    glcollide_query_result far = {0}, exact = {0};
+    uint64_t before = 0;
+    for (uint32_t m = 0; m < 3; m++) {
+        ck_assert_int_eq(glcollide_world_add_mesh(world, meshes[m], NULL), GLCOLLIDE_OK);
+        /* two objects of the new mesh, touching each other and the last */
+        for (int k = 0; k < 2; k++) {
+            const double t[3] = {0.8 * (2 * m + (uint32_t)k), 0.05 * k, 0};
+            ck_assert_int_eq(glcollide_world_add_object(world, m, t, q, NULL), GLCOLLIDE_OK);
+        }
+        query(world, GLCOLLIDE_METHOD_FAR, GLCOLLIDE_LEVEL_TRIANGLES, 0, &far);
+        query(world, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_TRIANGLES, 0, &exact);
+        ck_assert_uint_gt(exact.triangle_pair_count, 0);
+        ck_assert_uint_eq(missing(&exact, &far), 0);
+        uint64_t mesh_bytes = 16 * meshes[m]->vertex_count + 12 * meshes[m]->triangle_count + 16;
+        uint64_t all_bytes = 0;
+        for (uint32_t n = 0; n <= m; n++)
+            all_bytes += 16 * meshes[n]->vertex_count + 12 * meshes[n]->triangle_count + 16;
+        uint64_t uploaded = far.stats.upload_bytes;
+        /* the frame before uploaded no mesh: its bytes are the poses and
+         * uniforms, which grow by 64 per object */
+        query(world, GLCOLLIDE_METHOD_FAR, GLCOLLIDE_LEVEL_TRIANGLES, 0, &far);
+        uint64_t warm = far.stats.upload_bytes;
+        printf("far: mesh %u registered (%zu vertices, %zu triangles): %llu bytes uploaded, "
+               "%llu on the next frame\n",
+               m, meshes[m]->vertex_count, meshes[m]->triangle_count, (unsigned long long)uploaded,
+               (unsigned long long)warm);
+        ck_assert_uint_le(uploaded, warm + mesh_bytes);
+        if (m > 0) {
+            ck_assert_uint_eq(warm, before + 2 * 64);
+            ck_assert_uint_lt(uploaded, warm + all_bytes - 16 * meshes[0]->vertex_count);
+        }
+        before = warm;
+    }
+    glcollide_query_result_clear(&far);
+    glcollide_query_result_clear(&exact);
+    glcollide_world_destroy(&world);
+    for (int m = 0; m < 3; m++)
+        glcollide_mesh_destroy(&meshes[m]);
+}
+END_TEST
+
 /* cullide, stencil and convex on a world over frames: the answers of fresh
  * one-shot queries on the same meshes and poses. */
 START_TEST(test_other_gpu_methods_world_vs_fresh)
@@ -299,6 +353,7 @@ Suite *suite_world_gpu(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_far_world_frames);
     tcase_add_test(tc, test_far_world_cost);
+    tcase_add_test(tc, test_far_world_new_mesh_upload);
     tcase_add_test(tc, test_other_gpu_methods_world_vs_fresh);
     suite_add_tcase(s, tc);
     return s;
