@@ -6,6 +6,7 @@
  * A program of its own (tests/glcollide-ode-tests): it links the shared
  * libglcollide-ode, as ODE users do.
  */
+#define _GNU_SOURCE
 #include "tests.h"
 
 #include "ode_demo.h"
@@ -13,6 +14,7 @@
 #include <glcollide/geometry.h>
 #include <glcollide/ode.h>
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1089,6 +1091,66 @@ START_TEST(test_contained_gpu_equals_cpu)
 }
 END_TEST
 
+/*
+ * Warm steps of the GPU path allocate nothing of ours. Run with
+ * tests/alloc_count preloaded (tests/pile.sh does), which charges each
+ * allocation to its caller and tells the GL driver's (Mesa's, not ours to
+ * remove) from the rest: this case is only registered where the counter
+ * is found. A row of 6 trimesh spheres, each overlapping the next, GPU
+ * culling forced, moved a little every step (so every step culls, draws
+ * and reads back); 10 steps to warm, then 20 counted.
+ */
+static unsigned long *counter_total, *counter_driver;
+
+START_TEST(test_gpu_warm_allocations)
+{
+    glcollide_mesh *sphere = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.3, 16, 8, &sphere), GLCOLLIDE_OK);
+    mesh_data md;
+    mesh_data_build(&md, sphere);
+    dSpaceID space = glcollide_ode_space_create(NULL);
+    dGeomID geoms[6];
+    for (int i = 0; i < 6; i++)
+        geoms[i] = dCreateTriMesh(space, md.data, NULL, NULL, NULL);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_ALWAYS);
+    static step_contacts got;
+    glcollide_ode_stats before, after;
+    unsigned long total = 0, driver = 0;
+    int empty_step = -1;
+    for (int step = 0; step < 30; step++) {
+        for (int i = 0; i < 6; i++)
+            dGeomSetPosition(geoms[i], 0.55 * i + 0.002 * sin(0.7 * step + i), 0,
+                             0.001 * cos(0.3 * step));
+        if (step == 10) {
+            glcollide_ode_get_stats(&before);
+            total = *counter_total;
+            driver = *counter_driver;
+        }
+        got.count = 0;
+        glcollide_ode_space_collide(space, &got, collide_pair);
+        if (got.count == 0 && empty_step < 0) /* asserted after: Check allocates */
+            empty_step = step;
+    }
+    unsigned long ours = (*counter_total - total) - (*counter_driver - driver);
+    unsigned long theirs = *counter_driver - driver;
+    ck_assert_msg(empty_step < 0, "step %d: no contacts", empty_step);
+    glcollide_ode_get_stats(&after);
+    printf("GPU path, 20 warm steps of 6 spheres: %llu culling queries, %llu draw calls; "
+           "allocations: %lu ours, %lu the driver's\n",
+           after.gpu_queries - before.gpu_queries, after.draw_calls - before.draw_calls, ours,
+           theirs);
+    ck_assert_msg(after.gpu_queries - before.gpu_queries == 20 &&
+                      after.draw_calls > before.draw_calls,
+                  "the GPU path did not run every step (%llu queries)",
+                  after.gpu_queries - before.gpu_queries);
+    ck_assert_msg(ours == 0, "%lu allocations of ours in 20 warm GPU steps", ours);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    dSpaceDestroy(space);
+    mesh_data_free(&md);
+    glcollide_mesh_destroy(&sphere);
+}
+END_TEST
+
 typedef struct log_capture {
     char line[512];
     int count;
@@ -1542,6 +1604,17 @@ Suite *suite_ode(void)
     tcase_add_test(gpu, test_contained_gpu_equals_cpu);
     tcase_add_test(gpu, test_auto_calibration);
     suite_add_tcase(suite, gpu);
+    /* Only under the allocation counter (CK_RUN_CASE=gpu_allocations). */
+    counter_total = dlsym(RTLD_DEFAULT, "glcollide_test_allocations");
+    counter_driver = dlsym(RTLD_DEFAULT, "glcollide_test_driver_allocations");
+    const char *skip = getenv("GLCOLLIDE_TEST_SKIP_GL");
+    if (counter_total && counter_driver && !(skip && strcmp(skip, "1") == 0)) {
+        TCase *allocations = tcase_create("gpu_allocations");
+        tcase_set_timeout(allocations, 300);
+        tcase_add_checked_fixture(allocations, setup, teardown);
+        tcase_add_test(allocations, test_gpu_warm_allocations);
+        suite_add_tcase(suite, allocations);
+    }
     TCase *unstarted = tcase_create("unstarted");
     tcase_add_test(unstarted, test_before_init);
     suite_add_tcase(suite, unstarted);
