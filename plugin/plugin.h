@@ -207,41 +207,14 @@ typedef struct plugin_thread {
     size_t ray_hit_capacity;
 } plugin_thread;
 
+/* ------------------------------------------------------------- state.c */
+
 /* This thread's state, made on first use; NULL when out of memory (logged). */
 plugin_thread *plugin_thread_get(void);
-/* Frees what space.c and trimesh.c keep in a thread's state. */
-void plugin_space_release(plugin_thread *thread);
-void plugin_sides_release(plugin_thread *thread);
-
-/* ------------------------------------------------------------- meshes */
-
-/* The capture of a trimesh geom's data, up to date (captured again when
- * marked changed or rebuilt); NULL on error (logged). */
-const plugin_mesh *plugin_geom_mesh(plugin_thread *thread, dGeomID geom);
-void plugin_meshes_release(void);
-void plugin_geom_transform(dGeomID geom, dReal out[7]);
-/* A geom's placement as a glcollide object (unit quaternion). */
-glcollide_object plugin_geom_object(dGeomID geom);
-
-/* ------------------------------------------------------------- GPU */
-
-/* Whether the space should try GPU culling now (started, mode not NEVER,
- * not refused). */
-int plugin_gpu_wanted(void);
-/* The context, current on the calling thread, for one query: made on first
- * need (logged when it cannot be); NULL when the CPU path serves. Holds
- * plugin.gpu_lock until plugin_gpu_end. */
-glcollide_context *plugin_gpu_begin(void);
-void plugin_gpu_end(glcollide_context *context);
-
-/* AUTO's calibration, for a step of a space of objects geoms with trimesh
- * pairs: whether to cull this step on the GPU (alternating while measuring,
- * then the faster; measured again once the space has doubled), and the time
- * the step took on that path. */
-int plugin_auto_gpu_step(size_t objects);
-void plugin_auto_step_done(int gpu, unsigned long long ns);
-
-/* ------------------------------------------------------------- helpers */
+/* Frees the calling thread's state now (the last shutdown). */
+void plugin_thread_release_current(void);
+/* Frees a space's kept buffers (zeroed after). */
+void plugin_space_buffers_free(plugin_space_buffers *buffers);
 
 /* Monotonic clock, nanoseconds. */
 unsigned long long plugin_now_ns(void);
@@ -253,19 +226,61 @@ static inline int plugin_reserve(void **array, size_t *capacity, size_t count, s
     return count <= *capacity ? GLCOLLIDE_OK : plugin_grow(array, capacity, count, size);
 }
 
+/* ------------------------------------------------------------- gpu.c */
+
+/* Whether the space should try GPU culling now (started, mode not NEVER,
+ * not refused). */
+int plugin_gpu_wanted(void);
+/* The context, current on the calling thread, for one query: made on first
+ * need (logged when it cannot be); NULL when the CPU path serves. Holds
+ * plugin.gpu_lock until plugin_gpu_end. */
+glcollide_context *plugin_gpu_begin(void);
+void plugin_gpu_end(glcollide_context *context);
+/* Destroys the context (the last shutdown). */
+void plugin_gpu_release(void);
+
+/* AUTO's calibration, for a step of a space of objects geoms with trimesh
+ * pairs: whether to cull this step on the GPU (alternating while measuring,
+ * then the faster; measured again once the space has doubled), and the time
+ * the step took on that path. */
+int plugin_auto_gpu_step(size_t objects);
+void plugin_auto_step_done(int gpu, unsigned long long ns);
+
+/* Counts a pair the stencil pass covered: flagged or not, against the exact
+ * answer (contacts or containment found). */
+void plugin_stencil_agreement(int flagged, int interfering);
+
+/* ------------------------------------------------------------- geom.c */
+
+/* The capture of a trimesh geom's data, up to date (captured again when
+ * marked changed or rebuilt); NULL on error (logged). */
+const plugin_mesh *plugin_geom_mesh(plugin_thread *thread, dGeomID geom);
+void plugin_meshes_release(void);
+void plugin_geom_transform(dGeomID geom, dReal out[7]);
+/* A geom's placement as a glcollide object (unit quaternion). */
+glcollide_object plugin_geom_object(dGeomID geom);
+
 /* Can the closed solid outer (placed) contain inner? 0 only where
  * glcollide_contacts_containment would find it does not (a cheap, exact
  * filter before it). */
 int plugin_may_contain(const plugin_mesh *inner, const glcollide_object *placed_inner,
                        const plugin_mesh *outer, const glcollide_object *placed_outer);
-/* Counts a pair the stencil pass covered: flagged or not, against the exact
- * answer (contacts or containment found). */
-void plugin_stencil_agreement(int flagged, int interfering);
+
+/* Contact i of glcollide's into ODE's buffer as (g1, g2), its depth at least
+ * least_depth; the caller sets side1 and side2. Returns the ODE contact. */
+dContactGeom *plugin_contact_out(dContactGeom *contact, int skip, size_t i,
+                                 const glcollide_contact *c, double least_depth, dGeomID g1,
+                                 dGeomID g2);
+/* ODE's reversed-argument rule: normals flipped, g1/g2 and side1/side2
+ * swapped, for count contacts. */
+void plugin_contacts_reverse(dContactGeom *contact, int count, int skip);
+
+/* ------------------------------------------------------------- trimesh.c */
 
 /* The trimesh-trimesh collider (dColliderFn). */
 int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip);
 
-/* ------------------------------------------------------------- primitives */
+/* ------------------------------------------------------------- primitive.c */
 
 /* The collider of a trimesh (mesh) with a plane, box, sphere, capsule,
  * cylinder or ray (other), as dColliderFn: the trimesh first. */
@@ -278,14 +293,5 @@ int plugin_primitive_class(int class_id);
  * cannot be found); plugin.lock held. */
 void plugin_primitive_install(void);
 void plugin_primitive_restore(void);
-/* ODE's reversed-argument rule: normals flipped, g1/g2 and side1/side2
- * swapped, for count contacts. */
-void plugin_contacts_reverse(dContactGeom *contact, int count, int skip);
-
-/* Contact i of glcollide's into ODE's buffer as (g1, g2), its depth at least
- * least_depth; the caller sets side1 and side2. Returns the ODE contact. */
-dContactGeom *plugin_contact_out(dContactGeom *contact, int skip, size_t i,
-                                 const glcollide_contact *c, double least_depth, dGeomID g1,
-                                 dGeomID g2);
 
 #endif

@@ -98,37 +98,6 @@ static int ode_collide(dGeomID mesh, dGeomID other, int flags, dContactGeom *con
     return 0;
 }
 
-dContactGeom *plugin_contact_out(dContactGeom *contact, int skip, size_t i,
-                                 const glcollide_contact *c, double least_depth, dGeomID g1,
-                                 dGeomID g2)
-{
-    dContactGeom *out = (dContactGeom *)((char *)contact + i * (size_t)skip);
-    for (int k = 0; k < 3; k++) {
-        out->pos[k] = (dReal)c->position[k];
-        out->normal[k] = (dReal)c->normal[k];
-    }
-    out->pos[3] = out->normal[3] = 0;
-    out->depth = (dReal)fmax(c->depth, least_depth);
-    out->g1 = g1;
-    out->g2 = g2;
-    return out;
-}
-
-void plugin_contacts_reverse(dContactGeom *contact, int count, int skip)
-{
-    for (int i = 0; i < count; i++) {
-        dContactGeom *c = (dContactGeom *)((char *)contact + (size_t)i * (size_t)skip);
-        for (int k = 0; k < 3; k++)
-            c->normal[k] = -c->normal[k];
-        dGeomID g = c->g1;
-        c->g1 = c->g2;
-        c->g2 = g;
-        int side = c->side1;
-        c->side1 = c->side2;
-        c->side2 = side;
-    }
-}
-
 /* ------------------------------------------------------------- contacts */
 
 /* The ODE geom as a glcollide primitive; 0 for a class that is none. */

@@ -23,24 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void release(plugin_space_buffers *buffers)
-{
-    free(buffers->geoms);
-    free(buffers->info);
-    free(buffers->boxes);
-    free(buffers->scene_object);
-    free(buffers->keep);
-    glcollide_pair_list_release(&buffers->pairs);
-    glcollide_workspace_release(&buffers->sap);
-    memset(buffers, 0, sizeof *buffers);
-}
-
-void plugin_space_release(plugin_thread *thread)
-{
-    for (int i = 0; i < PLUGIN_MAX_DEPTH; i++)
-        release(&thread->space[i]);
-}
-
 /* What the pair tests need of geom i, into buffers->info[i]. */
 static void note_info(plugin_space_buffers *buffers, size_t i)
 {
@@ -255,6 +237,16 @@ static int may_contain_pair(plugin_thread *t, const plugin_space_buffers *buffer
     return plugin_may_contain(ma, &oa, mb, &ob) || plugin_may_contain(mb, &ob, ma, &oa);
 }
 
+/* A GPU query's work into the plugin's counters. */
+static void count_gpu_work(const glcollide_query_stats *stats)
+{
+    plugin_counters *c = &plugin.counters;
+    plugin_count(&c->draw_calls, stats->draw_calls);
+    plugin_count(&c->gpu_syncs, stats->gpu_syncs);
+    plugin_count(&c->readback_bytes, stats->readback_bytes);
+    plugin_count(&c->upload_bytes, stats->upload_bytes);
+}
+
 /*
  * The stencil flags pass (Knott) on the world FAR just culled, with the same
  * context: which objects interpenetrate. Only where every object is a
@@ -278,13 +270,9 @@ static int stencil_flags(plugin_thread *t, const plugin_space_buffers *buffers,
     glcollide_query_result *result = &t->stencil_result;
     if (glcollide_world_query(t->cull_world, context, &options, result) != GLCOLLIDE_OK)
         return 0; /* logged; the exact tests serve */
-    plugin_counters *c = &plugin.counters;
-    plugin_count(&c->stencil_passes, 1);
-    plugin_count(&c->draw_calls, result->stats.draw_calls);
-    plugin_count(&c->gpu_syncs, result->stats.gpu_syncs);
-    plugin_count(&c->readback_bytes, result->stats.readback_bytes);
-    plugin_count(&c->upload_bytes, result->stats.upload_bytes);
-    plugin_count(&c->stencil_ns, plugin_now_ns() - start);
+    count_gpu_work(&result->stats);
+    plugin_count(&plugin.counters.stencil_passes, 1);
+    plugin_count(&plugin.counters.stencil_ns, plugin_now_ns() - start);
     return 1;
 }
 
@@ -430,10 +418,7 @@ static void cull_trimesh_pairs(plugin_thread *t, plugin_space_buffers *buffers)
         return;
     plugin_counters *c = &plugin.counters;
     plugin_count(&c->gpu_queries, 1);
-    plugin_count(&c->draw_calls, result->stats.draw_calls);
-    plugin_count(&c->gpu_syncs, result->stats.gpu_syncs);
-    plugin_count(&c->readback_bytes, result->stats.readback_bytes);
-    plugin_count(&c->upload_bytes, result->stats.upload_bytes);
+    count_gpu_work(&result->stats);
     size_t g = 0, f = 0;
     for (size_t k = 0; k < pairs->count; k++) {
         if (!kept_trimesh_pair(buffers, k))
@@ -571,7 +556,7 @@ void glcollide_ode_space_collide(dSpaceID space, void *data, dNearCallback *call
     if (t->depth >= PLUGIN_MAX_DEPTH) { /* deeper than any real scene: buffers of its own */
         plugin_space_buffers local = {0};
         space_collide(t, &local, space, data, callback);
-        release(&local);
+        plugin_space_buffers_free(&local);
         return;
     }
     t->depth++;
