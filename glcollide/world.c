@@ -50,7 +50,10 @@ static void space_release(glcollide_world_space *space)
 
 static void entry_release(glcollide_world_mesh_entry *entry)
 {
-    glcollide_bvh_destroy(&entry->bvh);
+    if (!entry->bvh_borrowed)
+        glcollide_bvh_destroy(&entry->bvh);
+    entry->bvh = NULL;
+    entry->bvh_borrowed = 0;
     free(entry->shells);
     entry->shells = NULL;
     entry->shell_count = 0;
@@ -169,8 +172,28 @@ int glcollide_world_add_mesh(glcollide_world *world, const glcollide_mesh *mesh,
     return GLCOLLIDE_OK;
 }
 
-int glcollide_world_replace_mesh(glcollide_world *world, uint32_t index,
-                                 const glcollide_mesh *mesh)
+int glcollide_world_add_mesh_with_bvh(glcollide_world *world, const glcollide_mesh *mesh,
+                                      glcollide_bvh *bvh, uint32_t *index)
+{
+    if (!bvh)
+        return glcollide_world_add_mesh(world, mesh, index);
+    if (mesh && glcollide_bvh_triangle_count(bvh) != mesh->triangle_count)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "world: %s has %zu triangles, the BVH given with it %zu",
+                              mesh_label(mesh), mesh->triangle_count,
+                              glcollide_bvh_triangle_count(bvh));
+    uint32_t at;
+    int status = glcollide_world_add_mesh(world, mesh, &at);
+    if (status != GLCOLLIDE_OK)
+        return status;
+    world->meshes[at].bvh = bvh;
+    world->meshes[at].bvh_borrowed = 1;
+    if (index)
+        *index = at;
+    return GLCOLLIDE_OK;
+}
+
+int glcollide_world_replace_mesh(glcollide_world *world, uint32_t index, const glcollide_mesh *mesh)
 {
     if (!world || !mesh || index >= world->mesh_count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
@@ -204,7 +227,7 @@ int glcollide_world_mesh_changed(glcollide_world *world, uint32_t index, size_t 
     /* The box of the referenced vertices, again: O(triangles), as the refit. */
     if ((status = mesh_bounds(mesh, &entry->bounds)) != GLCOLLIDE_OK)
         return status;
-    if (entry->bvh)
+    if (entry->bvh && !entry->bvh_borrowed) /* a borrowed one is the caller's to refit */
         glcollide_bvh_refit(entry->bvh, mesh->positions);
     entry->solid = entry->solid == 0 ? 0 : -1; /* topology kept: open stays open */
     entry->previous_change = entry->changed_at;
@@ -228,8 +251,8 @@ static int pose_from(const double translation[3], const double rotation[4], uint
         if (!isfinite(translation[k]))
             return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                                   "world: object translation is not finite");
-    double n2 = rotation[0] * rotation[0] + rotation[1] * rotation[1] +
-                rotation[2] * rotation[2] + rotation[3] * rotation[3];
+    double n2 = rotation[0] * rotation[0] + rotation[1] * rotation[1] + rotation[2] * rotation[2] +
+                rotation[3] * rotation[3];
     if (!isfinite(n2) || fabs(sqrt(n2) - 1.0) > 1e-6)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "world: object rotation (%g %g %g %g) is not a unit quaternion",
@@ -464,9 +487,9 @@ int glcollide_world_exact_boxes(glcollide_world *world, const glcollide_aabb **b
     int status = glcollide_array_reserve((void **)&world->exact_boxes, &world->exact_capacity, n,
                                          sizeof *world->exact_boxes, "world");
     if (status == GLCOLLIDE_OK)
-        status = glcollide_array_reserve((void **)&world->exact_synced,
-                                         &world->exact_synced_capacity, n,
-                                         sizeof *world->exact_synced, "world");
+        status =
+            glcollide_array_reserve((void **)&world->exact_synced, &world->exact_synced_capacity, n,
+                                    sizeof *world->exact_synced, "world");
     if (status != GLCOLLIDE_OK)
         return status;
     for (size_t o = before; o < world->exact_synced_capacity; o++)
@@ -529,8 +552,10 @@ static int space_sync_object(glcollide_world *world, glcollide_world_space *spac
     if (space->position_capacity[o] < doubles) {
         double *grown = glcollide_realloc_array(w->positions, doubles ? doubles : 1, sizeof *grown);
         if (!grown)
-            return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "world: out of memory for %zu "
-                                  "world positions", mesh->vertex_count);
+            return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
+                                  "world: out of memory for %zu "
+                                  "world positions",
+                                  mesh->vertex_count);
         w->positions = grown;
         space->position_capacity[o] = doubles;
     }

@@ -16,12 +16,13 @@
 /* A mesh registered in a world: borrowed, with what is derived from it once. */
 typedef struct glcollide_world_mesh_entry {
     const glcollide_mesh *mesh;
-    glcollide_bvh *bvh;     /* object space; built on first need, refit on change */
-    glcollide_aabb bounds;  /* object space, of the vertices triangles use */
-    int solid;              /* -1 undecided, 0 not a closed solid, 1 closed */
-    uint32_t *shells;       /* closed: a vertex of each connected part */
+    glcollide_bvh *bvh;    /* object space; built on first need, refit on change */
+    int bvh_borrowed;      /* bvh is the caller's (glcollide_world_add_mesh_with_bvh) */
+    glcollide_aabb bounds; /* object space, of the vertices triangles use */
+    int solid;             /* -1 undecided, 0 not a closed solid, 1 closed */
+    uint32_t *shells;      /* closed: a vertex of each connected part */
     size_t shell_count;
-    uint64_t changed_at;    /* the world's clock at its registration or last change */
+    uint64_t changed_at; /* the world's clock at its registration or last change */
     /* The vertices the last change rewrote: a cache synced just before it
      * uploads only these (a replacement covers the whole mesh). */
     size_t changed_first, changed_count;
@@ -44,7 +45,7 @@ struct glcollide_world {
     glcollide_aabb *boxes;     /* world boxes bounding each object (from pose and mesh box) */
     uint64_t *changed_at;      /* the clock at each object's last pose change */
     size_t object_count, object_capacity, box_capacity, changed_capacity;
-    uint64_t clock;            /* ticks at every change: caches compare against it */
+    uint64_t clock; /* ticks at every change: caches compare against it */
     /* Kept between queries so that a warm frame allocates nothing. */
     glcollide_pair_list pairs;
     glcollide_workspace workspace;
@@ -89,8 +90,8 @@ int glcollide_world_exact_boxes(glcollide_world *world, const glcollide_aabb **b
 /* One object with its positions in world space. */
 typedef struct glcollide_world_mesh {
     const glcollide_mesh *mesh;
-    double *positions;      /* world space, 3 * vertex_count */
-    glcollide_aabb bounds;  /* of the positions triangles use */
+    double *positions;     /* world space, 3 * vertex_count */
+    glcollide_aabb bounds; /* of the positions triangles use */
 } glcollide_world_mesh;
 
 /* Every object of a world in world space: for the methods that draw or test
@@ -99,7 +100,7 @@ typedef struct glcollide_world_mesh {
 typedef struct glcollide_world_space {
     glcollide_world_mesh *objects; /* object_count entries */
     size_t object_count, object_capacity;
-    glcollide_aabb *bounds;        /* object_count world boxes (exact) */
+    glcollide_aabb *bounds; /* object_count world boxes (exact) */
     size_t bounds_capacity;
     uint64_t *synced_at;           /* the clock each object was last brought up to */
     size_t *position_capacity;     /* doubles allocated for each object */
@@ -130,8 +131,7 @@ int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
  * (kept between frames). */
 int glcollide_result_add_pair(glcollide_query_result *result, uint32_t a, uint32_t b);
 int glcollide_result_add_triangle_pair(glcollide_query_result *result, uint32_t object_a,
-                                       uint32_t triangle_a, uint32_t object_b,
-                                       uint32_t triangle_b);
+                                       uint32_t triangle_a, uint32_t object_b, uint32_t triangle_b);
 /* Empties the result, keeping its arrays. */
 void glcollide_result_reset(glcollide_query_result *result);
 /* Sorts pairs by (a, b) and triangle pairs grouped by object pair, then by

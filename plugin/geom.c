@@ -222,9 +222,18 @@ static uint64_t next_generation = 1;
 
 /* A capture done: its generation, box and BVH. On failure the entry stays
  * stale (the next use tries again) and NULL is returned. */
-static plugin_mesh *captured(plugin_mesh *entry, int same_triangles)
+static plugin_mesh *captured(plugin_mesh *entry, int same_triangles, int fresh)
 {
     atomic_fetch_add(&plugin.registry_version, 1);
+    /* Positions rewritten in place and the tree refit in place: a world
+     * holding the capture takes it as a deformation (its generation tells);
+     * a mesh or tree made anew: worlds holding the old are made again. */
+    int refit = same_triangles && entry->bvh &&
+                glcollide_bvh_triangle_count(entry->bvh) == entry->mesh->triangle_count;
+    if (!fresh && !refit)
+        atomic_fetch_add(&plugin.capture_epoch, 1);
+    if (fresh)
+        entry->id = next_generation;
     entry->generation = next_generation++;
     entry->bounds = bounds_of(entry->mesh);
     entry->stale = update_bvh(entry, entry->mesh, same_triangles) != GLCOLLIDE_OK;
@@ -246,7 +255,7 @@ static plugin_mesh *mesh_entry(dGeomID geom, dTriMeshDataID data, size_t triangl
         if (done < 0)
             return NULL;
         if (done > 0)
-            return captured(entry, done == 1);
+            return captured(entry, done == 1, 0);
     }
     glcollide_mesh *mesh = capture(geom, src);
     if (!mesh)
@@ -254,7 +263,7 @@ static plugin_mesh *mesh_entry(dGeomID geom, dTriMeshDataID data, size_t triangl
     if (entry) {
         glcollide_mesh_destroy(&entry->mesh);
         entry->mesh = mesh;
-        return captured(entry, 0);
+        return captured(entry, 0, 0);
     }
     entry = calloc(1, sizeof *entry);
     if (!entry || plugin_reserve((void **)&plugin.meshes, &plugin.mesh_capacity,
@@ -265,7 +274,7 @@ static plugin_mesh *mesh_entry(dGeomID geom, dTriMeshDataID data, size_t triangl
     }
     *entry = (plugin_mesh){.data = data, .mesh = mesh};
     plugin.meshes[plugin.mesh_count++] = entry;
-    return captured(entry, 0);
+    return captured(entry, 0, 1);
 }
 
 const plugin_mesh *plugin_geom_mesh(plugin_thread *t, dGeomID geom)
@@ -296,6 +305,7 @@ static void mesh_free(plugin_mesh *entry)
 void plugin_meshes_release(void)
 {
     atomic_fetch_add(&plugin.registry_version, 1);
+    atomic_fetch_add(&plugin.capture_epoch, 1);
     for (size_t i = 0; i < plugin.mesh_count; i++)
         mesh_free(plugin.meshes[i]);
     free(plugin.meshes);
@@ -323,6 +333,7 @@ void glcollide_ode_trimesh_data_changed(dTriMeshDataID data)
 static void forget(dTriMeshDataID data)
 {
     atomic_fetch_add(&plugin.registry_version, 1);
+    atomic_fetch_add(&plugin.capture_epoch, 1);
     plugin_source *src = find_source(data);
     if (src)
         *src = plugin.sources[--plugin.source_count];

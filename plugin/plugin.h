@@ -28,6 +28,7 @@
  * Allocated one by one, so a pointer to it stays valid while others come. */
 typedef struct plugin_mesh {
     dTriMeshDataID data;
+    uint64_t id;           /* of the entry, for its life: unique in the process */
     uint64_t generation;   /* of the capture: unique in the process, never reused */
     int stale;             /* vertices changed: capture again before use */
     glcollide_mesh *mesh;  /* owned */
@@ -65,6 +66,10 @@ typedef struct plugin_shared {
     /* Bumped (under lock) by every change of the registry: a thread's
      * lookups made at this version still hold (plugin_thread.found). */
     atomic_ullong registry_version;
+    /* Changes when a capture may have been freed or rewritten (not when
+     * one is added): a thread's culling world, which borrows captures and
+     * their BVHs, is made again only then. */
+    atomic_ullong capture_epoch;
     plugin_mesh **meshes;
     size_t mesh_count, mesh_capacity;
     plugin_source *sources;
@@ -182,13 +187,15 @@ typedef struct plugin_thread {
     dGeomID probe;                          /* an infinite plane that lists quadtree spaces */
     plugin_step_cache step;                 /* this step's GPU candidates */
     /* GPU culling's persistent world: one mesh per capture used (borrowed
-     * from the registry, checked at registry version cull_version), one
+     * from the registry with its BVH, valid while capture_epoch is
+     * cull_version), one
      * object per trimesh geom culled, in the space's order, posed each step. */
     glcollide_world *cull_world;
     unsigned long long cull_version;
-    uint64_t *cull_generations; /* per world mesh: its capture's generation */
-    size_t cull_generation_capacity;
-    uint32_t *cull_mesh_table; /* world mesh by generation: index + 1, 0 empty */
+    uint64_t *cull_ids;         /* per world mesh: its entry's id */
+    uint64_t *cull_generations; /* ... and the capture's generation it holds */
+    size_t cull_id_capacity, cull_generation_capacity;
+    uint32_t *cull_mesh_table; /* world mesh by entry id: index + 1, 0 empty */
     size_t cull_mesh_table_size;
     uint32_t *cull_meshes; /* per object wanted this step: its world mesh */
     size_t cull_mesh_capacity;

@@ -286,24 +286,38 @@ static int sorted_find(const glcollide_object_pair *pairs, size_t count, size_t 
     return *at < count && glcollide_object_pair_compare(&pairs[*at], key) == 0;
 }
 
-/* World mesh of capture m: registered once per world (the world is made
- * again when the registry changes, so no mesh it borrows can have gone).
- * UINT32_MAX on error (logged). */
+/* World mesh of capture m: registered once per world, with its BVH. A
+ * capture rewritten in place since (a deforming mesh: a new generation, the
+ * same mesh and tree) is told to the world as changed, so only its vertices
+ * travel again; the world is made again whenever a capture it borrows may
+ * have gone (capture_epoch). UINT32_MAX on error (logged). */
 static uint32_t world_mesh(plugin_thread *t, const plugin_mesh *m)
 {
     size_t count = glcollide_world_mesh_count(t->cull_world);
     size_t slot = 0;
     if (t->cull_mesh_table_size) {
-        for (slot = table_slot(m->generation, t->cull_mesh_table_size); t->cull_mesh_table[slot];
-             slot = (slot + 1) & (t->cull_mesh_table_size - 1))
-            if (t->cull_generations[t->cull_mesh_table[slot] - 1] == m->generation)
-                return t->cull_mesh_table[slot] - 1;
+        for (slot = table_slot(m->id, t->cull_mesh_table_size); t->cull_mesh_table[slot];
+             slot = (slot + 1) & (t->cull_mesh_table_size - 1)) {
+            uint32_t index = t->cull_mesh_table[slot] - 1;
+            if (t->cull_ids[index] != m->id)
+                continue;
+            if (t->cull_generations[index] != m->generation) {
+                if (glcollide_world_mesh_changed(t->cull_world, index, 0, m->mesh->vertex_count) !=
+                    GLCOLLIDE_OK)
+                    return UINT32_MAX;
+                t->cull_generations[index] = m->generation;
+            }
+            return index;
+        }
     }
     uint32_t index;
-    if (plugin_reserve((void **)&t->cull_generations, &t->cull_generation_capacity, count + 1,
+    if (plugin_reserve((void **)&t->cull_ids, &t->cull_id_capacity, count + 1,
+                       sizeof *t->cull_ids) ||
+        plugin_reserve((void **)&t->cull_generations, &t->cull_generation_capacity, count + 1,
                        sizeof *t->cull_generations) ||
-        glcollide_world_add_mesh(t->cull_world, m->mesh, &index) != GLCOLLIDE_OK)
+        glcollide_world_add_mesh_with_bvh(t->cull_world, m->mesh, m->bvh, &index) != GLCOLLIDE_OK)
         return UINT32_MAX;
+    t->cull_ids[index] = m->id;
     t->cull_generations[index] = m->generation;
     if (2 * (count + 1) > t->cull_mesh_table_size) { /* grow and refill */
         size_t size = t->cull_mesh_table_size ? 2 * t->cull_mesh_table_size : 64;
@@ -314,12 +328,12 @@ static uint32_t world_mesh(plugin_thread *t, const plugin_mesh *m)
         t->cull_mesh_table = table;
         t->cull_mesh_table_size = size;
         for (uint32_t i = 0; i < index; i++) {
-            size_t s = table_slot(t->cull_generations[i], size);
+            size_t s = table_slot(t->cull_ids[i], size);
             while (table[s])
                 s = (s + 1) & (size - 1);
             table[s] = i + 1;
         }
-        slot = table_slot(m->generation, size);
+        slot = table_slot(m->id, size);
         while (table[slot])
             slot = (slot + 1) & (size - 1);
     }
@@ -339,7 +353,7 @@ static long wanted_objects(plugin_thread *t, plugin_space_buffers *buffers)
     for (size_t i = 0; i < buffers->geom_count; i++)
         if (buffers->scene_object[i] == 0 && !plugin_geom_mesh(t, buffers->geoms[i]))
             return -1;
-    unsigned long long version = atomic_load(&plugin.registry_version);
+    unsigned long long version = atomic_load(&plugin.capture_epoch);
     if (!t->cull_world || t->cull_version != version) {
         glcollide_world_destroy(&t->cull_world);
         if (glcollide_world_create(&t->cull_world) != GLCOLLIDE_OK)

@@ -86,6 +86,7 @@ static void thread_free(void *state)
     free(t->step.candidates);
     free(t->step.table);
     glcollide_world_destroy(&t->cull_world);
+    free(t->cull_ids);
     free(t->cull_generations);
     free(t->cull_mesh_table);
     free(t->cull_meshes);

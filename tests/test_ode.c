@@ -1092,6 +1092,76 @@ START_TEST(test_contained_gpu_equals_cpu)
 END_TEST
 
 /*
+ * A trimesh data met for the first time while GPU culling runs uploads that
+ * mesh alone: the thread's culling world (which borrows the captures and
+ * their BVHs) is kept when a capture is added, and made again only when
+ * one is freed or rewritten. Two spheres of 4,608 triangles overlapping,
+ * 3 steps; then a box joins them: its step uploads the box (its vertices
+ * and 12 triangles), the poses and the mesh table, not the sphere again;
+ * then the box deforms in place: its vertices alone travel again.
+ */
+START_TEST(test_gpu_new_mesh_uploads_alone)
+{
+    const char *skip = getenv("GLCOLLIDE_TEST_SKIP_GL");
+    if (skip && strcmp(skip, "1") == 0)
+        return;
+    glcollide_mesh *sphere = NULL, *box = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.3, 96, 24, &sphere), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.2, 0.2, 0.2, &box), GLCOLLIDE_OK);
+    mesh_data md_sphere, md_box;
+    mesh_data_build(&md_sphere, sphere);
+    mesh_data_build(&md_box, box);
+    dSpaceID space = glcollide_ode_space_create(NULL);
+    dGeomID a = dCreateTriMesh(space, md_sphere.data, NULL, NULL, NULL);
+    dGeomID b = dCreateTriMesh(space, md_sphere.data, NULL, NULL, NULL);
+    dGeomSetPosition(a, 0, 0, 0);
+    dGeomSetPosition(b, 0.5, 0, 0);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_ALWAYS);
+    static step_contacts got;
+    glcollide_ode_stats before, after;
+    for (int step = 0; step < 3; step++) {
+        got.count = 0;
+        glcollide_ode_space_collide(space, &got, collide_pair);
+    }
+    dGeomID c = dCreateTriMesh(space, md_box.data, NULL, NULL, NULL);
+    dGeomSetPosition(c, 0.25, 0.2, 0);
+    glcollide_ode_get_stats(&before);
+    got.count = 0;
+    glcollide_ode_space_collide(space, &got, collide_pair);
+    glcollide_ode_get_stats(&after);
+    unsigned long long uploaded = after.upload_bytes - before.upload_bytes;
+    size_t sphere_bytes = (16 * 3 + 12) * sphere->triangle_count;
+    printf("a box joins two culled spheres: %llu bytes uploaded (the sphere: %zu)\n", uploaded,
+           sphere_bytes);
+    ck_assert_msg(after.gpu_queries == before.gpu_queries + 1, "no GPU culling ran");
+    ck_assert_msg(got.count > 0, "no contacts");
+    ck_assert_msg(uploaded > (16 * 3 + 12) * box->triangle_count && uploaded < 4096,
+                  "%llu bytes uploaded for a box joining", uploaded);
+    /* The box deforms in place (its arrays rewritten, glcollide told): its
+     * vertices travel again, nothing else of the meshes. */
+    for (size_t i = 0; i < 3 * box->vertex_count; i++)
+        md_box.vertices[i] *= (dReal)1.1;
+    glcollide_ode_trimesh_data_changed(md_box.data);
+    glcollide_ode_get_stats(&before);
+    got.count = 0;
+    glcollide_ode_space_collide(space, &got, collide_pair);
+    glcollide_ode_get_stats(&after);
+    uploaded = after.upload_bytes - before.upload_bytes;
+    printf("the box deforms: %llu bytes uploaded\n", uploaded);
+    ck_assert_msg(after.gpu_queries == before.gpu_queries + 1 && got.count > 0,
+                  "no GPU culling or no contacts after the deformation");
+    ck_assert_msg(uploaded >= 16 * box->vertex_count && uploaded < 4096,
+                  "%llu bytes uploaded for the box's deformation", uploaded);
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    dSpaceDestroy(space);
+    mesh_data_free(&md_sphere);
+    mesh_data_free(&md_box);
+    glcollide_mesh_destroy(&sphere);
+    glcollide_mesh_destroy(&box);
+}
+END_TEST
+
+/*
  * Warm steps of the GPU path allocate nothing of ours. Run with
  * tests/alloc_count preloaded (tests/pile.sh does), which charges each
  * allocation to its caller and tells the GL driver's (Mesa's, not ours to
@@ -1603,6 +1673,7 @@ Suite *suite_ode(void)
     tcase_add_checked_fixture(gpu, setup, teardown);
     tcase_add_test(gpu, test_contained_gpu_equals_cpu);
     tcase_add_test(gpu, test_auto_calibration);
+    tcase_add_test(gpu, test_gpu_new_mesh_uploads_alone);
     suite_add_tcase(suite, gpu);
     /* Only under the allocation counter (CK_RUN_CASE=gpu_allocations). */
     counter_total = dlsym(RTLD_DEFAULT, "glcollide_test_allocations");

@@ -57,8 +57,8 @@ static void check_same(const glcollide_query_result *world_result,
                  "%s frame %d: %zu triangle pairs, fresh %zu", what, frame,
                  world_result->triangle_pair_count, fresh->triangle_pair_count);
     const size_t *first = world_result->pair_first;
-    TEST_REQUIRE(first && first[0] == 0 && first[world_result->pair_count] ==
-                                               world_result->triangle_pair_count,
+    TEST_REQUIRE(first && first[0] == 0 &&
+                     first[world_result->pair_count] == world_result->triangle_pair_count,
                  "%s frame %d: offsets do not cover the triangle pairs", what, frame);
     for (size_t k = 0; k < world_result->pair_count; k++)
         for (size_t c = first[k]; c < first[k + 1]; c++) {
@@ -206,8 +206,7 @@ START_TEST(test_world_containment_follows_poses)
     ck_assert_uint_eq(result.pair_first[0], 0);
     ck_assert_uint_eq(result.pair_first[1], 0);
     deform(inner, 0, inner->vertex_count, 4.0); /* radius 1.2: pokes out of the box */
-    ck_assert_int_eq(glcollide_world_mesh_changed(world, mi, 0, inner->vertex_count),
-                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_mesh_changed(world, mi, 0, inner->vertex_count), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_world_query(world, NULL, &options, &result), GLCOLLIDE_OK);
     ck_assert_uint_eq(result.pair_count, 1);
     ck_assert_uint_gt(result.triangle_pair_count, 0);
@@ -219,6 +218,95 @@ START_TEST(test_world_containment_follows_poses)
     glcollide_world_destroy(&world);
     glcollide_mesh_destroy(&outer);
     glcollide_mesh_destroy(&inner);
+}
+END_TEST
+
+/*
+ * A mesh registered with the caller's BVH: the same answers as the world's
+ * own tree, frame after frame (seed 0xB0B, 8 objects of a sphere and a
+ * box, 6 frames, triangles then objects), also after the caller refits its
+ * tree for a deformation; a BVH of another mesh refused in one line; the
+ * tree still the caller's after the world is gone.
+ */
+START_TEST(test_world_borrowed_bvh)
+{
+    glcollide_mesh *meshes[2] = {NULL, NULL};
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.4, 16, 8, &meshes[0]), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.6, 0.3, 0.5, &meshes[1]), GLCOLLIDE_OK);
+    glcollide_bvh *trees[2] = {NULL, NULL};
+    glcollide_world *own = NULL, *borrowing = NULL;
+    ck_assert_int_eq(glcollide_world_create(&own), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_create(&borrowing), GLCOLLIDE_OK);
+    for (int m = 0; m < 2; m++) {
+        ck_assert_int_eq(glcollide_bvh_build(meshes[m]->positions, meshes[m]->vertex_count,
+                                             meshes[m]->triangles, meshes[m]->triangle_count,
+                                             &trees[m]),
+                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_world_add_mesh(own, meshes[m], NULL), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_world_add_mesh_with_bvh(borrowing, meshes[m], trees[m], NULL),
+                         GLCOLLIDE_OK);
+    }
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
+    int status = glcollide_world_add_mesh_with_bvh(borrowing, meshes[0], trees[1], NULL);
+    test_log_capture_stop();
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "world: sphere has 224 triangles, the BVH given with it 12");
+    ck_assert_uint_eq(glcollide_world_mesh_count(borrowing), 2);
+    test_rng rng = {0xB0B};
+    for (uint32_t o = 0; o < 8; o++) {
+        double t[3], q[4];
+        for (int k = 0; k < 3; k++)
+            t[k] = test_rng_uniform(&rng, 0, 1.5);
+        test_rng_quaternion(&rng, q);
+        ck_assert_int_eq(glcollide_world_add_object(own, o % 2, t, q, NULL), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_world_add_object(borrowing, o % 2, t, q, NULL), GLCOLLIDE_OK);
+    }
+    glcollide_query_options options = glcollide_query_default_options();
+    glcollide_query_result a = {0}, b = {0};
+    for (int frame = 0; frame < 6; frame++) {
+        if (frame == 3) { /* the sphere grows in place: the caller refits its tree */
+            deform(meshes[0], 0, meshes[0]->vertex_count, 1.3);
+            glcollide_bvh_refit(trees[0], meshes[0]->positions);
+            ck_assert_int_eq(glcollide_world_mesh_changed(own, 0, 0, meshes[0]->vertex_count),
+                             GLCOLLIDE_OK);
+            ck_assert_int_eq(glcollide_world_mesh_changed(borrowing, 0, 0, meshes[0]->vertex_count),
+                             GLCOLLIDE_OK);
+        }
+        for (uint32_t o = 0; o < 8; o++) {
+            double t[3], q[4];
+            for (int k = 0; k < 3; k++)
+                t[k] = test_rng_uniform(&rng, 0, 1.5);
+            test_rng_quaternion(&rng, q);
+            ck_assert_int_eq(glcollide_world_set_pose(own, o, t, q), GLCOLLIDE_OK);
+            ck_assert_int_eq(glcollide_world_set_pose(borrowing, o, t, q), GLCOLLIDE_OK);
+        }
+        for (int level = 0; level < 2; level++) {
+            options.level = level ? GLCOLLIDE_LEVEL_OBJECTS : GLCOLLIDE_LEVEL_TRIANGLES;
+            ck_assert_int_eq(glcollide_world_query(own, NULL, &options, &a), GLCOLLIDE_OK);
+            ck_assert_int_eq(glcollide_world_query(borrowing, NULL, &options, &b), GLCOLLIDE_OK);
+            ck_assert_uint_gt(a.pair_count, 0);
+            /* the same code on the same tree: the very same answer */
+            ck_assert_msg(a.pair_count == b.pair_count &&
+                              a.triangle_pair_count == b.triangle_pair_count &&
+                              !memcmp(a.pairs, b.pairs, a.pair_count * sizeof *a.pairs) &&
+                              (!a.triangle_pair_count ||
+                               !memcmp(a.triangle_pairs, b.triangle_pairs,
+                                       a.triangle_pair_count * sizeof *a.triangle_pairs)),
+                          "frame %d, level %d: %zu pairs and %zu triangle pairs with the "
+                          "caller's BVH, %zu and %zu with the world's",
+                          frame, level, b.pair_count, b.triangle_pair_count, a.pair_count,
+                          a.triangle_pair_count);
+        }
+    }
+    glcollide_query_result_clear(&a);
+    glcollide_query_result_clear(&b);
+    glcollide_world_destroy(&own);
+    glcollide_world_destroy(&borrowing);
+    for (int m = 0; m < 2; m++) { /* still the caller's */
+        ck_assert_uint_eq(glcollide_bvh_triangle_count(trees[m]), meshes[m]->triangle_count);
+        glcollide_bvh_destroy(&trees[m]);
+        glcollide_mesh_destroy(&meshes[m]);
+    }
 }
 END_TEST
 
@@ -325,6 +413,7 @@ Suite *suite_world(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_world_frames_vs_fresh);
     tcase_add_test(tc, test_world_containment_follows_poses);
+    tcase_add_test(tc, test_world_borrowed_bvh);
     tcase_add_test(tc, test_world_arguments);
     tcase_add_test(tc, test_world_memory_linear);
     suite_add_tcase(s, tc);

@@ -153,6 +153,20 @@ GLCOLLIDE_API void glcollide_bvh_destroy(glcollide_bvh **bvh);
 GLCOLLIDE_API glcollide_aabb glcollide_bvh_bounds(const glcollide_bvh *bvh);
 GLCOLLIDE_API size_t glcollide_bvh_triangle_count(const glcollide_bvh *bvh);
 
+/*
+ * As glcollide_world_add_mesh, with the mesh's object-space BVH the caller
+ * already has (glcollide_bvh_build over mesh), which the world then uses
+ * instead of building its own: one tree per mesh for a program that keeps
+ * one (the ODE plugin). Borrowed: it must outlive the world (or the mesh's
+ * replacement), and after glcollide_world_mesh_changed the caller refits it
+ * (glcollide_bvh_refit) before the next query. bvh NULL: as
+ * glcollide_world_add_mesh. Errors as glcollide_world_add_mesh, and
+ * INVALID_ARGUMENT where the BVH's triangle count is not the mesh's.
+ */
+GLCOLLIDE_API int glcollide_world_add_mesh_with_bvh(glcollide_world *world,
+                                                    const glcollide_mesh *mesh, glcollide_bvh *bvh,
+                                                    uint32_t *index);
+
 /* Called for each candidate; return non-zero to stop the traversal. */
 typedef int (*glcollide_bvh_pair_fn)(uint32_t triangle_a, uint32_t triangle_b, void *user);
 typedef int (*glcollide_bvh_triangle_fn)(uint32_t triangle, void *user);

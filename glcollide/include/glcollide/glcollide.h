@@ -37,14 +37,15 @@ typedef enum glcollide_status {
     GLCOLLIDE_OK = 0,
     GLCOLLIDE_ERROR_INVALID_ARGUMENT = -1, /* NULL where an object is needed, bad option value */
     GLCOLLIDE_ERROR_OUT_OF_MEMORY = -2,
-    GLCOLLIDE_ERROR_IO = -3,           /* a file could not be opened or read */
-    GLCOLLIDE_ERROR_PARSE = -4,        /* malformed file; the message says file:line */
-    GLCOLLIDE_ERROR_INVALID_MESH = -5, /* non-finite coordinates, bad indices, not a closed solid... */
-    GLCOLLIDE_ERROR_NO_CONTEXT = -6,   /* no EGL display/context could be made */
+    GLCOLLIDE_ERROR_IO = -3,    /* a file could not be opened or read */
+    GLCOLLIDE_ERROR_PARSE = -4, /* malformed file; the message says file:line */
+    GLCOLLIDE_ERROR_INVALID_MESH =
+        -5, /* non-finite coordinates, bad indices, not a closed solid... */
+    GLCOLLIDE_ERROR_NO_CONTEXT = -6,     /* no EGL display/context could be made */
     GLCOLLIDE_ERROR_GL_UNSUPPORTED = -7, /* GL version or extension below what is needed */
-    GLCOLLIDE_ERROR_GL = -8,           /* a GL call failed (glGetError, incomplete FBO, shader) */
-    GLCOLLIDE_ERROR_UNAVAILABLE = -9,  /* method or option not available in this build */
-    GLCOLLIDE_ERROR_LIMIT = -10        /* a size limit was exceeded (objects, triangles) */
+    GLCOLLIDE_ERROR_GL = -8,             /* a GL call failed (glGetError, incomplete FBO, shader) */
+    GLCOLLIDE_ERROR_UNAVAILABLE = -9,    /* method or option not available in this build */
+    GLCOLLIDE_ERROR_LIMIT = -10          /* a size limit was exceeded (objects, triangles) */
 } glcollide_status;
 
 /* A static English string for a status ("out of memory"); "unknown status" for others. */
@@ -89,18 +90,18 @@ GLCOLLIDE_API void glcollide_log(glcollide_log_level level, const char *format, 
  * topology); call nothing else on the mesh while doing so.
  */
 typedef struct glcollide_mesh {
-    double *positions;       /* 3 * vertex_count, x y z */
-    uint32_t *triangles;     /* 3 * triangle_count vertex indices, counter-clockwise = outward */
+    double *positions;   /* 3 * vertex_count, x y z */
+    uint32_t *triangles; /* 3 * triangle_count vertex indices, counter-clockwise = outward */
     size_t vertex_count;
     size_t triangle_count;
-    char *name;              /* file path or generator name, for messages */
+    char *name; /* file path or generator name, for messages */
 } glcollide_mesh;
 
 typedef enum glcollide_mesh_format {
     GLCOLLIDE_MESH_FORMAT_AUTO = 0, /* from the file extension, then from the content */
     GLCOLLIDE_MESH_FORMAT_OFF,
     GLCOLLIDE_MESH_FORMAT_OBJ,
-    GLCOLLIDE_MESH_FORMAT_STL        /* ASCII or binary, told apart by content */
+    GLCOLLIDE_MESH_FORMAT_STL /* ASCII or binary, told apart by content */
 } glcollide_mesh_format;
 
 /*
@@ -174,7 +175,8 @@ typedef struct glcollide_mesh_report {
 } glcollide_mesh_report;
 
 /* Fills report. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY. Logs nothing. */
-GLCOLLIDE_API int glcollide_mesh_validate(const glcollide_mesh *mesh, glcollide_mesh_report *report);
+GLCOLLIDE_API int glcollide_mesh_validate(const glcollide_mesh *mesh,
+                                          glcollide_mesh_report *report);
 
 /*
  * Checks that mesh is a closed solid (report.closed). Returns OK, or
@@ -182,7 +184,8 @@ GLCOLLIDE_API int glcollide_mesh_validate(const glcollide_mesh *mesh, glcollide_
  * ("bunny.off: not a closed solid: 12 boundary edges, 1 degenerate triangle").
  * report may be NULL.
  */
-GLCOLLIDE_API int glcollide_mesh_require_solid(const glcollide_mesh *mesh, glcollide_mesh_report *report);
+GLCOLLIDE_API int glcollide_mesh_require_solid(const glcollide_mesh *mesh,
+                                               glcollide_mesh_report *report);
 
 /*
  * Counts the self-intersections of mesh: unordered pairs of its triangles
@@ -212,7 +215,8 @@ GLCOLLIDE_API int glcollide_mesh_self_intersections(const glcollide_mesh *mesh, 
  * segments (sphere: slices >= 3, stacks >= 2; torus: >= 3 each; capsule:
  * slices >= 3, stacks >= 1 per cap; knot: segments >= 3 * p and tube >= 3).
  */
-GLCOLLIDE_API int glcollide_mesh_generate_box(double hx, double hy, double hz, glcollide_mesh **out);
+GLCOLLIDE_API int glcollide_mesh_generate_box(double hx, double hy, double hz,
+                                              glcollide_mesh **out);
 GLCOLLIDE_API int glcollide_mesh_generate_sphere(double radius, int slices, int stacks,
                                                  glcollide_mesh **out);
 /* Torus around the z axis. */
@@ -224,7 +228,8 @@ GLCOLLIDE_API int glcollide_mesh_generate_capsule(double radius, double half_len
                                                   int cap_stacks, glcollide_mesh **out);
 /* (p, q) torus knot of the given radius with a circular tube (p, q coprime, q >= 2). */
 GLCOLLIDE_API int glcollide_mesh_generate_knot(int p, int q, double radius, double tube_radius,
-                                               int segments, int tube_segments, glcollide_mesh **out);
+                                               int segments, int tube_segments,
+                                               glcollide_mesh **out);
 
 /* ---------------------------------------------------------------- GL context */
 
@@ -232,17 +237,17 @@ typedef struct glcollide_context glcollide_context;
 
 /* What the current context offers, probed once at creation. */
 typedef struct glcollide_gl_caps {
-    int gl_version;               /* e.g. 45 for 4.5 */
-    int glsl_version;             /* e.g. 450 */
+    int gl_version;   /* e.g. 45 for 4.5 */
+    int glsl_version; /* e.g. 450 */
     int max_texture_size;
     int max_samples;
     int max_ssbo_bindings;
-    int stencil_bits;             /* of the FBO glcollide renders into */
+    int stencil_bits; /* of the FBO glcollide renders into */
     int depth_bits;
-    int has_clip_control;         /* GL 4.5 / ARB_clip_control: [0,1] depth for precision */
-    int has_query_buffer_object;  /* GL 4.4 / ARB_query_buffer_object */
-    int has_conservative_raster;  /* NV_/INTEL_conservative_rasterization */
-    int has_shader_interlock;     /* ARB_fragment_shader_interlock */
+    int has_clip_control;        /* GL 4.5 / ARB_clip_control: [0,1] depth for precision */
+    int has_query_buffer_object; /* GL 4.4 / ARB_query_buffer_object */
+    int has_conservative_raster; /* NV_/INTEL_conservative_rasterization */
+    int has_shader_interlock;    /* ARB_fragment_shader_interlock */
     char renderer[128];
     char version_string[128];
     /* The largest viewport side glcollide renders at: the smallest of the
@@ -332,17 +337,17 @@ GLCOLLIDE_API uint64_t glcollide_gl_storage_allocated(void);
 /* ---------------------------------------------------------------- scenes */
 
 typedef struct glcollide_object {
-    uint32_t mesh;          /* index into the scene's meshes */
+    uint32_t mesh; /* index into the scene's meshes */
     double translation[3];
-    double rotation[4];     /* unit quaternion w x y z */
+    double rotation[4]; /* unit quaternion w x y z */
 } glcollide_object;
 
 typedef struct glcollide_scene {
-    glcollide_mesh **meshes;   /* owned by the scene */
+    glcollide_mesh **meshes; /* owned by the scene */
     size_t mesh_count;
     glcollide_object *objects;
     size_t object_count;
-    char *path;                /* NULL for scenes built in code */
+    char *path; /* NULL for scenes built in code */
 } glcollide_scene;
 
 /*
@@ -365,7 +370,8 @@ GLCOLLIDE_API int glcollide_scene_load(const char *path, glcollide_scene **out);
 /* An empty scene to fill with glcollide_scene_add_mesh/add_object. */
 GLCOLLIDE_API int glcollide_scene_create(glcollide_scene **out);
 /* Takes ownership of mesh (also on error, when it is destroyed). index may be NULL. */
-GLCOLLIDE_API int glcollide_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh, uint32_t *index);
+GLCOLLIDE_API int glcollide_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh,
+                                           uint32_t *index);
 /* rotation: w x y z, normalised as in glcollide_scene_load. */
 GLCOLLIDE_API int glcollide_scene_add_object(glcollide_scene *scene, uint32_t mesh,
                                              const double translation[3], const double rotation[4],
@@ -409,8 +415,8 @@ GLCOLLIDE_API const char *glcollide_method_name(glcollide_method method);
 typedef struct glcollide_query_options {
     glcollide_method method;
     glcollide_level level;
-    int resolution;     /* image-space methods: viewport side in pixels */
-    double distance;    /* report pairs closer than this (>= 0); 0 = touching */
+    int resolution;  /* image-space methods: viewport side in pixels */
+    double distance; /* report pairs closer than this (>= 0); 0 = touching */
 } glcollide_query_options;
 
 /* Defaults: exact, objects, resolution 1024, distance 0. */
@@ -427,12 +433,12 @@ typedef struct glcollide_triangle_pair {
 
 /* Work counters of one query. Counters that a method does not use stay 0. */
 typedef struct glcollide_query_stats {
-    double time_ms;              /* wall time of the query */
-    uint64_t aabb_pairs;         /* object pairs whose AABBs overlap (within distance) */
-    uint64_t candidates;         /* pairs handed to exact tests (objects or triangles) */
-    uint64_t triangle_tests;     /* exact triangle-triangle tests run */
+    double time_ms;          /* wall time of the query */
+    uint64_t aabb_pairs;     /* object pairs whose AABBs overlap (within distance) */
+    uint64_t candidates;     /* pairs handed to exact tests (objects or triangles) */
+    uint64_t triangle_tests; /* exact triangle-triangle tests run */
     uint64_t draw_calls;
-    uint64_t gpu_syncs;          /* GPU->CPU synchronisations (readbacks, query results) */
+    uint64_t gpu_syncs; /* GPU->CPU synchronisations (readbacks, query results) */
     uint64_t readback_bytes;
     uint64_t triangles_rasterized;
     uint64_t upload_bytes; /* CPU->GPU: buffer data and uniforms (meshes on first use) */
@@ -440,7 +446,7 @@ typedef struct glcollide_query_stats {
 } glcollide_query_stats;
 
 typedef struct glcollide_query_result {
-    glcollide_object_pair *pairs;         /* sorted by (a, b) */
+    glcollide_object_pair *pairs; /* sorted by (a, b) */
     size_t pair_count;
     glcollide_triangle_pair *triangle_pairs; /* sorted; only for GLCOLLIDE_LEVEL_TRIANGLES */
     size_t triangle_pair_count;
@@ -535,13 +541,12 @@ GLCOLLIDE_API int glcollide_world_replace_mesh(glcollide_world *world, uint32_t 
  * OUT_OF_MEMORY.
  */
 GLCOLLIDE_API int glcollide_world_add_object(glcollide_world *world, uint32_t mesh,
-                                             const double translation[3],
-                                             const double rotation[4], uint32_t *index);
+                                             const double translation[3], const double rotation[4],
+                                             uint32_t *index);
 /* Moves object; same checks as glcollide_world_add_object (the pose is kept
  * on error). */
 GLCOLLIDE_API int glcollide_world_set_pose(glcollide_world *world, uint32_t object,
-                                           const double translation[3],
-                                           const double rotation[4]);
+                                           const double translation[3], const double rotation[4]);
 /* Removes every object (meshes and what was made for them stay). */
 GLCOLLIDE_API void glcollide_world_clear_objects(glcollide_world *world);
 GLCOLLIDE_API size_t glcollide_world_object_count(const glcollide_world *world);
@@ -581,14 +586,16 @@ GLCOLLIDE_API int glcollide_world_query(glcollide_world *world, glcollide_contex
 
 /* How the faces in front of a sample are counted. */
 typedef enum glcollide_stencil_counter {
-    GLCOLLIDE_STENCIL_COUNTER_AUTO = 0, /* stencil unless 128 or more boxes may overlap at a point */
-    GLCOLLIDE_STENCIL_COUNTER_STENCIL,  /* 8-bit two-sided stencil (counts modulo 256, read signed) */
-    GLCOLLIDE_STENCIL_COUNTER_ATOMIC    /* 32-bit counts by fragment-shader atomics in a buffer */
+    GLCOLLIDE_STENCIL_COUNTER_AUTO =
+        0,                             /* stencil unless 128 or more boxes may overlap at a point */
+    GLCOLLIDE_STENCIL_COUNTER_STENCIL, /* 8-bit two-sided stencil (counts modulo 256, read signed)
+                                        */
+    GLCOLLIDE_STENCIL_COUNTER_ATOMIC   /* 32-bit counts by fragment-shader atomics in a buffer */
 } glcollide_stencil_counter;
 
 typedef struct glcollide_stencil_options {
-    int resolution;   /* viewport side in pixels, 16..16384 */
-    int views;        /* 3: along +x, +y, +z; 6: also along -x, -y, -z */
+    int resolution; /* viewport side in pixels, 16..16384 */
+    int views;      /* 3: along +x, +y, +z; 6: also along -x, -y, -z */
     glcollide_stencil_counter counter;
     int check_solids; /* 1: reject meshes that are not closed solids on the CPU first */
     int detect_only;  /* 1: only say whether anything interferes (one 4-byte readback) */
@@ -606,13 +613,13 @@ typedef struct glcollide_stencil_sample {
 } glcollide_stencil_sample;
 
 typedef struct glcollide_stencil_result {
-    glcollide_object_pair *pairs;      /* interfering objects, sorted by (a, b) */
+    glcollide_object_pair *pairs; /* interfering objects, sorted by (a, b) */
     size_t pair_count;
     glcollide_stencil_sample *samples; /* one per (object, edge, inside), sorted in that order */
     size_t sample_count;
-    int interference;         /* 1 if any sample lies inside another solid */
+    int interference;          /* 1 if any sample lies inside another solid */
     uint64_t negative_samples; /* samples with a negative count: a solid that is not closed */
-    double tolerance;         /* world units; see README (pixel diagonal of the coarsest view) */
+    double tolerance;          /* world units; see README (pixel diagonal of the coarsest view) */
     glcollide_query_stats stats;
 } glcollide_stencil_result;
 
@@ -647,8 +654,8 @@ GLCOLLIDE_API void glcollide_stencil_result_clear(glcollide_stencil_result *resu
 }
 #endif
 
+#include <glcollide/myszkowski.h>
 #include <glcollide/particles.h>
 #include <glcollide/tetra_tree.h>
-#include <glcollide/myszkowski.h>
 
 #endif /* GLCOLLIDE_GLCOLLIDE_H */
