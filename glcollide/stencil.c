@@ -32,9 +32,12 @@
  * What travels per frame (gpu_mesh.h): the world's meshes go to the GPU once
  * (vertices in each mesh's own frame, triangles and edges as indices) and
  * again by the range a deformation rewrote; a frame uploads a 48-byte record
- * per object drawn (pose, first triangle/edge/vertex, mesh), and the vertex
- * shader finds a primitive's object by binary search over the records and
- * places its vertices. The CPU works per object: boxes from the world, the
+ * per object drawn (pose, first triangle/edge/vertex, mesh). One compute
+ * dispatch turns the records into an indirect draw command per object and
+ * kind, its base instance naming the object to the vertex shader, which
+ * reads its record and places the mesh's vertices; each kind is then one
+ * multi-draw (a search over the records per vertex cost 10x on llvmpipe).
+ * The CPU works per object: boxes from the world, the
  * per-mesh checks (closed, passing through itself) kept by the world, and
  * for the few samples it decides, exact point-in-solid on the mesh's
  * object-space BVH and the object's pose.
@@ -88,8 +91,15 @@
 /* A record's what: the CPU decides (count no guide: windings may cancel). */
 #define UNDECIDED 0x20000000u
 
-enum { PROGRAM_SAMPLES = 0, PROGRAM_FACES, PROGRAM_FACES_ATOMIC, PROGRAM_RECORDS,
-       PROGRAM_RECORDS_ATOMIC, PROGRAM_COUNT };
+enum {
+    PROGRAM_SAMPLES = 0,
+    PROGRAM_FACES,
+    PROGRAM_FACES_ATOMIC,
+    PROGRAM_RECORDS,
+    PROGRAM_RECORDS_ATOMIC,
+    PROGRAM_COMMANDS,
+    PROGRAM_COUNT
+};
 
 /* A mesh of the world on the GPU: its vertices (gpu), then in the index
  * buffer its triangles (3 words each) and its edges (2 each: every
@@ -109,9 +119,10 @@ struct glcollide_stencil_cache {
     GLuint programs[PROGRAM_COUNT]; /* the context's (program_set) */
     GLuint vertex_array;
     GLuint vertex_buffer, index_buffer, object_buffer, pixel_buffer, record_buffer, found_buffer;
-    GLuint mesh_buffer;
+    GLuint mesh_buffer, command_buffer, slot_buffer;
     size_t vertex_capacity, index_capacity, object_capacity, pixel_capacity, record_capacity;
-    size_t found_capacity, mesh_buffer_capacity;
+    size_t found_capacity, mesh_buffer_capacity, command_capacity, slot_capacity;
+    size_t slots_filled; /* the slot buffer holds 0, 1, ... up to here */
     GLuint sample_texture, owner_texture, depth_texture, depth_stencil_texture;
     GLuint framebuffers[2]; /* samples (ids, owners, depths + depth/stencil), faces (depth/stencil) */
     int resolution;
@@ -130,8 +141,10 @@ struct glcollide_stencil_cache {
     size_t *firsts;       /* per drawn one and one more: first triangle, edge, vertex */
     unsigned char *flags; /* per world object: ACTIVE, CROSSES */
     size_t *degree;
+    glcollide_aabb *boxes; /* per world object: its placed BVH nodes (TIGHT_DEPTH) */
     uint32_t *readback;
     size_t record_words_capacity, drawn_capacity, firsts_capacity, flag_capacity, degree_capacity;
+    size_t box_capacity;
     size_t readback_capacity;
     glcollide_pair_list pairs;
     glcollide_workspace sap;
@@ -140,9 +153,14 @@ struct glcollide_stencil_cache {
 static GLuint build_program(int which)
 {
     static const char *const names[PROGRAM_COUNT] = {
-        "stencil samples", "stencil faces", "stencil faces (atomic)", "stencil records",
-        "stencil records (atomic)"};
-    int pass = which == PROGRAM_SAMPLES ? 0 : which <= PROGRAM_FACES_ATOMIC ? 1 : 2;
+        "stencil samples",          "stencil faces",
+        "stencil faces (atomic)",   "stencil records",
+        "stencil records (atomic)", "stencil draw commands"};
+    int pass = which == PROGRAM_SAMPLES          ? 0
+               : which <= PROGRAM_FACES_ATOMIC   ? 1
+               : which <= PROGRAM_RECORDS_ATOMIC ? 2
+                                                 : 3;
+    int compute = pass >= 2;
     int atomic = which == PROGRAM_FACES_ATOMIC || which == PROGRAM_RECORDS_ATOMIC;
     char header[256];
     snprintf(header, sizeof header,
@@ -150,21 +168,21 @@ static GLuint build_program(int which)
              "#define ID_MASK 0x%xu\n#define CROSSING 0x%xu\n#define MULTI 0x%xu\n"
              "#define UNDECIDED 0x%xu\n",
              pass, atomic, PIXEL_WORDS, ID_MASK, CROSSING, MULTI, UNDECIDED);
-    const char *body[2] = {pass == 2 ? glcollide_shader_stencil_compute
-                                     : glcollide_shader_stencil_vertex,
+    const char *body[2] = {compute ? glcollide_shader_stencil_compute
+                                   : glcollide_shader_stencil_vertex,
                            glcollide_shader_stencil_fragment};
     /* The vertex shader places the meshes (pose.glsl). */
-    const char *shared[2] = {pass == 2 ? "" : glcollide_shader_pose, ""};
+    const char *shared[2] = {compute ? "" : glcollide_shader_pose, ""};
     char *source[2] = {NULL, NULL};
     GLuint program = 0;
-    for (int i = 0; i < (pass == 2 ? 1 : 2); i++) {
+    for (int i = 0; i < (compute ? 1 : 2); i++) {
         size_t n = strlen(header) + strlen(shared[i]) + strlen(body[i]) + 1;
         if (!(source[i] = malloc(n)))
             goto done;
         snprintf(source[i], n, "%s%s%s", header, shared[i], body[i]);
     }
-    program = pass == 2 ? glcollide_gl_program(names[which], NULL, NULL, source[0])
-                        : glcollide_gl_program(names[which], source[0], source[1], NULL);
+    program = compute ? glcollide_gl_program(names[which], NULL, NULL, source[0])
+                      : glcollide_gl_program(names[which], source[0], source[1], NULL);
     free(source[0]);
     free(source[1]);
     return program;
@@ -192,14 +210,14 @@ static void cache_release(void *memory)
 {
     struct glcollide_stencil_cache *cache = memory;
     glDeleteVertexArrays(1, &cache->vertex_array);
-    GLuint buffers[7] = {cache->vertex_buffer, cache->index_buffer,  cache->object_buffer,
-                         cache->pixel_buffer,  cache->record_buffer, cache->found_buffer,
-                         cache->mesh_buffer};
-    glDeleteBuffers(7, buffers);
+    GLuint buffers[9] = {cache->vertex_buffer, cache->index_buffer,   cache->object_buffer,
+                         cache->pixel_buffer,  cache->record_buffer,  cache->found_buffer,
+                         cache->mesh_buffer,   cache->command_buffer, cache->slot_buffer};
+    glDeleteBuffers(9, buffers);
     release_targets(cache);
-    void *arrays[] = {cache->meshes,  cache->edges,   cache->mesh_table, cache->staging,
-                      cache->records, cache->drawn,   cache->firsts,     cache->flags,
-                      cache->degree,  cache->readback};
+    void *arrays[] = {cache->meshes,  cache->edges,    cache->mesh_table, cache->staging,
+                      cache->records, cache->drawn,    cache->firsts,     cache->flags,
+                      cache->degree,  cache->readback, cache->boxes};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     glcollide_pair_list_release(&cache->pairs);
@@ -229,9 +247,20 @@ static int prepare(glcollide_context *context, int resolution,
         if (!cache)
             return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
         glGenVertexArrays(1, &cache->vertex_array);
-        GLuint buffers[7];
-        glGenBuffers(7, buffers);
+        GLuint buffers[9];
+        glGenBuffers(9, buffers);
         cache->mesh_buffer = buffers[6];
+        cache->command_buffer = buffers[7];
+        cache->slot_buffer = buffers[8];
+        /* Attribute 0: the drawn object, per instance (the base instance of
+         * each object's draw command). */
+        glBindVertexArray(cache->vertex_array);
+        glBindBuffer(GL_ARRAY_BUFFER, cache->slot_buffer);
+        glVertexAttribIPointer(0, 1, GL_UNSIGNED_INT, 0, NULL);
+        glVertexAttribDivisor(0, 1);
+        glEnableVertexAttribArray(0);
+        glBindVertexArray(0);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
         cache->found_buffer = buffers[5];
         cache->vertex_buffer = buffers[0];
         cache->index_buffer = buffers[1];
@@ -484,14 +513,21 @@ static int sync_meshes(struct glcollide_stencil_cache *cache, const glcollide_wo
 
 /* ------------------------------------------------------------ a frame */
 
+/* Levels of a mesh's BVH whose nodes, placed, bound an object tightly: the
+ * world's boxes (the mesh box placed) of a rotated long object overlap many
+ * that its nodes do not, and every object drawn costs its triangles. */
+enum { TIGHT_DEPTH = 10 };
+
 /*
  * The objects to draw (cache->drawn, their count in *count): those with
  * triangles whose box overlaps another's; the others interfere with
- * nothing, and the views fit the objects that matter. *bound: the largest
- * number of other boxes one box overlaps, + 1, a bound on how many solids
- * can contain one point. Boxes are the world's (mesh box placed by pose).
+ * nothing, and the views fit the objects that matter. Boxes: the world's,
+ * then for the objects of the pairs those of their placed BVH nodes
+ * (cache->boxes; the world's for the others). *bound: the largest number of
+ * other boxes one box overlaps, + 1, a bound on how many solids can contain
+ * one point.
  */
-static int select_objects(struct glcollide_stencil_cache *cache, const glcollide_world *world,
+static int select_objects(struct glcollide_stencil_cache *cache, glcollide_world *world,
                           size_t *bound, size_t *count)
 {
     size_t n = world->object_count;
@@ -503,6 +539,9 @@ static int select_objects(struct glcollide_stencil_cache *cache, const glcollide
     if (status == GLCOLLIDE_OK)
         status = glcollide_array_reserve((void **)&cache->drawn, &cache->drawn_capacity, n + 1,
                                          sizeof *cache->drawn, "stencil");
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_array_reserve((void **)&cache->boxes, &cache->box_capacity, n + 1,
+                                         sizeof *cache->boxes, "stencil");
     if (status != GLCOLLIDE_OK)
         return status;
     memset(cache->flags, 0, n);
@@ -515,14 +554,32 @@ static int select_objects(struct glcollide_stencil_cache *cache, const glcollide
                 return glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
                                       "stencil: object %zu (%s) has non-finite coordinates", o,
                                       mesh->name ? mesh->name : "mesh");
+        cache->boxes[o] = *box;
     }
     cache->pairs.count = 0;
     status = glcollide_sap_pairs_with(world->boxes, n, 0.0, &cache->pairs, &cache->sap);
+    for (size_t k = 0; status == GLCOLLIDE_OK && k < cache->pairs.count; k++)
+        for (int side = 0; side < 2 && status == GLCOLLIDE_OK; side++) {
+            uint32_t o = side ? cache->pairs.pairs[k].b : cache->pairs.pairs[k].a;
+            const glcollide_object *pose = &world->objects[o];
+            if (cache->flags[o] || !world->meshes[pose->mesh].mesh->triangle_count)
+                continue;
+            cache->flags[o] = ACTIVE; /* placed: cleared below */
+            status = glcollide_world_prepare_mesh(world, pose->mesh, GLCOLLIDE_WORLD_BVH);
+            if (status == GLCOLLIDE_OK)
+                glcollide_bvh_placed_bounds(world->meshes[pose->mesh].bvh, pose, TIGHT_DEPTH,
+                                            &cache->boxes[o]);
+        }
+    memset(cache->flags, 0, n);
     *bound = n ? 1 : 0;
     for (size_t k = 0; status == GLCOLLIDE_OK && k < cache->pairs.count; k++) {
         uint32_t a = cache->pairs.pairs[k].a, b = cache->pairs.pairs[k].b;
-        if (!world->meshes[world->objects[a].mesh].mesh->triangle_count ||
-            !world->meshes[world->objects[b].mesh].mesh->triangle_count)
+        const glcollide_aabb *x = &cache->boxes[a], *y = &cache->boxes[b];
+        int overlap = world->meshes[world->objects[a].mesh].mesh->triangle_count &&
+                      world->meshes[world->objects[b].mesh].mesh->triangle_count;
+        for (int c = 0; c < 3; c++)
+            overlap &= x->min[c] <= y->max[c] && y->min[c] <= x->max[c];
+        if (!overlap)
             continue;
         cache->flags[a] = cache->flags[b] = ACTIVE;
         size_t da = ++cache->degree[a] + 1, db = ++cache->degree[b] + 1;
@@ -755,14 +812,15 @@ static int add_sample(stencil_collect *c, uint32_t object, uint32_t inside, uint
 
 /* Is p (world) inside world object o? Exact, on the mesh's object-space BVH
  * (built on first need, kept by the world) and the object's pose. */
-static int sample_inside(glcollide_world *world, uint32_t o, const double p[3], int *status)
+static int sample_inside(glcollide_world *world, const glcollide_aabb *box, uint32_t o,
+                         const double p[3], int *status)
 {
     const glcollide_object *pose = &world->objects[o];
     const glcollide_world_mesh_entry *entry = &world->meshes[pose->mesh];
     if ((*status = glcollide_world_prepare_mesh(world, pose->mesh, GLCOLLIDE_WORLD_BVH)) !=
         GLCOLLIDE_OK)
         return 0;
-    return glcollide_point_in_posed_mesh(entry->mesh, entry->bvh, pose, &world->boxes[o], p);
+    return glcollide_point_in_posed_mesh(entry->mesh, entry->bvh, pose, box, p);
 }
 
 /* A frame's geometry on the CPU side, for turning records into samples. */
@@ -824,13 +882,13 @@ static int collect(struct glcollide_stencil_cache *cache, glcollide_world *world
          * test the drawn objects whose boxes hold the sample. */
         for (size_t k = 0; k < frame->drawn && status == GLCOLLIDE_OK; k++) {
             uint32_t o = cache->drawn[k];
-            const glcollide_aabb *box = &world->boxes[o];
+            const glcollide_aabb *box = &cache->boxes[o];
             double grow = result->tolerance;
             if (k == slot || p[0] < box->min[0] - grow || p[0] > box->max[0] + grow ||
                 p[1] < box->min[1] - grow || p[1] > box->max[1] + grow ||
                 p[2] < box->min[2] - grow || p[2] > box->max[2] + grow)
                 continue;
-            if (sample_inside(world, o, p, &status))
+            if (sample_inside(world, box, o, p, &status))
                 status = add_sample(&c, owner, o, a, b, p);
         }
     }
@@ -865,13 +923,50 @@ static int collect(struct glcollide_stencil_cache *cache, glcollide_world *world
     return GLCOLLIDE_OK;
 }
 
-/* Draws one kind of primitive of every drawn object (vertex pulling). */
-static void draw_kind(GLuint program, GLenum mode, int kind, size_t vertices,
+/* Draws one kind of primitive (0 triangles, 1 edges, 2 vertices) of every
+ * drawn object: one multi-draw of the commands the GPU wrote. */
+static void draw_kind(GLuint program, GLenum mode, int kind, size_t drawn,
                       glcollide_query_stats *stats)
 {
     set_int(program, "kind", kind, stats);
-    glDrawArrays(mode, 0, (GLsizei)vertices);
+    glMultiDrawArraysIndirect(mode, (const void *)(uintptr_t)(16 * (size_t)kind * drawn),
+                              (GLsizei)drawn, 0);
     stats->draw_calls++;
+}
+
+/*
+ * The draw commands, written on the GPU from the records (one dispatch per
+ * frame, whatever the number of objects), and the slot attribute's buffer
+ * of 0, 1, 2, ... (uploaded when it grows).
+ */
+static int write_commands(struct glcollide_stencil_cache *cache, size_t drawn,
+                          const size_t totals[3], glcollide_query_stats *stats)
+{
+    if (drawn > cache->slots_filled) {
+        glcollide_gl_buffer_reserve(cache->slot_buffer, &cache->slot_capacity, 4 * drawn);
+        size_t count = cache->slot_capacity / 4;
+        int status = glcollide_array_reserve((void **)&cache->readback, &cache->readback_capacity,
+                                             count, sizeof *cache->readback, "stencil");
+        if (status != GLCOLLIDE_OK)
+            return status;
+        for (size_t i = 0; i < count; i++)
+            cache->readback[i] = (uint32_t)i;
+        upload(cache->slot_buffer, 0, 4 * count, cache->readback, stats);
+        cache->slots_filled = count;
+    }
+    glcollide_gl_buffer_reserve(cache->command_buffer, &cache->command_capacity, 48 * drawn);
+    GLuint program = cache->programs[PROGRAM_COMMANDS];
+    glUseProgram(program);
+    set_uint(program, "object_count", (GLuint)drawn, stats);
+    glUniform3ui(glGetUniformLocation(program, "totals"), (GLuint)totals[0], (GLuint)totals[1],
+                 (GLuint)totals[2]);
+    stats->upload_bytes += 12;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, cache->object_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, cache->command_buffer);
+    glDispatchCompute((GLuint)((drawn + 63) / 64), 1, 1);
+    stats->draw_calls++; /* a dispatch counts as a draw call */
+    glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    return glcollide_gl_check("stencil draw commands");
 }
 
 /* The views' passes, then the record count; the records themselves when
@@ -892,6 +987,7 @@ static int run_views(struct glcollide_stencil_cache *cache, const stencil_frame 
     glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, HEADER_WORDS * 4, GL_RED_INTEGER,
                          GL_UNSIGNED_INT, &zero);
     glBindVertexArray(cache->vertex_array);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, cache->command_buffer);
     glViewport(0, 0, side, side);
     glEnable(GL_PROGRAM_POINT_SIZE);
     glFrontFace(GL_CW); /* see the vertex shader: faces toward the viewer are CW on screen */
@@ -918,8 +1014,8 @@ static int run_views(struct glcollide_stencil_cache *cache, const stencil_frame 
         glUseProgram(program);
         set_uint(program, "view", (GLuint)i, stats);
         bind_geometry(cache);
-        draw_kind(program, GL_LINES, 1, 2 * totals[1], stats);
-        draw_kind(program, GL_POINTS, 2, totals[2], stats);
+        draw_kind(program, GL_LINES, 1, frame->drawn, stats);
+        draw_kind(program, GL_POINTS, 2, frame->drawn, stats);
 
         /* Pass 2: faces in front of each sample, two-sided stencil. */
         glBindFramebuffer(GL_FRAMEBUFFER, cache->framebuffers[1]);
@@ -940,7 +1036,7 @@ static int run_views(struct glcollide_stencil_cache *cache, const stencil_frame 
         glBindTexture(GL_TEXTURE_2D, cache->owner_texture);
         glActiveTexture(GL_TEXTURE1);
         glBindTexture(GL_TEXTURE_2D, cache->depth_texture);
-        draw_kind(program, GL_TRIANGLES, 0, 3 * totals[0], stats);
+        draw_kind(program, GL_TRIANGLES, 0, frame->drawn, stats);
         stats->triangles_rasterized += totals[0];
         glDisable(GL_STENCIL_TEST);
 
@@ -964,6 +1060,8 @@ static int run_views(struct glcollide_stencil_cache *cache, const stencil_frame 
         status = glcollide_gl_check("stencil view");
     }
     glDisable(GL_PROGRAM_POINT_SIZE);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+    glBindVertexArray(0);
     if (status != GLCOLLIDE_OK)
         return status;
     /* Sync 1: the record count (0: nothing interferes, done). */
@@ -1028,8 +1126,8 @@ static int run_frame(glcollide_context *context, glcollide_world *world,
     glcollide_aabb all;
     glcollide_aabb_empty(&all);
     for (size_t p = 0; p < drawn; p++) {
-        glcollide_aabb_add_point(&all, world->boxes[cache->drawn[p]].min);
-        glcollide_aabb_add_point(&all, world->boxes[cache->drawn[p]].max);
+        glcollide_aabb_add_point(&all, cache->boxes[cache->drawn[p]].min);
+        glcollide_aabb_add_point(&all, cache->boxes[cache->drawn[p]].max);
     }
     stencil_view views[MAX_VIEWS];
     stencil_frame frame = {
@@ -1055,6 +1153,8 @@ static int run_frame(glcollide_context *context, glcollide_world *world,
                                 (size_t)frame.side * (size_t)frame.side * PIXEL_WORDS * 4);
     if (cache->max_records == 0)
         cache->max_records = 1 << 16;
+    if ((status = write_commands(cache, drawn, totals, &result->stats)) != GLCOLLIDE_OK)
+        return status;
     uint32_t record_count = 0;
     for (int rerun = 0;; rerun = 1) {
         glcollide_gl_buffer_reserve(cache->record_buffer, &cache->record_capacity,

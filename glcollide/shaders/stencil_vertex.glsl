@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // stencil: the vertex shader (see stencil.c), after pose.glsl.
 //
-// Every drawn object's primitives in one draw call per kind: primitive i of
-// a kind belongs to the last object whose first id of that kind is <= i; its
-// mesh's vertices are placed by the object's pose record.
+// Every drawn object's primitives in one multi-draw per kind, one command
+// per object (its base instance: the object, read from an instanced
+// attribute); its mesh's vertices are placed by the object's pose record.
 struct object_record {
     vec4 rotation;    // quaternion x y z w
     vec4 translation; // xyz: t; w: k
@@ -13,7 +13,7 @@ layout(std430, binding = 0) readonly buffer vertex_block { vec4 vertices[]; };
 layout(std430, binding = 1) readonly buffer index_block { uint indices[]; };
 layout(std430, binding = 2) readonly buffer object_block { object_record objects[]; };
 layout(std430, binding = 4) readonly buffer mesh_block { uvec4 meshes[]; }; // first vertex, triangle index, edge index
-uniform uint object_count;
+layout(location = 0) in uint slot; // the drawn object (divisor 1: the base instance)
 uniform uint edge_total; // sample ids: edges, then vertices
 uniform int kind;        // 0 triangles, 1 edges (lines), 2 vertices (points)
 uniform uint view;
@@ -32,17 +32,10 @@ vec3 to_view(vec3 p) {
 }
 void main() {
     uint stride = kind == 0 ? 3u : kind == 1 ? 2u : 1u;
-    uint primitive = uint(gl_VertexID) / stride, corner = uint(gl_VertexID) % stride;
-    uint lo = 0u, hi = object_count - 1u;
-    while (lo < hi) {
-        uint mid = (lo + hi + 1u) >> 1;
-        if (objects[mid].first[kind] <= primitive)
-            lo = mid;
-        else
-            hi = mid - 1u;
-    }
+    uint local = uint(gl_VertexID) / stride, corner = uint(gl_VertexID) % stride;
+    uint lo = slot;
     object_record r = objects[lo];
-    uint local = primitive - r.first[kind];
+    uint primitive = r.first[kind] + local;
     uvec4 mesh = meshes[r.first.w & ID_MASK];
     uint v = kind == 2 ? local
                        : indices[(kind == 0 ? mesh.y + 3u * local : mesh.z + 2u * local) + corner];
