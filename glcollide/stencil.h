@@ -9,10 +9,11 @@
 #include "gl_internal.h"
 #include "world.h"
 
-/* Runs the method on a world built by the caller (positions, bounds). */
-int glcollide_stencil_world(const glcollide_world_space *world, glcollide_context *context,
+/* Runs the method on a world: its meshes uploaded once (again by the range
+ * a deformation rewrote), a pose record per object per frame; whether each
+ * mesh is a closed solid and passes through itself is kept by the world. */
+int glcollide_stencil_world(glcollide_world *world, glcollide_context *context,
                             const glcollide_stencil_options *options,
                             glcollide_stencil_result *result);
-
 
 #endif

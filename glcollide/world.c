@@ -145,6 +145,7 @@ static int fill_entry(glcollide_world *world, glcollide_world_mesh_entry *entry,
     entry->mesh = mesh;
     entry->bounds = bounds;
     entry->solid = -1;
+    entry->crossing = -1;
     entry->previous_change = entry->changed_at;
     entry->changed_at = ++world->clock;
     entry->changed_first = 0;
@@ -230,6 +231,7 @@ int glcollide_world_mesh_changed(glcollide_world *world, uint32_t index, size_t 
     if (entry->bvh && !entry->bvh_borrowed) /* a borrowed one is the caller's to refit */
         glcollide_bvh_refit(entry->bvh, mesh->positions);
     entry->solid = entry->solid == 0 ? 0 : -1; /* topology kept: open stays open */
+    entry->crossing = -1;                      /* moved vertices may cross */
     entry->previous_change = entry->changed_at;
     entry->changed_at = ++world->clock;
     entry->changed_first = first_vertex;
@@ -422,25 +424,39 @@ static int mesh_shells(const glcollide_mesh *mesh, uint32_t **shells, size_t *co
     return GLCOLLIDE_OK;
 }
 
-static int prepare_mesh(glcollide_world_mesh_entry *entry, unsigned what)
+static int prepare_mesh(glcollide_world *world, glcollide_world_mesh_entry *entry, unsigned what)
 {
     const glcollide_mesh *mesh = entry->mesh;
     int status = GLCOLLIDE_OK;
     if ((what & GLCOLLIDE_WORLD_BVH) && !entry->bvh)
         status = glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
                                      mesh->triangle_count, &entry->bvh);
-    if (status != GLCOLLIDE_OK || !(what & GLCOLLIDE_WORLD_SOLIDS) || entry->solid >= 0)
+    if (status != GLCOLLIDE_OK || !(what & GLCOLLIDE_WORLD_SOLIDS))
         return status;
-    glcollide_mesh_report report;
-    if ((status = glcollide_mesh_validate(mesh, &report)) != GLCOLLIDE_OK)
-        return status;
-    free(entry->shells);
-    entry->shells = NULL;
-    entry->shell_count = 0;
-    entry->solid = report.closed;
-    if (entry->solid)
-        status = mesh_shells(mesh, &entry->shells, &entry->shell_count);
+    if (entry->solid < 0) {
+        glcollide_mesh_report report;
+        if ((status = glcollide_mesh_validate(mesh, &report)) != GLCOLLIDE_OK)
+            return status;
+        world->solid_checks++;
+        free(entry->shells);
+        entry->shells = NULL;
+        entry->shell_count = 0;
+        entry->solid = report.closed;
+        if (entry->solid)
+            status = mesh_shells(mesh, &entry->shells, &entry->shell_count);
+    }
+    if (status == GLCOLLIDE_OK && (what & GLCOLLIDE_WORLD_CROSSING) && entry->solid == 1 &&
+        entry->crossing < 0) {
+        size_t crossings = 0;
+        status = glcollide_mesh_self_intersections(mesh, &crossings, NULL);
+        entry->crossing = status == GLCOLLIDE_OK ? crossings > 0 : -1;
+    }
     return status;
+}
+
+int glcollide_world_prepare_mesh(glcollide_world *world, uint32_t m, unsigned what)
+{
+    return prepare_mesh(world, &world->meshes[m], what);
 }
 
 int glcollide_world_prepare(glcollide_world *world, unsigned what)
@@ -449,7 +465,7 @@ int glcollide_world_prepare(glcollide_world *world, unsigned what)
      * for those not in play. */
     int status = GLCOLLIDE_OK;
     for (size_t o = 0; o < world->object_count && status == GLCOLLIDE_OK; o++)
-        status = prepare_mesh(&world->meshes[world->objects[o].mesh], what);
+        status = prepare_mesh(world, &world->meshes[world->objects[o].mesh], what);
     return status;
 }
 

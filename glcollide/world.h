@@ -22,6 +22,7 @@ typedef struct glcollide_world_mesh_entry {
     int solid;             /* -1 undecided, 0 not a closed solid, 1 closed */
     uint32_t *shells;      /* closed: a vertex of each connected part */
     size_t shell_count;
+    int crossing;        /* closed: -1 undecided, 1 passes through itself, 0 not */
     uint64_t changed_at; /* the world's clock at its registration or last change */
     /* The vertices the last change rewrote: a cache synced just before it
      * uploads only these (a replacement covers the whole mesh). */
@@ -45,7 +46,8 @@ struct glcollide_world {
     glcollide_aabb *boxes;     /* world boxes bounding each object (from pose and mesh box) */
     uint64_t *changed_at;      /* the clock at each object's last pose change */
     size_t object_count, object_capacity, box_capacity, changed_capacity;
-    uint64_t clock; /* ticks at every change: caches compare against it */
+    uint64_t clock;        /* ticks at every change: caches compare against it */
+    uint64_t solid_checks; /* meshes checked for closedness (GLCOLLIDE_WORLD_SOLIDS) */
     /* Kept between queries so that a warm frame allocates nothing. */
     glcollide_pair_list pairs;
     glcollide_workspace workspace;
@@ -76,10 +78,13 @@ static inline uint64_t glcollide_world_object_changed_at(const glcollide_world *
 
 /* What glcollide_world_prepare makes ready for the meshes objects use. */
 enum {
-    GLCOLLIDE_WORLD_BVH = 1,    /* each mesh's object-space BVH */
-    GLCOLLIDE_WORLD_SOLIDS = 2, /* whether each mesh is a closed solid, and its parts */
+    GLCOLLIDE_WORLD_BVH = 1,      /* each mesh's object-space BVH */
+    GLCOLLIDE_WORLD_SOLIDS = 2,   /* whether each mesh is a closed solid, and its parts */
+    GLCOLLIDE_WORLD_CROSSING = 4, /* with SOLIDS: whether a closed mesh passes through itself */
 };
 int glcollide_world_prepare(glcollide_world *world, unsigned what);
+/* The same for mesh m alone. */
+int glcollide_world_prepare_mesh(glcollide_world *world, uint32_t m, unsigned what);
 
 /* Boxes of the objects' world positions (exact min/max), updated for the
  * objects changed since last asked; INVALID_MESH for non-finite ones. */

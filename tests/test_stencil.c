@@ -4,9 +4,14 @@
  * positives must stay within the stated tolerance (a reported pair is
  * always closer than result.tolerance), false negatives are counted by
  * resolution and printed; containment, the 8-bit stencil's limit, open
- * meshes and the cost structure are checked on purpose-built scenes.
+ * meshes and the cost structure are checked on purpose-built scenes. On
+ * the persistent world, over frames of random poses, its flags are checked
+ * against the exact twin on the same world, and a warm frame against what
+ * it may upload and check again.
  */
 #include "tests.h"
+/* White box: the method on a world (its tolerance), the world's checks. */
+#include "../glcollide/stencil.h"
 
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
@@ -380,7 +385,7 @@ START_TEST(test_cost_structure)
                counts[c], found.pair_count, exact.pair_count,
                (unsigned long long)found.stats.draw_calls, (unsigned long long)found.stats.gpu_syncs,
                (unsigned long long)found.stats.readback_bytes, found.stats.time_ms);
-        ck_assert_uint_eq(found.stats.draw_calls, 24);
+        ck_assert_uint_eq(found.stats.draw_calls, 25); /* 4 a view and the draw commands */
         ck_assert_uint_le(found.stats.gpu_syncs, 2);
         /* sample, owner, depth (4 bytes a texel) and depth-stencil (8) */
         ck_assert_uint_ge(glcollide_gl_storage_allocated(), 256u * 256u * 20u);
@@ -390,6 +395,252 @@ START_TEST(test_cost_structure)
         glcollide_stencil_result_clear(&found);
         glcollide_scene_destroy(&scene);
     }
+}
+END_TEST
+
+/* ------------------------------------------------------------ the world */
+
+static glcollide_query_result world_exact(glcollide_world *world, double distance)
+{
+    glcollide_query_options options = glcollide_query_default_options();
+    options.distance = distance;
+    glcollide_query_result result;
+    memset(&result, 0, sizeof result);
+    ck_assert_int_eq(glcollide_world_query(world, NULL, &options, &result), GLCOLLIDE_OK);
+    return result;
+}
+
+/*
+ * The stencil flags of world against the exact twin on the same world
+ * (exact triangle intersection and point-in-solid): every flagged pair
+ * touches or is closer than the tolerance; the pairs of must (one solid
+ * wholly inside another, or deep overlaps) are all flagged. Returns the
+ * exact pairs missed (shallow overlaps below a pixel may be).
+ */
+static size_t check_twin(glcollide_world *world, int resolution, const glcollide_object_pair *must,
+                         size_t must_count, const char *what)
+{
+    glcollide_stencil_options options = glcollide_stencil_default_options();
+    options.resolution = resolution;
+    glcollide_stencil_result found;
+    memset(&found, 0, sizeof found);
+    int status = glcollide_stencil_world(world, context, &options, &found);
+    ck_assert_msg(status == GLCOLLIDE_OK, "%s: stencil failed: %s", what,
+                  glcollide_status_string(status));
+    glcollide_query_result exact = world_exact(world, 0);
+    glcollide_query_result near = world_exact(world, found.tolerance);
+    TEST_REQUIRE(found.negative_samples == 0, "%s: %llu negative samples on closed meshes", what,
+                 (unsigned long long)found.negative_samples);
+    for (size_t k = 0; k < found.pair_count; k++)
+        TEST_REQUIRE(has_pair(near.pairs, near.pair_count, found.pairs[k].a, found.pairs[k].b),
+                     "%s: pair %u %u flagged but farther apart than the tolerance %g", what,
+                     found.pairs[k].a, found.pairs[k].b, found.tolerance);
+    for (size_t k = 0; k < must_count; k++) {
+        TEST_REQUIRE(has_pair(exact.pairs, exact.pair_count, must[k].a, must[k].b),
+                     "%s: the exact twin misses contained pair %u %u", what, must[k].a, must[k].b);
+        TEST_REQUIRE(has_pair(found.pairs, found.pair_count, must[k].a, must[k].b),
+                     "%s: contained pair %u %u not flagged", what, must[k].a, must[k].b);
+    }
+    size_t missed = 0;
+    for (size_t k = 0; k < exact.pair_count; k++)
+        missed += !has_pair(found.pairs, found.pair_count, exact.pairs[k].a, exact.pairs[k].b);
+    glcollide_query_result_clear(&exact);
+    glcollide_query_result_clear(&near);
+    glcollide_stencil_result_clear(&found);
+    return missed;
+}
+
+/*
+ * A world of closed meshes over frames of random poses: a sphere of radius
+ * 0.5 (container) holding a small box of half side 0.03 within 0.3 of its
+ * centre (contained: the pair must be flagged), and others of meshes at
+ * random in a cube of side `side`. Poses change every frame (set_pose), so
+ * frames after the first run warm on the world.
+ */
+static size_t world_frames(uint64_t seed, glcollide_mesh **meshes, size_t mesh_count, int objects,
+                           double side, int frames, int resolution, size_t *exact_pairs)
+{
+    test_rng rng = {seed};
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
+    uint32_t first = 0;
+    for (size_t m = 0; m < mesh_count; m++)
+        ck_assert_int_eq(glcollide_world_add_mesh(world, meshes[m], m ? NULL : &first),
+                         GLCOLLIDE_OK);
+    size_t missed = 0;
+    for (int f = 0; f < frames; f++) {
+        for (int i = 0; i < objects; i++) {
+            double t[3], q[4];
+            test_rng_quaternion(&rng, q);
+            for (int k = 0; k < 3; k++)
+                t[k] = test_rng_uniform(&rng, 0, side);
+            /* object 1 (mesh 1, the small box) inside object 0 (mesh 0, the sphere) */
+            uint32_t m = i < 2 ? (uint32_t)i : 2 + test_rng_below(&rng, (uint32_t)mesh_count - 2);
+            if (i == 1) {
+                const double *centre = glcollide_world_object(world, 0)->translation;
+                for (int k = 0; k < 3; k++)
+                    t[k] = centre[k] + test_rng_uniform(&rng, -0.17, 0.17);
+            }
+            if (f == 0)
+                ck_assert_int_eq(glcollide_world_add_object(world, m, t, q, NULL), GLCOLLIDE_OK);
+            else
+                ck_assert_int_eq(glcollide_world_set_pose(world, (uint32_t)i, t, q), GLCOLLIDE_OK);
+        }
+        char what[96];
+        snprintf(what, sizeof what, "seed 0x%llx frame %d", (unsigned long long)seed, f);
+        const glcollide_object_pair contained = {0, 1};
+        missed += check_twin(world, resolution, &contained, 1, what);
+        glcollide_query_result exact = world_exact(world, 0);
+        *exact_pairs += exact.pair_count;
+        glcollide_query_result_clear(&exact);
+    }
+    glcollide_world_destroy(&world);
+    return missed;
+}
+
+static void container_meshes(glcollide_mesh **meshes)
+{
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 16, 10, &meshes[0]), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.03, 0.03, 0.03, &meshes[1]), GLCOLLIDE_OK);
+}
+
+/*
+ * Generated meshes: 30 worlds (seeds 0x57E0D000 + i), 8 objects each (the
+ * container, the contained box, 6 of 4 random closed meshes) in a cube of
+ * side 1.5, 3 frames each at 512^2: 90 scenes.
+ */
+START_TEST(test_world_generated)
+{
+    context_setup();
+    size_t missed = 0, exact = 0;
+    for (int i = 0; i < 30; i++) {
+        test_rng rng = {0x57E0D000u + (uint64_t)i};
+        glcollide_mesh *meshes[6] = {NULL};
+        container_meshes(meshes);
+        for (int m = 2; m < 6; m++)
+            meshes[m] = closed_mesh(&rng, test_rng_uniform(&rng, 0.3, 0.8));
+        missed += world_frames(0x57E0D000u + (uint64_t)i, meshes, 6, 8, 1.5, 3, 512, &exact);
+        for (int m = 0; m < 6; m++)
+            glcollide_mesh_destroy(&meshes[m]);
+    }
+    printf("stencil on the world, generated meshes: 90 scenes at 512^2, %zu exact pairs, %zu "
+           "missed, every contained pair flagged\n",
+           exact, missed);
+}
+END_TEST
+
+/*
+ * Real meshes (bunny00, knot1, knot2, elephant, dino, scaled to 0.8): 8
+ * worlds (seeds 0x57E0E000 + i), 8 objects each (the container, the
+ * contained box, 6 real ones) in a cube of side 1.5, 2 frames each at
+ * 512^2: 16 scenes; and a bunny of size 0.5 inside a sphere of radius 2.
+ */
+START_TEST(test_world_real)
+{
+    context_setup();
+    static const char *const names[5] = {"bunny00.off", "knot1.off", "knot2.off", "elephant.off",
+                                         "dino.off"};
+    glcollide_mesh *meshes[7] = {NULL};
+    container_meshes(meshes);
+    for (int m = 0; m < 5; m++) {
+        ck_assert_int_eq(glcollide_mesh_load(test_data_mesh(names[m]), 1.0, &meshes[2 + m]),
+                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_mesh_fit(meshes[2 + m], 0.8), GLCOLLIDE_OK);
+    }
+    size_t missed = 0, exact = 0;
+    for (int i = 0; i < 8; i++)
+        missed += world_frames(0x57E0E000u + (uint64_t)i, meshes, 7, 8, 1.5, 2, 512, &exact);
+    printf("stencil on the world, real meshes: 16 scenes at 512^2, %zu exact pairs, %zu missed, "
+           "every contained pair flagged\n",
+           exact, missed);
+    /* The bunny wholly inside a big sphere. */
+    glcollide_mesh *big = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(2.0, 24, 16, &big), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_fit(meshes[2], 0.5), GLCOLLIDE_OK);
+    glcollide_world *world = NULL;
+    uint32_t mb = 0, mbunny = 0;
+    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_add_mesh(world, big, &mb), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_add_mesh(world, meshes[2], &mbunny), GLCOLLIDE_OK);
+    const double t0[3] = {5, 5, 5}, t1[3] = {5.2, 4.9, 5.1}, q0[4] = {1, 0, 0, 0},
+                 q1[4] = {0.5, 0.5, 0.5, 0.5};
+    ck_assert_int_eq(glcollide_world_add_object(world, mb, t0, q0, NULL), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_add_object(world, mbunny, t1, q1, NULL), GLCOLLIDE_OK);
+    const glcollide_object_pair contained = {0, 1};
+    ck_assert_uint_eq(check_twin(world, 256, &contained, 1, "bunny in a sphere"), 0);
+    glcollide_world_destroy(&world);
+    glcollide_mesh_destroy(&big);
+    for (int m = 0; m < 7; m++)
+        glcollide_mesh_destroy(&meshes[m]);
+}
+END_TEST
+
+/*
+ * A warm frame: 40 objects (spheres, boxes, a bunny) queried, moved, queried
+ * again. The second query uploads only the objects' records (48 bytes each)
+ * and a few uniforms: at most 64 bytes per object; the world's solid checks
+ * are not run again. A deformation then sends its vertex range (16 bytes a
+ * vertex) and checks that mesh alone again.
+ */
+START_TEST(test_world_warm_frame)
+{
+    context_setup();
+    glcollide_mesh *meshes[3] = {NULL};
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.4, 16, 10, &meshes[0]), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.3, 0.2, 0.25, &meshes[1]), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("bunny00.off"), 1.0, &meshes[2]),
+                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_fit(meshes[2], 0.8), GLCOLLIDE_OK);
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
+    for (int m = 0; m < 3; m++)
+        ck_assert_int_eq(glcollide_world_add_mesh(world, meshes[m], NULL), GLCOLLIDE_OK);
+    enum { N = 40 };
+    test_rng rng = {0x57E0F000u};
+    for (int i = 0; i < N; i++) {
+        double t[3], q[4];
+        test_rng_quaternion(&rng, q);
+        for (int k = 0; k < 3; k++)
+            t[k] = test_rng_uniform(&rng, 0, 3.0);
+        ck_assert_int_eq(glcollide_world_add_object(world, (uint32_t)(i % 3), t, q, NULL),
+                         GLCOLLIDE_OK);
+    }
+    glcollide_query_options options = glcollide_query_default_options();
+    options.method = GLCOLLIDE_METHOD_STENCIL;
+    options.resolution = 256;
+    glcollide_query_result result;
+    memset(&result, 0, sizeof result);
+    ck_assert_int_eq(glcollide_world_query(world, context, &options, &result), GLCOLLIDE_OK);
+    uint64_t cold = result.stats.upload_bytes, checks = world->solid_checks;
+    ck_assert_uint_eq(checks, 3);
+    for (int i = 0; i < N; i++) {
+        const glcollide_object *pose = glcollide_world_object(world, (uint32_t)i);
+        double t[3] = {pose->translation[0] + 0.05, pose->translation[1], pose->translation[2]};
+        ck_assert_int_eq(glcollide_world_set_pose(world, (uint32_t)i, t, pose->rotation),
+                         GLCOLLIDE_OK);
+    }
+    ck_assert_int_eq(glcollide_world_query(world, context, &options, &result), GLCOLLIDE_OK);
+    uint64_t warm = result.stats.upload_bytes;
+    printf("stencil warm frame, %d objects: %llu bytes uploaded cold, %llu warm (<= %d)\n", N,
+           (unsigned long long)cold, (unsigned long long)warm, 64 * N);
+    TEST_REQUIRE(warm <= 64 * N, "warm frame uploaded %llu bytes, more than 64 per object",
+                 (unsigned long long)warm);
+    ck_assert_uint_eq(world->solid_checks, checks);
+    ck_assert_uint_eq(check_twin(world, 256, NULL, 0, "warm frame") <= 2, 1);
+    /* The sphere's first 20 vertices pushed out by 1%: they alone travel. */
+    double *positions = (double *)meshes[0]->positions;
+    for (size_t v = 0; v < 3 * 20; v++)
+        positions[v] *= 1.01;
+    ck_assert_int_eq(glcollide_world_mesh_changed(world, 0, 0, 20), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_query(world, context, &options, &result), GLCOLLIDE_OK);
+    TEST_REQUIRE(result.stats.upload_bytes <= 64 * N + 16 * 20,
+                 "deformed frame uploaded %llu bytes",
+                 (unsigned long long)result.stats.upload_bytes);
+    ck_assert_uint_eq(world->solid_checks, checks + 1);
+    glcollide_query_result_clear(&result);
+    glcollide_world_destroy(&world);
+    for (int m = 0; m < 3; m++)
+        glcollide_mesh_destroy(&meshes[m]);
 }
 END_TEST
 
@@ -404,6 +655,9 @@ Suite *suite_stencil(void)
     tcase_add_test(tc, test_deep_nesting);
     tcase_add_test(tc, test_cost_structure);
     tcase_add_test(tc, test_random_scenes);
+    tcase_add_test(tc, test_world_warm_frame);
+    tcase_add_test(tc, test_world_generated);
+    tcase_add_test(tc, test_world_real);
     suite_add_tcase(suite, tc);
     return suite;
 }

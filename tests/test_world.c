@@ -10,6 +10,8 @@
  * memory that does not grow with the number of instances.
  */
 #include "tests.h"
+/* White box: the world's per-mesh checks. */
+#include "../glcollide/world.h"
 
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
@@ -406,6 +408,48 @@ START_TEST(test_world_memory_linear)
 }
 END_TEST
 
+/*
+ * The per-mesh solid checks the stencil method reads are the world's: made
+ * once (a second prepare runs none), with the exact answers (a sphere: closed
+ * and simple; camel.off: closed, passing through itself, 20 triangle pairs),
+ * and made again for a mesh that changed, alone.
+ */
+START_TEST(test_world_solid_checks_cached)
+{
+    glcollide_mesh *sphere = NULL, *camel = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 12, 8, &sphere), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("camel.off"), 1.0, &camel), GLCOLLIDE_OK);
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
+    uint32_t ms = 0, mc = 0;
+    ck_assert_int_eq(glcollide_world_add_mesh(world, sphere, &ms), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_add_mesh(world, camel, &mc), GLCOLLIDE_OK);
+    const double t[3] = {0, 0, 0}, q[4] = {1, 0, 0, 0};
+    ck_assert_int_eq(glcollide_world_add_object(world, ms, t, q, NULL), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_add_object(world, mc, t, q, NULL), GLCOLLIDE_OK);
+    const unsigned what = GLCOLLIDE_WORLD_SOLIDS | GLCOLLIDE_WORLD_CROSSING;
+    ck_assert_int_eq(glcollide_world_prepare(world, what), GLCOLLIDE_OK);
+    ck_assert_uint_eq(world->solid_checks, 2);
+    size_t crossings = 0;
+    ck_assert_int_eq(glcollide_mesh_self_intersections(camel, &crossings, NULL), GLCOLLIDE_OK);
+    ck_assert_uint_eq(crossings, 20);
+    ck_assert_int_eq(world->meshes[ms].solid, 1);
+    ck_assert_int_eq(world->meshes[ms].crossing, 0);
+    ck_assert_int_eq(world->meshes[mc].solid, 1);
+    ck_assert_int_eq(world->meshes[mc].crossing, 1);
+    ck_assert_int_eq(glcollide_world_prepare(world, what), GLCOLLIDE_OK);
+    ck_assert_uint_eq(world->solid_checks, 2);
+    ck_assert_int_eq(glcollide_world_mesh_changed(world, ms, 0, 4), GLCOLLIDE_OK);
+    ck_assert_int_eq(world->meshes[ms].crossing, -1);
+    ck_assert_int_eq(glcollide_world_prepare(world, what), GLCOLLIDE_OK);
+    ck_assert_uint_eq(world->solid_checks, 3);
+    ck_assert_int_eq(world->meshes[ms].crossing, 0);
+    glcollide_world_destroy(&world);
+    glcollide_mesh_destroy(&sphere);
+    glcollide_mesh_destroy(&camel);
+}
+END_TEST
+
 Suite *suite_world(void)
 {
     Suite *s = suite_create("world");
@@ -416,6 +460,7 @@ Suite *suite_world(void)
     tcase_add_test(tc, test_world_borrowed_bvh);
     tcase_add_test(tc, test_world_arguments);
     tcase_add_test(tc, test_world_memory_linear);
+    tcase_add_test(tc, test_world_solid_checks_cached);
     suite_add_tcase(s, tc);
     return s;
 }

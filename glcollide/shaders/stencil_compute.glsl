@@ -1,5 +1,27 @@
 // SPDX-License-Identifier: MIT
-// stencil: the compute shader (see stencil.c).
+// stencil: the compute shaders (see stencil.c): the records (PASS 2) and
+// the draw commands (PASS 3).
+#if PASS == 3
+// One indirect draw command per drawn object and kind (triangles, lines,
+// points: base instance = the object, whose record the vertex shader reads
+// through an instanced attribute), its counts from the records' firsts.
+layout(local_size_x = 64) in;
+layout(std430, binding = 2) readonly buffer object_block { uvec4 objects[]; }; // 3 per object
+layout(std430, binding = 5) writeonly buffer command_block { uvec4 commands[]; };
+uniform uint object_count;
+uniform uvec3 totals; // triangles, edges, vertices drawn
+void main() {
+    uint o = gl_GlobalInvocationID.x;
+    if (o >= object_count)
+        return;
+    uvec3 first = objects[3u * o + 2u].xyz;
+    uvec3 next = o + 1u < object_count ? objects[3u * o + 5u].xyz : totals;
+    uvec3 count = next - first;
+    commands[o] = uvec4(3u * count.x, 1u, 0u, o);
+    commands[object_count + o] = uvec4(2u * count.y, 1u, 0u, o);
+    commands[2u * object_count + o] = uvec4(count.z, 1u, 0u, o);
+}
+#else
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(binding = 0) uniform usampler2D sample_texture;
 layout(binding = 1) uniform sampler2D depth_texture;
@@ -57,3 +79,4 @@ void main() {
     records[i] = uvec4(uint(t.x) | uint(t.y) << 14 | view << 28, id,
                        floatBitsToUint(texelFetch(depth_texture, t, 0).r), what);
 }
+#endif

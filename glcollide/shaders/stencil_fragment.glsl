@@ -3,13 +3,15 @@
 flat in uint f_sample;
 flat in uint f_object;
 #if PASS == 0
+flat in vec2 f_depths;
 layout(location = 0) out uint sample_id;
 layout(location = 1) out uint sample_owner;
 layout(location = 2) out float sample_depth;
 void main() {
     sample_id = f_sample;
     sample_owner = f_object;
-    sample_depth = gl_FragCoord.z;
+    sample_depth = clamp(gl_FragCoord.z, f_depths.x, f_depths.y);
+    gl_FragDepth = sample_depth;
 }
 #else
 layout(binding = 0) uniform usampler2D owner_texture;
