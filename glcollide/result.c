@@ -2,6 +2,7 @@
 /* Query results: arrays kept between frames, grouped by object pair. */
 #include "world.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,78 @@ static int compare_grouped(const void *x, const void *y)
     return compare_keys(ka, kb);
 }
 
+/* compare_grouped's order, inline: a before b? */
+static inline int grouped_before(const glcollide_triangle_pair *a, const glcollide_triangle_pair *b)
+{
+    uint64_t ha = (uint64_t)a->object_a << 32 | a->object_b;
+    uint64_t hb = (uint64_t)b->object_a << 32 | b->object_b;
+    if (ha != hb)
+        return ha < hb;
+    return ((uint64_t)a->triangle_a << 32 | a->triangle_b) <
+           ((uint64_t)b->triangle_a << 32 | b->triangle_b);
+}
+
+/*
+ * Sorts triangle pairs in grouped order: quicksort (median of three, Hoare
+ * partition) down to runs of 16, then insertion sort; past 2 log2(n) levels
+ * the generic heapsort takes over, so the worst case stays n log n. Its
+ * compare inlined, it is several times faster than the generic sort, whose
+ * calls through a pointer were ~1.5 ms of every step of the 300-object pile
+ * with GPU culling.
+ */
+static void sort_grouped(glcollide_triangle_pair *t, size_t n, int depth)
+{
+    while (n > 16) {
+        if (depth-- == 0) {
+            glcollide_sort(t, n, sizeof *t, compare_grouped);
+            return;
+        }
+        glcollide_triangle_pair a = t[0], b = t[n / 2], c = t[n - 1], pivot;
+        if (grouped_before(&a, &b))
+            pivot = grouped_before(&b, &c) ? b : grouped_before(&a, &c) ? c : a;
+        else
+            pivot = grouped_before(&a, &c) ? a : grouped_before(&b, &c) ? c : b;
+        ptrdiff_t i = -1, j = (ptrdiff_t)n;
+        for (;;) {
+            do
+                i++;
+            while (grouped_before(&t[i], &pivot));
+            do
+                j--;
+            while (grouped_before(&pivot, &t[j]));
+            if (i >= j)
+                break;
+            glcollide_triangle_pair swap = t[i];
+            t[i] = t[j];
+            t[j] = swap;
+        }
+        size_t left = (size_t)j + 1; /* [0, left) and [left, n) */
+        if (left < n - left) {
+            sort_grouped(t, left, depth);
+            t += left;
+            n -= left;
+        } else {
+            sort_grouped(t + left, n - left, depth);
+            n = left;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        glcollide_triangle_pair x = t[i];
+        size_t j = i;
+        for (; j > 0 && grouped_before(&x, &t[j - 1]); j--)
+            t[j] = t[j - 1];
+        t[j] = x;
+    }
+}
+
+static void sort_grouped_all(glcollide_triangle_pair *t, size_t n)
+{
+    int depth = 0;
+    for (size_t m = n; m > 1; m >>= 1)
+        depth += 2;
+    sort_grouped(t, n, depth);
+}
+
 static int pair_before(const glcollide_triangle_pair *t, const glcollide_object_pair *p)
 {
     return t->object_a < p->a || (t->object_a == p->a && t->object_b < p->b);
@@ -88,18 +161,18 @@ int glcollide_result_group(glcollide_query_result *result)
         grouped = !(t[i].object_a < t[i - 1].object_a ||
                     (t[i].object_a == t[i - 1].object_a && t[i].object_b < t[i - 1].object_b));
     if (!grouped) {
-        glcollide_sort(result->triangle_pairs, n, sizeof *t, compare_grouped);
+        sort_grouped_all(result->triangle_pairs, n);
     } else {
         for (size_t i = 1; i <= n; i++)
-            if (i == n || t[i].object_a != t[start].object_a || t[i].object_b != t[start].object_b) {
-                glcollide_sort(result->triangle_pairs + start, i - start, sizeof *t,
-                               compare_grouped);
+            if (i == n || t[i].object_a != t[start].object_a ||
+                t[i].object_b != t[start].object_b) {
+                sort_grouped_all(result->triangle_pairs + start, i - start);
                 start = i;
             }
     }
-    int status = glcollide_array_reserve((void **)&result->pair_first,
-                                         &result->pair_first_capacity, result->pair_count + 1,
-                                         sizeof *result->pair_first, "query");
+    int status =
+        glcollide_array_reserve((void **)&result->pair_first, &result->pair_first_capacity,
+                                result->pair_count + 1, sizeof *result->pair_first, "query");
     if (status != GLCOLLIDE_OK)
         return status;
     size_t i = 0;

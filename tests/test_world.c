@@ -312,6 +312,89 @@ START_TEST(test_world_borrowed_bvh)
 }
 END_TEST
 
+static int reference_grouped(const void *x, const void *y)
+{
+    const glcollide_triangle_pair *a = x, *b = y;
+    const uint32_t ka[4] = {a->object_a, a->object_b, a->triangle_a, a->triangle_b};
+    const uint32_t kb[4] = {b->object_a, b->object_b, b->triangle_a, b->triangle_b};
+    for (int k = 0; k < 4; k++)
+        if (ka[k] != kb[k])
+            return ka[k] < kb[k] ? -1 : 1;
+    return 0;
+}
+
+/*
+ * Results grouped: pairs sorted, triangle pairs in (object pair, triangles)
+ * order with each pair's offsets, as qsort orders them; for appended groups
+ * (the methods' way) and for shuffled ones, over sizes 0..3000 and key
+ * spreads from all-equal to distinct, sorted and reversed input (seed
+ * 0x50A7, 60 cases).
+ */
+START_TEST(test_result_group_order)
+{
+    test_rng rng = {0x50A7};
+    glcollide_triangle_pair *expected = malloc(3000 * sizeof *expected);
+    ck_assert_ptr_nonnull(expected);
+    for (int c = 0; c < 60; c++) {
+        size_t n = c < 3 ? (size_t)c : test_rng_below(&rng, 3000);
+        uint32_t spread = c % 4 == 0 ? 1 : c % 4 == 1 ? 4 : c % 4 == 2 ? 64 : 1u << 30;
+        uint32_t objects = 1 + c % 5;
+        glcollide_query_result result = {0};
+        for (size_t i = 0; i < n; i++) {
+            uint32_t a = test_rng_below(&rng, objects), b = a + 1 + test_rng_below(&rng, 3);
+            if (c % 3 == 0) /* appended group by group, as the methods do */
+                a = (uint32_t)(i * objects / (n ? n : 1)), b = a + 1;
+            ck_assert_int_eq(glcollide_result_add_triangle_pair(&result, a,
+                                                                test_rng_below(&rng, spread), b,
+                                                                test_rng_below(&rng, spread)),
+                             GLCOLLIDE_OK);
+        }
+        if (c % 7 == 1) /* sorted or reversed input */
+            qsort(result.triangle_pairs, n, sizeof *expected, reference_grouped);
+        if (c % 7 == 2)
+            for (size_t i = 0; i < n / 2; i++) {
+                glcollide_triangle_pair t = result.triangle_pairs[i];
+                result.triangle_pairs[i] = result.triangle_pairs[n - 1 - i];
+                result.triangle_pairs[n - 1 - i] = t;
+            }
+        for (size_t i = 0; i < n; i++) {
+            expected[i] = result.triangle_pairs[i];
+            const glcollide_triangle_pair *t = &result.triangle_pairs[i];
+            if (i == 0 || t->object_a != t[-1].object_a || t->object_b != t[-1].object_b)
+                ck_assert_int_eq(glcollide_result_add_pair(&result, t->object_a, t->object_b),
+                                 GLCOLLIDE_OK);
+        }
+        qsort(expected, n, sizeof *expected, reference_grouped);
+        /* one pair per object pair: drop repeats the shuffle made */
+        size_t pairs = 0;
+        for (size_t k = 0; k < result.pair_count; k++) {
+            int seen = 0;
+            for (size_t m = 0; m < pairs && !seen; m++)
+                seen = result.pairs[m].a == result.pairs[k].a &&
+                       result.pairs[m].b == result.pairs[k].b;
+            if (!seen)
+                result.pairs[pairs++] = result.pairs[k];
+        }
+        result.pair_count = pairs;
+        ck_assert_int_eq(glcollide_result_group(&result), GLCOLLIDE_OK);
+        for (size_t i = 0; i < n; i++)
+            ck_assert_msg(!reference_grouped(&result.triangle_pairs[i], &expected[i]),
+                          "case %d (%zu pairs, spread %u): triangle pair %zu out of order", c, n,
+                          spread, i);
+        for (size_t k = 0; k < result.pair_count; k++) {
+            ck_assert(k == 0 ||
+                      glcollide_object_pair_compare(&result.pairs[k - 1], &result.pairs[k]) < 0);
+            for (size_t i = result.pair_first[k]; i < result.pair_first[k + 1]; i++)
+                ck_assert(result.triangle_pairs[i].object_a == result.pairs[k].a &&
+                          result.triangle_pairs[i].object_b == result.pairs[k].b);
+        }
+        ck_assert_uint_eq(result.pair_first[result.pair_count], n);
+        glcollide_query_result_clear(&result);
+    }
+    free(expected);
+}
+END_TEST
+
 /* Bad input: one message each, word for word, and the world as it was. */
 START_TEST(test_world_arguments)
 {
@@ -458,6 +541,7 @@ Suite *suite_world(void)
     tcase_add_test(tc, test_world_frames_vs_fresh);
     tcase_add_test(tc, test_world_containment_follows_poses);
     tcase_add_test(tc, test_world_borrowed_bvh);
+    tcase_add_test(tc, test_result_group_order);
     tcase_add_test(tc, test_world_arguments);
     tcase_add_test(tc, test_world_memory_linear);
     tcase_add_test(tc, test_world_solid_checks_cached);
