@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Private: a world's meshes as the GPU methods that draw posed meshes keep
- * them (stencil.c; the scheme of cull.c). Each mesh's vertices go to the GPU
+ * them (cull.c, stencil.c). Each mesh's vertices go to the GPU
  * once per world in float, relative to the centre of its box and scaled by
  * the power of two that takes the box into [-1, 1]; a deformation sends the
  * range it rewrote; a frame sends one pose record per object, which the
