@@ -330,11 +330,7 @@ static void buffer_reserve_kept(struct glcollide_cull_cache *cache, int b, size_
 static void upload(struct glcollide_cull_cache *cache, int b, size_t offset, size_t bytes,
                    const void *data, glcollide_query_stats *stats)
 {
-    if (!bytes)
-        return;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->buffers[b]);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes, data);
-    stats->upload_bytes += bytes;
+    glcollide_gl_buffer_upload(cache->buffers[b], offset, bytes, data, stats);
 }
 
 /* ------------------------------------------------------------- meshes */
@@ -344,12 +340,9 @@ static int upload_vertices(struct glcollide_cull_cache *cache, const glcollide_m
                            cull_mesh *slot, size_t first, size_t count,
                            glcollide_query_stats *stats)
 {
-    int status = glcollide_gpu_mesh_stage(mesh, &slot->gpu, first, count, &cache->staging,
-                                          &cache->staging_capacity, "cull");
-    if (status == GLCOLLIDE_OK)
-        upload(cache, BUFFER_VERTICES, 16 * (slot->gpu.first_vertex + first), 16 * count,
-               cache->staging, stats);
-    return status;
+    return glcollide_gpu_mesh_upload(mesh, &slot->gpu, first, count, &cache->staging,
+                                     &cache->staging_capacity, cache->buffers[BUFFER_VERTICES],
+                                     "cull", stats);
 }
 
 /* Places the world's meshes from first on after those placed already and
