@@ -69,6 +69,16 @@ void glcollide_gl_buffer_reserve(GLuint buffer, size_t *capacity, size_t bytes)
     *capacity = grown;
 }
 
+void glcollide_gl_buffer_upload(GLuint buffer, size_t offset, size_t bytes, const void *data,
+                                glcollide_query_stats *stats)
+{
+    if (!bytes)
+        return;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes, data);
+    stats->upload_bytes += bytes;
+}
+
 GLuint glcollide_gl_texture_2d(GLenum format, int side)
 {
     glcollide_gl_storage_count((uint64_t)side * (uint64_t)side * glcollide_gl_texel_bytes(format));

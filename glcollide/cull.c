@@ -39,10 +39,10 @@
  * one oriented box per triangle: one conservative fragment per covered pixel
  * instead of the front and back faces of a box, so no face culling is needed.
  *
- * What travels per frame. Meshes are uploaded once per world (vertices in
- * float relative to each mesh's centre, scaled by a power of two; indices
- * as they are) and again by the range a deformation changed. A frame
- * uploads one 64-byte record per object taking part (quaternion, placement,
+ * What travels per frame (gpu_mesh.h). Meshes are uploaded once per world
+ * (vertices in float relative to each mesh's centre, scaled by a power of
+ * two; indices as they are) and again by the range a deformation changed. A
+ * frame uploads one 64-byte record per object taking part (its pose record,
  * the box its triangles must meet); the shaders place the triangles. The
  * selection of each view's triangles, its view box, the FAR split into
  * points and quads and the draw commands are compute stages on the GPU,
@@ -50,7 +50,7 @@
  * readback at the end (the flagged triangles as a list, or the object PCS).
  *
  * Placement error. A corner is computed in float as R_f v_f k + t_f (see
- * shaders/cull_common.glsl), the exact one being R v k + t in the frame.
+ * shaders/pose.glsl), the exact one being R v k + t in the frame.
  * With u = 2^-24: |v_f - v| <= u|v|; the quaternion rounds by u per
  * component and R's entries computed from it in float are within 24u of
  * R's; the product R_f v_f adds at most 3u|R_f||v_f| per coordinate and k
@@ -58,10 +58,12 @@
  * than that range); t_f is within u|t| and the sum adds u of its size. So
  * each coordinate is within (72 + 10 + 3 + 1)u |v|k + 2u|t| < 128u (|v|k +
  * |t|) of the exact one, |v| and |t| the largest coordinates (max norm).
- * That bound, over the objects taking part, is added to the fattening
- * radius: FAR's guarantee is kept for the exact (double) positions.
+ * That bound (glcollide_gpu_pose's), over the objects taking part, is added
+ * to the fattening radius: FAR's guarantee is kept for the exact (double)
+ * positions.
  */
 #include "cull.h"
+#include "gpu_mesh.h"
 #include "shaders.h"
 
 #include <float.h>
@@ -119,12 +121,11 @@ enum {
     CONTROL_BYTES = 144
 };
 
-/* A mesh of the world on the GPU. */
+/* A mesh of the world on the GPU: its vertices (gpu_mesh.h), then its
+ * triangles in the index buffer. */
 typedef struct cull_mesh {
-    size_t first_vertex, first_index, vertex_count, triangle_count;
-    double centre[3], scale; /* stored vertex = (p - centre) * scale, in float */
-    double largest;          /* largest |coordinate| stored */
-    uint64_t synced_at;      /* the mesh's changed_at when uploaded */
+    glcollide_gpu_mesh gpu;
+    size_t first_index, triangle_count;
 } cull_mesh;
 
 struct glcollide_cull_cache {
@@ -182,10 +183,13 @@ static GLuint build_program(int which)
     char *sources[2] = {NULL, NULL};
     GLuint program = 0;
     int count = compute ? 1 : 2, ok = 1;
+    /* Every stage places triangles: pose.glsl, then cull_common.glsl. */
     for (int i = 0; i < count && ok; i++) {
-        size_t n = strlen(header) + strlen(glcollide_shader_cull_common) + strlen(bodies[i]) + 1;
+        size_t n = strlen(header) + strlen(glcollide_shader_pose) +
+                   strlen(glcollide_shader_cull_common) + strlen(bodies[i]) + 1;
         if ((ok = (sources[i] = malloc(n)) != NULL))
-            snprintf(sources[i], n, "%s%s%s", header, glcollide_shader_cull_common, bodies[i]);
+            snprintf(sources[i], n, "%s%s%s%s", header, glcollide_shader_pose,
+                     glcollide_shader_cull_common, bodies[i]);
     }
     if (!ok)
         glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "cull: out of memory");
@@ -326,11 +330,7 @@ static void buffer_reserve_kept(struct glcollide_cull_cache *cache, int b, size_
 static void upload(struct glcollide_cull_cache *cache, int b, size_t offset, size_t bytes,
                    const void *data, glcollide_query_stats *stats)
 {
-    if (!bytes)
-        return;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, cache->buffers[b]);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes, data);
-    stats->upload_bytes += bytes;
+    glcollide_gl_buffer_upload(cache->buffers[b], offset, bytes, data, stats);
 }
 
 /* ------------------------------------------------------------- meshes */
@@ -340,34 +340,9 @@ static int upload_vertices(struct glcollide_cull_cache *cache, const glcollide_m
                            cull_mesh *slot, size_t first, size_t count,
                            glcollide_query_stats *stats)
 {
-    int status = glcollide_array_reserve((void **)&cache->staging, &cache->staging_capacity,
-                                         4 * count, sizeof *cache->staging, "cull");
-    if (status != GLCOLLIDE_OK)
-        return status;
-    for (size_t v = 0; v < count; v++) {
-        const double *p = mesh->positions + 3 * (first + v);
-        for (int k = 0; k < 3; k++) {
-            float f = (float)((p[k] - slot->centre[k]) * slot->scale);
-            cache->staging[4 * v + (size_t)k] = f;
-            slot->largest = fmax(slot->largest, fabs((double)f));
-        }
-        cache->staging[4 * v + 3] = 0.0f;
-    }
-    upload(cache, BUFFER_VERTICES, 16 * (slot->first_vertex + first), 16 * count, cache->staging,
-           stats);
-    return GLCOLLIDE_OK;
-}
-
-/* A mesh's frame: its box's centre and the power of two taking it into [-1, 1]. */
-static void mesh_frame(const glcollide_world_mesh_entry *entry, cull_mesh *slot)
-{
-    if (entry->mesh->triangle_count) {
-        glcollide_frame_fit(&entry->bounds, slot->centre, &slot->scale);
-    } else {
-        slot->centre[0] = slot->centre[1] = slot->centre[2] = 0.0;
-        slot->scale = 1.0;
-    }
-    slot->largest = 0.0;
+    return glcollide_gpu_mesh_upload(mesh, &slot->gpu, first, count, &cache->staging,
+                                     &cache->staging_capacity, cache->buffers[BUFFER_VERTICES],
+                                     "cull", stats);
 }
 
 /* Places the world's meshes from first on after those placed already and
@@ -387,9 +362,9 @@ static int place_meshes(struct glcollide_cull_cache *cache, const glcollide_worl
     for (size_t m = first; m < world->mesh_count; m++) {
         const glcollide_mesh *mesh = world->meshes[m].mesh;
         cull_mesh *slot = &cache->meshes[m];
-        slot->first_vertex = vertices;
+        slot->gpu.first_vertex = vertices;
         slot->first_index = indices;
-        slot->vertex_count = mesh->vertex_count;
+        slot->gpu.vertex_count = mesh->vertex_count;
         slot->triangle_count = mesh->triangle_count;
         vertices += mesh->vertex_count;
         indices += 3 * mesh->triangle_count;
@@ -408,13 +383,13 @@ static int place_meshes(struct glcollide_cull_cache *cache, const glcollide_worl
     for (size_t m = first; m < world->mesh_count && status == GLCOLLIDE_OK; m++) {
         const glcollide_mesh *mesh = world->meshes[m].mesh;
         cull_mesh *slot = &cache->meshes[m];
-        mesh_frame(&world->meshes[m], slot);
+        glcollide_gpu_mesh_frame(&world->meshes[m], &slot->gpu);
         status = upload_vertices(cache, mesh, slot, 0, mesh->vertex_count, stats);
         upload(cache, BUFFER_INDICES, 4 * slot->first_index, 12 * mesh->triangle_count,
                mesh->triangles, stats);
-        slot->synced_at = world->meshes[m].changed_at;
+        slot->gpu.synced_at = world->meshes[m].changed_at;
         uint32_t *row = cache->mesh_table + 4 * m;
-        row[0] = (uint32_t)slot->first_vertex;
+        row[0] = (uint32_t)slot->gpu.first_vertex;
         row[1] = (uint32_t)slot->first_index;
         row[2] = (uint32_t)slot->triangle_count;
         row[3] = 0;
@@ -442,7 +417,7 @@ static int sync_meshes(struct glcollide_cull_cache *cache, const glcollide_world
     int relayout = cache->world_id != world->id || cache->mesh_count > world->mesh_count;
     size_t placed = relayout ? 0 : cache->mesh_count;
     for (size_t m = 0; m < placed && !relayout; m++)
-        relayout = cache->meshes[m].vertex_count != world->meshes[m].mesh->vertex_count ||
+        relayout = cache->meshes[m].gpu.vertex_count != world->meshes[m].mesh->vertex_count ||
                    cache->meshes[m].triangle_count != world->meshes[m].mesh->triangle_count;
     if (relayout) {
         cache->world_id = world->id;
@@ -454,19 +429,19 @@ static int sync_meshes(struct glcollide_cull_cache *cache, const glcollide_world
     for (size_t m = 0; m < placed && status == GLCOLLIDE_OK; m++) {
         const glcollide_world_mesh_entry *entry = &world->meshes[m];
         cull_mesh *slot = &cache->meshes[m];
-        if (slot->synced_at >= entry->changed_at)
+        int need = glcollide_gpu_mesh_need(&slot->gpu, entry);
+        if (need == GLCOLLIDE_GPU_MESH_CURRENT)
             continue;
-        if (slot->synced_at == entry->previous_change &&
-            entry->changed_count < slot->vertex_count) {
+        if (need == GLCOLLIDE_GPU_MESH_RANGE) {
             status = upload_vertices(cache, entry->mesh, slot, entry->changed_first,
                                      entry->changed_count, stats);
         } else {
-            mesh_frame(entry, slot);
-            status = upload_vertices(cache, entry->mesh, slot, 0, slot->vertex_count, stats);
+            glcollide_gpu_mesh_frame(entry, &slot->gpu);
+            status = upload_vertices(cache, entry->mesh, slot, 0, slot->gpu.vertex_count, stats);
             upload(cache, BUFFER_INDICES, 4 * slot->first_index, 12 * slot->triangle_count,
                    entry->mesh->triangles, stats);
         }
-        slot->synced_at = entry->changed_at;
+        slot->gpu.synced_at = entry->changed_at;
     }
     return status;
 }
@@ -651,34 +626,24 @@ static float bits_float(uint32_t u)
 
 /*
  * The objects' records (see shaders/cull_common.glsl) in the frame
- * (origin, scale); returns the bound of the placement error (frame units).
+ * (origin, scale): the pose record of gpu_mesh.h in words 0-7, the first
+ * global triangle id in 11 and the mesh slot in 15 (fill_regions writes the
+ * rest); returns the bound of the placement error (frame units).
  */
 static double fill_records(struct glcollide_cull_cache *cache, const glcollide_world *world,
                            const uint32_t *objects, size_t count, const double origin[3],
                            double scale)
 {
-    double error = 0.0;
+    double error = 4 * (double)FLT_MIN; /* the least bound glcollide_gpu_pose gives */
     for (size_t p = 0; p < count; p++) {
         const glcollide_object *pose = &world->objects[objects[p]];
-        const cull_mesh *slot = &cache->meshes[pose->mesh];
         float *r = cache->records + 16 * p;
-        double m[9], t[3], largest_t = 0.0;
-        glcollide_object_rotation_matrix(pose, m);
-        glcollide_place_point(pose, m, slot->centre, t);
-        for (int k = 0; k < 3; k++) {
-            r[k] = (float)pose->rotation[1 + k];
-            t[k] = (t[k] - origin[k]) * scale;
-            r[4 + k] = (float)t[k];
-            largest_t = fmax(largest_t, fabs(t[k]));
-        }
-        r[3] = (float)pose->rotation[0];
-        r[7] = bits_float(cache->first[p]);
-        double k = scale / slot->scale;
-        r[11] = (float)k;
+        error =
+            fmax(error, glcollide_gpu_pose(pose, &cache->meshes[pose->mesh].gpu, origin, scale, r));
+        r[11] = bits_float(cache->first[p]);
         r[15] = bits_float(pose->mesh);
-        error = fmax(error, 128.0 * 0x1p-24 * (slot->largest * k + largest_t));
     }
-    return error + 4 * (double)FLT_MIN;
+    return error;
 }
 
 /* Each object's region (the box its triangles must meet) in the frame,

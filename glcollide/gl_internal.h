@@ -135,6 +135,11 @@ size_t glcollide_gl_texel_bytes(GLenum format);
 
 /* Grows an SSBO to hold at least bytes, doubling (contents not kept). */
 void glcollide_gl_buffer_reserve(GLuint buffer, size_t *capacity, size_t bytes);
+/* Writes bytes of data at offset in an SSBO (left bound to
+ * GL_SHADER_STORAGE_BUFFER) and adds them to stats->upload_bytes; nothing
+ * when bytes is 0. */
+void glcollide_gl_buffer_upload(GLuint buffer, size_t offset, size_t bytes, const void *data,
+                                glcollide_query_stats *stats);
 /* An immutable side x side 2D texture of format, nearest filtering, unbound. */
 GLuint glcollide_gl_texture_2d(GLenum format, int side);
 

@@ -45,6 +45,18 @@ int glcollide_gpu_mesh_stage(const glcollide_mesh *mesh, glcollide_gpu_mesh *slo
     return GLCOLLIDE_OK;
 }
 
+int glcollide_gpu_mesh_upload(const glcollide_mesh *mesh, glcollide_gpu_mesh *slot, size_t first,
+                              size_t count, float **staging, size_t *staging_capacity,
+                              GLuint vertex_buffer, const char *layer, glcollide_query_stats *stats)
+{
+    int status =
+        glcollide_gpu_mesh_stage(mesh, slot, first, count, staging, staging_capacity, layer);
+    if (status == GLCOLLIDE_OK)
+        glcollide_gl_buffer_upload(vertex_buffer, 16 * (slot->first_vertex + first), 16 * count,
+                                   *staging, stats);
+    return status;
+}
+
 double glcollide_gpu_pose(const glcollide_object *pose, const glcollide_gpu_mesh *slot,
                           const double origin[3], double scale, float record[8])
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Private: a world's meshes as the GPU methods that draw posed meshes keep
- * them (stencil.c; the scheme of cull.c). Each mesh's vertices go to the GPU
+ * them (cull.c, stencil.c). Each mesh's vertices go to the GPU
  * once per world in float, relative to the centre of its box and scaled by
  * the power of two that takes the box into [-1, 1]; a deformation sends the
  * range it rewrote; a frame sends one pose record per object, which the
@@ -14,6 +14,7 @@
 #ifndef GLCOLLIDE_GPU_MESH_H
 #define GLCOLLIDE_GPU_MESH_H
 
+#include "gl_internal.h"
 #include "world.h"
 
 typedef struct glcollide_gpu_mesh {
@@ -41,6 +42,15 @@ void glcollide_gpu_mesh_frame(const glcollide_world_mesh_entry *entry, glcollide
 int glcollide_gpu_mesh_stage(const glcollide_mesh *mesh, glcollide_gpu_mesh *slot, size_t first,
                              size_t count, float **staging, size_t *staging_capacity,
                              const char *layer);
+
+/* Stages vertices first..first+count-1 as glcollide_gpu_mesh_stage does and
+ * uploads them to their place in vertex_buffer (4 floats a vertex from
+ * slot->first_vertex on), counted in stats; leaves vertex_buffer bound to
+ * GL_SHADER_STORAGE_BUFFER. */
+int glcollide_gpu_mesh_upload(const glcollide_mesh *mesh, glcollide_gpu_mesh *slot, size_t first,
+                              size_t count, float **staging, size_t *staging_capacity,
+                              GLuint vertex_buffer, const char *layer,
+                              glcollide_query_stats *stats);
 
 /* The pose record of an object of slot's mesh in the frame (origin, scale):
  * record[0..3] the quaternion x y z w, [4..6] t, [7] k. Returns the bound of

@@ -370,28 +370,15 @@ static int sample_compare(const void *x, const void *y)
 #define ACTIVE 1  /* drawn: its box overlaps another's */
 #define CROSSES 2 /* its mesh passes through itself */
 
-static void upload(GLuint buffer, size_t offset, size_t bytes, const void *data,
-                   glcollide_query_stats *stats)
-{
-    if (!bytes)
-        return;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes, data);
-    stats->upload_bytes += bytes;
-}
-
 /* ------------------------------------------------------------ meshes */
 
 static int upload_vertices(struct glcollide_stencil_cache *cache, const glcollide_mesh *mesh,
                            stencil_mesh *slot, size_t first, size_t count,
                            glcollide_query_stats *stats)
 {
-    int status = glcollide_gpu_mesh_stage(mesh, &slot->gpu, first, count, &cache->staging,
-                                          &cache->staging_capacity, "stencil");
-    if (status == GLCOLLIDE_OK)
-        upload(cache->vertex_buffer, 16 * (slot->gpu.first_vertex + first), 16 * count,
-               cache->staging, stats);
-    return status;
+    return glcollide_gpu_mesh_upload(mesh, &slot->gpu, first, count, &cache->staging,
+                                     &cache->staging_capacity, cache->vertex_buffer, "stencil",
+                                     stats);
 }
 
 /* The next corner of corner t of a triangle list (its edge is t -> next). */
@@ -468,10 +455,10 @@ static int layout_meshes(struct glcollide_stencil_cache *cache, const glcollide_
         glcollide_gpu_mesh_frame(&world->meshes[m], &slot->gpu);
         status = upload_vertices(cache, mesh, slot, 0, mesh->vertex_count, stats);
         size_t edge_index = slot->first_index + 3 * slot->triangle_count;
-        upload(cache->index_buffer, 4 * slot->first_index, 12 * slot->triangle_count,
-               mesh->triangles, stats);
-        upload(cache->index_buffer, 4 * edge_index, 8 * slot->edge_count,
-               cache->edges + 2 * slot->first_edge, stats);
+        glcollide_gl_buffer_upload(cache->index_buffer, 4 * slot->first_index,
+                                   12 * slot->triangle_count, mesh->triangles, stats);
+        glcollide_gl_buffer_upload(cache->index_buffer, 4 * edge_index, 8 * slot->edge_count,
+                                   cache->edges + 2 * slot->first_edge, stats);
         slot->gpu.synced_at = world->meshes[m].changed_at;
         uint32_t *row = cache->mesh_table + 4 * m;
         row[0] = (uint32_t)slot->gpu.first_vertex;
@@ -479,7 +466,7 @@ static int layout_meshes(struct glcollide_stencil_cache *cache, const glcollide_
         row[2] = (uint32_t)edge_index;
         row[3] = 0;
     }
-    upload(cache->mesh_buffer, 0, 16 * mesh_count, cache->mesh_table, stats);
+    glcollide_gl_buffer_upload(cache->mesh_buffer, 0, 16 * mesh_count, cache->mesh_table, stats);
     if (status == GLCOLLIDE_OK) {
         cache->mesh_count = mesh_count;
         cache->world_id = world->id;
@@ -951,7 +938,7 @@ static int write_commands(struct glcollide_stencil_cache *cache, size_t drawn,
             return status;
         for (size_t i = 0; i < count; i++)
             cache->readback[i] = (uint32_t)i;
-        upload(cache->slot_buffer, 0, 4 * count, cache->readback, stats);
+        glcollide_gl_buffer_upload(cache->slot_buffer, 0, 4 * count, cache->readback, stats);
         cache->slots_filled = count;
     }
     glcollide_gl_buffer_reserve(cache->command_buffer, &cache->command_capacity, 48 * drawn);
@@ -1148,7 +1135,8 @@ static int run_frame(glcollide_context *context, glcollide_world *world,
     result->tolerance = (pixel_max * sqrt(2.0) + 1e-5 * extent + error) / frame.scale;
     glcollide_gl_buffer_reserve(cache->object_buffer, &cache->object_capacity,
                                 4 * OBJECT_WORDS * drawn);
-    upload(cache->object_buffer, 0, 4 * OBJECT_WORDS * drawn, cache->records, &result->stats);
+    glcollide_gl_buffer_upload(cache->object_buffer, 0, 4 * OBJECT_WORDS * drawn, cache->records,
+                               &result->stats);
     glcollide_gl_buffer_reserve(cache->pixel_buffer, &cache->pixel_capacity,
                                 (size_t)frame.side * (size_t)frame.side * PIXEL_WORDS * 4);
     if (cache->max_records == 0)

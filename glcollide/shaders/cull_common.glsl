@@ -9,11 +9,14 @@
 // mesh's centre and scaled by its own power of two, R the pose's rotation
 // from its quaternion, k the ratio of the two scales and t the mesh
 // centre's place in the frame (cull.c bounds the float error of all this).
+// The first two words are the pose record of gpu_mesh.h, placed by
+// place_pose (pose.glsl, which comes before this file).
 
 struct object_record {
     vec4 rotation;    // quaternion x y z w
-    vec4 translation; // xyz: t; w: first global triangle id (bits)
-    vec4 region_lo;   // xyz: the box its triangles must meet (frame); w: k
+    vec4 translation; // xyz: t; w: k
+    vec4 region_lo;   // xyz: the box its triangles must meet (frame);
+                      // w: first global triangle id (bits)
     vec4 region_hi;   // xyz: ...; w: mesh slot (bits)
 };
 
@@ -40,7 +43,7 @@ layout(std430, binding = 7) coherent buffer control_block {
 uniform uint object_count;
 uniform uint triangle_total;
 
-uint first_global(uint o) { return floatBitsToUint(objects[o].translation.w); }
+uint first_global(uint o) { return floatBitsToUint(objects[o].region_lo.w); }
 
 // The object owning global id g: the last one whose first id is <= g.
 uint object_of(uint g)
@@ -58,11 +61,7 @@ uint object_of(uint g)
 
 vec3 place(object_record r, vec3 v)
 {
-    float x = r.rotation.x, y = r.rotation.y, z = r.rotation.z, w = r.rotation.w;
-    mat3 m = mat3(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z), 2.0 * (x * z - w * y),
-                  2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x),
-                  2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y));
-    return (m * v) * r.region_lo.w + r.translation.xyz;
+    return place_pose(r.rotation, r.translation.xyz, r.translation.w, v);
 }
 
 // The corners of global triangle g in the frame, and its object.
