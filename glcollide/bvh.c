@@ -376,6 +376,8 @@ void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_objec
     int top = 0;
     stack[top++].node = 0;
     stack[0].depth = 0;
+    double m[9]; /* once: up to 2^depth boxes are placed with it */
+    glcollide_object_rotation_matrix(pose, m);
     while (top) {
         uint32_t n = stack[--top].node;
         int d = stack[top].depth;
@@ -392,7 +394,7 @@ void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_objec
             local.min[k] = node->box.c[k] - node->box.h[k];
             local.max[k] = node->box.c[k] + node->box.h[k];
         }
-        glcollide_aabb_place(&local, pose, &placed);
+        glcollide_aabb_place_with(&local, m, pose->translation, &placed);
         box_union(out, &placed);
     }
 }

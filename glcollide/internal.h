@@ -181,7 +181,7 @@ void glcollide_frame_fit(const glcollide_aabb *box, double origin[3], double *sc
  * they get them.
  */
 static inline void glcollide_place_point(const glcollide_object *pose, const double m[9],
-                                          const double *local, double out[3])
+                                         const double *local, double out[3])
 {
     for (int r = 0; r < 3; r++)
         out[r] = m[3 * r] * local[0] + m[3 * r + 1] * local[1] + m[3 * r + 2] * local[2] +
@@ -195,6 +195,11 @@ static inline void glcollide_place_point(const glcollide_object *pose, const dou
  * BVH. Same answer as glcollide_point_in_mesh on the world positions.
  * world_box bounds the placed mesh.
  */
+/* glcollide_aabb_place with the pose's rotation matrix (row major, from
+ * glcollide_object_rotation_matrix) made once by the caller. */
+void glcollide_aabb_place_with(const glcollide_aabb *local, const double m[9],
+                               const double translation[3], glcollide_aabb *box);
+
 /* A world box of the mesh of bvh placed by pose: the union of its nodes
  * depth levels below the root (or leaves where shallower), each placed as
  * glcollide_aabb_place places a box. Tighter than the placed root box as

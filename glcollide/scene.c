@@ -14,7 +14,8 @@ int glcollide_scene_create(glcollide_scene **out)
     if (!out)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "scene: out is NULL");
     *out = calloc(1, sizeof **out);
-    return *out ? GLCOLLIDE_OK : glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "scene: out of memory");
+    return *out ? GLCOLLIDE_OK
+                : glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "scene: out of memory");
 }
 
 void glcollide_scene_destroy(glcollide_scene **scene)
@@ -61,7 +62,8 @@ int glcollide_scene_replace_mesh(glcollide_scene *scene, uint32_t index, glcolli
 {
     if (!scene || !mesh || index >= scene->mesh_count) {
         glcollide_mesh_destroy(&mesh);
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "scene: replace_mesh: bad arguments");
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "scene: replace_mesh: bad arguments");
     }
     glcollide_mesh_destroy(&scene->meshes[index]);
     scene->meshes[index] = mesh;
@@ -145,13 +147,11 @@ void glcollide_object_transform_points(const glcollide_object *object, const dou
     }
 }
 
-void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_object *pose,
-                          glcollide_aabb *box)
+void glcollide_aabb_place_with(const glcollide_aabb *local, const double m[9],
+                               const double translation[3], glcollide_aabb *box)
 {
-    double m[9];
-    glcollide_object_rotation_matrix(pose, m);
     for (int k = 0; k < 3; k++) {
-        double centre = pose->translation[k], extent = 0;
+        double centre = translation[k], extent = 0;
         for (int j = 0; j < 3; j++) {
             double c = 0.5 * local->min[j] + 0.5 * local->max[j];
             double h = 0.5 * local->max[j] - 0.5 * local->min[j];
@@ -164,6 +164,14 @@ void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_object *p
         box->min[k] = centre - extent;
         box->max[k] = centre + extent;
     }
+}
+
+void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_object *pose,
+                          glcollide_aabb *box)
+{
+    double m[9];
+    glcollide_object_rotation_matrix(pose, m);
+    glcollide_aabb_place_with(local, m, pose->translation, box);
 }
 
 /* ---------------------------------------------------------------- scene files */
