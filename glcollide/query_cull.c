@@ -146,25 +146,33 @@ static int tighten_pairs(glcollide_world *world, double margin)
 {
     glcollide_pair_list *pairs = &world->pairs;
     int status = glcollide_world_prepare(world, GLCOLLIDE_WORLD_BVH);
+    size_t had = world->tight_at_capacity;
     if (status == GLCOLLIDE_OK)
         status =
             glcollide_array_reserve((void **)&world->tight_boxes, &world->tight_box_capacity,
                                     world->object_count + 1, sizeof *world->tight_boxes, "query");
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_array_reserve((void **)&world->tight_at, &world->tight_at_capacity,
+                                         world->object_count + 1, sizeof *world->tight_at, "query");
     if (status != GLCOLLIDE_OK)
         return status;
-    for (size_t k = 0; k < pairs->count; k++)
-        for (int side = 0; side < 2; side++)
-            glcollide_aabb_empty(&world->tight_boxes[side ? pairs->pairs[k].b : pairs->pairs[k].a]);
+    if (world->tight_at_capacity > had)
+        memset(world->tight_at + had, 0,
+               (world->tight_at_capacity - had) * sizeof *world->tight_at);
+    /* An object's tight box is placed again only when it changed since (its
+     * pose or its mesh): objects at rest keep theirs. */
     for (size_t k = 0; k < pairs->count; k++)
         for (int side = 0; side < 2; side++) {
             uint32_t o = side ? pairs->pairs[k].b : pairs->pairs[k].a;
+            uint64_t stamp = glcollide_world_object_changed_at(world, o) + 1;
+            if (world->tight_at[o] == stamp)
+                continue; /* placed already, at this pose */
             glcollide_aabb *box = &world->tight_boxes[o];
-            if (box->min[0] <= box->max[0])
-                continue; /* placed already */
             const glcollide_object *pose = &world->objects[o];
             glcollide_bvh_placed_bounds(world->meshes[pose->mesh].bvh, pose, TIGHT_DEPTH, box);
             if (!(box->min[0] <= box->max[0]))
                 *box = world->boxes[o]; /* an empty mesh: its box as it was */
+            world->tight_at[o] = stamp;
         }
     size_t kept = 0;
     for (size_t k = 0; k < pairs->count; k++) {

@@ -80,6 +80,7 @@ void glcollide_world_destroy(glcollide_world **world)
     free(w->taking_part);
     free(w->regions);
     free(w->tight_boxes);
+    free(w->tight_at);
     free(w->triangle_boxes);
     free(w->ranges);
     free(w);
@@ -332,8 +333,11 @@ int glcollide_world_set_pose(glcollide_world *world, uint32_t object, const doub
                               object);
     glcollide_object pose;
     int status = pose_from(translation, rotation, world->objects[object].mesh, &pose);
-    if (status == GLCOLLIDE_OK)
-        place(world, object, &pose);
+    const glcollide_object *now = &world->objects[object];
+    if (status == GLCOLLIDE_OK &&
+        !(memcmp(now->translation, pose.translation, sizeof pose.translation) == 0 &&
+          memcmp(now->rotation, pose.rotation, sizeof pose.rotation) == 0))
+        place(world, object, &pose); /* the same pose again is no change: caches stay */
     return status;
 }
 

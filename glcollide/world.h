@@ -61,9 +61,10 @@ struct glcollide_world {
     uint32_t *taking_part;          /* the objects taking part */
     glcollide_aabb *regions;        /* per object taking part */
     glcollide_aabb *tight_boxes;    /* per object: placed BVH nodes (when paired) */
+    uint64_t *tight_at;             /* per object: 1 + its change clock when placed, 0 never */
     glcollide_aabb *triangle_boxes; /* per triangle left */
     size_t *ranges;                 /* per object taking part: its triangles left, 2 each */
-    size_t tight_box_capacity;
+    size_t tight_box_capacity, tight_at_capacity;
     size_t slot_capacity, taking_part_capacity, region_capacity, triangle_box_capacity,
         range_capacity;
 };

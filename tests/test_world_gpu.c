@@ -187,6 +187,62 @@ START_TEST(test_far_world_frames)
 }
 END_TEST
 
+/*
+ * Objects at rest keep what was placed for them (set again to the same pose,
+ * they do not change), and a change of their mesh still reaches them: a
+ * sphere at rest, turned 45 degrees (its placed box wider than its placed
+ * BVH nodes, so the pair is tightened before they meet), a box stepping
+ * towards it, the sphere grown in place at frame 8 so that the box meets it
+ * at once; FAR (triangles and objects) misses nothing the exact method
+ * finds, every frame.
+ */
+START_TEST(test_far_world_rest_and_change)
+{
+    context_setup();
+    glcollide_mesh *sphere = NULL, *box = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 16, 8, &sphere), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.4, 0.4, 0.4, &box), GLCOLLIDE_OK);
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
+    uint32_t ms, mb;
+    ck_assert_int_eq(glcollide_world_add_mesh(world, sphere, &ms), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_add_mesh(world, box, &mb), GLCOLLIDE_OK);
+    const double at_rest[3] = {0, 0, 0}, q[4] = {1, 0, 0, 0};
+    const double turned[4] = {0.92387953251128674, 0, 0, 0.38268343236508978};
+    double t[3] = {1.5, 0.05, 0};
+    ck_assert_int_eq(glcollide_world_add_object(world, ms, at_rest, turned, NULL), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_add_object(world, mb, t, q, NULL), GLCOLLIDE_OK);
+    glcollide_query_result exact = {0}, far = {0};
+    size_t met = 0;
+    for (int frame = 0; frame < 12; frame++) {
+        ck_assert_int_eq(glcollide_world_set_pose(world, 0, at_rest, turned), GLCOLLIDE_OK);
+        t[0] = 1.5 - 0.07 * frame;
+        ck_assert_int_eq(glcollide_world_set_pose(world, 1, t, q), GLCOLLIDE_OK);
+        if (frame == 8) {
+            for (size_t v = 0; v < sphere->vertex_count; v++)
+                for (int k = 0; k < 3; k++)
+                    sphere->positions[3 * v + k] *= 1.5;
+            ck_assert_int_eq(glcollide_world_mesh_changed(world, ms, 0, sphere->vertex_count),
+                             GLCOLLIDE_OK);
+        }
+        for (int level = 0; level < 2; level++) {
+            glcollide_level l = level ? GLCOLLIDE_LEVEL_OBJECTS : GLCOLLIDE_LEVEL_TRIANGLES;
+            query(world, GLCOLLIDE_METHOD_EXACT, l, 0, &exact);
+            query(world, GLCOLLIDE_METHOD_FAR, l, 0, &far);
+            ck_assert_msg(missing(&exact, &far) == 0, "frame %d, level %d: FAR missed %zu", frame,
+                          level, missing(&exact, &far));
+            met += level && exact.pair_count;
+        }
+    }
+    ck_assert_msg(met == 4, "the box met the sphere in %zu frames, not 8..11", met);
+    glcollide_query_result_clear(&exact);
+    glcollide_query_result_clear(&far);
+    glcollide_world_destroy(&world);
+    glcollide_mesh_destroy(&sphere);
+    glcollide_mesh_destroy(&box);
+}
+END_TEST
+
 /* Draw calls, dispatches and syncs of a FAR frame do not depend on the
  * number of objects; the bytes uploaded grow by 64 per object. */
 START_TEST(test_far_world_cost)
@@ -352,6 +408,7 @@ Suite *suite_world_gpu(void)
     tcase_add_unchecked_fixture(tc, NULL, context_teardown);
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_far_world_frames);
+    tcase_add_test(tc, test_far_world_rest_and_change);
     tcase_add_test(tc, test_far_world_cost);
     tcase_add_test(tc, test_far_world_new_mesh_upload);
     tcase_add_test(tc, test_other_gpu_methods_world_vs_fresh);
