@@ -1445,12 +1445,7 @@ static int generate(glcollide_contact_scratch *s, const input *in,
             break;
     }
     /* Output grouped by region, each region's picks in order. */
-    for (size_t i = 1; i < written; i++)
-        for (size_t j = i; j > 0 && contacts[j].region < contacts[j - 1].region; j--) {
-            glcollide_contact t = contacts[j - 1];
-            contacts[j - 1] = contacts[j];
-            contacts[j] = t;
-        }
+    glcollide_contacts_group_by_region(contacts, written);
     *count = written;
     return GLCOLLIDE_OK;
 }

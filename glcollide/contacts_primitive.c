@@ -1696,12 +1696,7 @@ static size_t write_contacts(const glcollide_primitive_scratch *s, const frame *
         if (written == before)
             break;
     }
-    for (size_t i = 1; i < written; i++)
-        for (size_t j = i; j > 0 && contacts[j].region < contacts[j - 1].region; j--) {
-            glcollide_contact t = contacts[j - 1];
-            contacts[j - 1] = contacts[j];
-            contacts[j] = t;
-        }
+    glcollide_contacts_group_by_region(contacts, written);
     for (size_t first = 0, end; first < written; first = end) {
         for (end = first + 1; end < written && contacts[end].region == contacts[first].region;)
             end++;

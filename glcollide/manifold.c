@@ -150,3 +150,13 @@ uint32_t glcollide_manifold_select(glcollide_manifold_point *points, uint32_t n,
     }
     return kept;
 }
+
+void glcollide_contacts_group_by_region(glcollide_contact *contacts, size_t count)
+{
+    for (size_t i = 1; i < count; i++)
+        for (size_t j = i; j > 0 && contacts[j].region < contacts[j - 1].region; j--) {
+            glcollide_contact t = contacts[j - 1];
+            contacts[j - 1] = contacts[j];
+            contacts[j] = t;
+        }
+}

@@ -7,6 +7,8 @@
 #ifndef GLCOLLIDE_MANIFOLD_H
 #define GLCOLLIDE_MANIFOLD_H
 
+#include <glcollide/geometry.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,5 +43,9 @@ void glcollide_plane_basis(const double n[3], double e1[3], double e2[3]);
 uint32_t glcollide_manifold_select(glcollide_manifold_point *points, uint32_t n,
                                    const double normal[3], const double centre[3], double width,
                                    size_t max);
+
+/* Orders contacts by region, stably (each region's picks keep their order):
+ * the manifolds' output, written in turns across the regions. */
+void glcollide_contacts_group_by_region(glcollide_contact *contacts, size_t count);
 
 #endif
