@@ -363,10 +363,12 @@ glcollide_aabb glcollide_bvh_bounds(const glcollide_bvh *bvh)
     return box;
 }
 
-void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_object *pose, int depth,
-                                 glcollide_aabb *out)
+/* Walks the nodes depth levels below the root (leaves where shallower), left
+ * to right, handing each node's box to visit. */
+typedef void (*frontier_visit)(void *data, const bvh_box *box);
+
+static void visit_frontier(const glcollide_bvh *bvh, int depth, frontier_visit visit, void *data)
 {
-    glcollide_aabb_empty(out);
     if (!bvh || !bvh->node_count)
         return;
     struct {
@@ -374,29 +376,83 @@ void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_objec
         int depth;
     } stack[GLCOLLIDE_BVH_MAX_DEPTH + 2];
     int top = 0;
-    stack[top++].node = 0;
-    stack[0].depth = 0;
-    double m[9]; /* once: up to 2^depth boxes are placed with it */
-    glcollide_object_rotation_matrix(pose, m);
+    stack[top].node = 0;
+    stack[top++].depth = 0;
     while (top) {
         uint32_t n = stack[--top].node;
         int d = stack[top].depth;
         const bvh_node *node = &bvh->nodes[n];
         if (node->count == 0 && d < depth && top + 2 <= GLCOLLIDE_BVH_MAX_DEPTH + 2) {
-            stack[top].node = node->first;
-            stack[top++].depth = d + 1;
             stack[top].node = node->first + 1;
+            stack[top++].depth = d + 1;
+            stack[top].node = node->first;
             stack[top++].depth = d + 1;
             continue;
         }
-        glcollide_aabb local, placed;
-        for (int k = 0; k < 3; k++) {
-            local.min[k] = node->box.c[k] - node->box.h[k];
-            local.max[k] = node->box.c[k] + node->box.h[k];
-        }
-        glcollide_aabb_place_with(&local, m, pose->translation, &placed);
-        box_union(out, &placed);
+        visit(data, &node->box);
     }
+}
+
+/* A frontier being gathered: SoA rows of stride entries, count so far. */
+typedef struct frontier_out {
+    double *boxes;
+    size_t stride, count;
+} frontier_out;
+
+static void gather_box(void *data, const bvh_box *box)
+{
+    frontier_out *out = data;
+    if (out->count < out->stride)
+        for (int k = 0; k < 3; k++) {
+            out->boxes[k * out->stride + out->count] = box->c[k];
+            out->boxes[(3 + k) * out->stride + out->count] = box->h[k];
+        }
+    out->count++;
+}
+
+size_t glcollide_bvh_frontier(const glcollide_bvh *bvh, int depth, double *boxes, size_t capacity)
+{
+    frontier_out out = {boxes, capacity, 0};
+    visit_frontier(bvh, depth, gather_box, &out);
+    return out.count;
+}
+
+/* placed_bounds in chunks of a frontier: each chunk placed as one union. */
+enum { PLACED_CHUNK = 64 };
+typedef struct placed_chunks {
+    double boxes[6 * PLACED_CHUNK];
+    size_t count;
+    const glcollide_object *pose;
+    glcollide_aabb *out;
+} placed_chunks;
+
+static void placed_flush(placed_chunks *chunks)
+{
+    glcollide_aabb part;
+    glcollide_boxes_place_union(chunks->boxes, PLACED_CHUNK, chunks->count, chunks->pose, &part);
+    box_union(chunks->out, &part);
+    chunks->count = 0;
+}
+
+static void chunk_add(void *data, const bvh_box *box)
+{
+    placed_chunks *chunks = data;
+    for (int k = 0; k < 3; k++) {
+        chunks->boxes[k * PLACED_CHUNK + chunks->count] = box->c[k];
+        chunks->boxes[(3 + k) * PLACED_CHUNK + chunks->count] = box->h[k];
+    }
+    if (++chunks->count == PLACED_CHUNK)
+        placed_flush(chunks);
+}
+
+void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_object *pose, int depth,
+                                 glcollide_aabb *out)
+{
+    glcollide_aabb_empty(out);
+    placed_chunks chunks = {.count = 0, .pose = pose, .out = out};
+    visit_frontier(bvh, depth, chunk_add, &chunks);
+    if (chunks.count)
+        placed_flush(&chunks);
 }
 
 size_t glcollide_bvh_triangle_count(const glcollide_bvh *bvh)

@@ -200,6 +200,18 @@ static inline void glcollide_place_point(const glcollide_object *pose, const dou
 void glcollide_aabb_place_with(const glcollide_aabb *local, const double m[9],
                                const double translation[3], glcollide_aabb *box);
 
+/* The union of count boxes given as centres and half extents in six rows of
+ * stride doubles (cx, cy, cz, hx, hy, hz), each placed by pose as
+ * glcollide_aabb_place places a box; empty when count is 0. */
+void glcollide_boxes_place_union(const double *boxes, size_t stride, size_t count,
+                                 const glcollide_object *pose, glcollide_aabb *out);
+
+/* The boxes of bvh's nodes depth levels below the root (or leaves where
+ * shallower), left to right, in glcollide_boxes_place_union's rows of stride
+ * capacity; returns how many there are (only the first capacity are
+ * written). 0 for an empty or NULL BVH. */
+size_t glcollide_bvh_frontier(const glcollide_bvh *bvh, int depth, double *boxes, size_t capacity);
+
 /* A world box of the mesh of bvh placed by pose: the union of its nodes
  * depth levels below the root (or leaves where shallower), each placed as
  * glcollide_aabb_place places a box. Tighter than the placed root box as

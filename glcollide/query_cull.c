@@ -111,26 +111,17 @@ static int triangle_pairs(glcollide_world *world, const glcollide_cull_frame *fr
     size_t pi = (size_t)world->slots[i], pj = (size_t)world->slots[j];
     size_t ai = world->ranges[2 * pi], bi = world->ranges[2 * pi + 1];
     size_t aj = world->ranges[2 * pj], bj = world->ranges[2 * pj + 1];
-    size_t n = (bi - ai) + (bj - aj);
     if (bi == ai || bj == aj)
         return GLCOLLIDE_OK;
     glcollide_world_scratch *scratch = &world->scratch;
-    void *own = NULL;
-    glcollide_aabb *boxes = glcollide_workspace_get(&scratch->boxes, n * sizeof *boxes, &own);
-    if (!boxes)
-        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
-    memcpy(boxes, world->triangle_boxes + ai, (bi - ai) * sizeof *boxes);
-    memcpy(boxes + (bi - ai), world->triangle_boxes + aj, (bj - aj) * sizeof *boxes);
-    size_t first_of_j = bi - ai;
     scratch->pairs.count = 0;
-    int status = glcollide_sap_pairs_with(boxes, n, margin, &scratch->pairs, &scratch->sap);
-    for (size_t k = 0; k < scratch->pairs.count && status == GLCOLLIDE_OK; k++) {
-        size_t a = scratch->pairs.pairs[k].a, b = scratch->pairs.pairs[k].b; /* a < b */
-        if (a < first_of_j && b >= first_of_j)
-            status = glcollide_result_add_triangle_pair(
-                result, i, frame->flagged[ai + a] - frame->first[pi], j,
-                frame->flagged[aj + b - first_of_j] - frame->first[pj]);
-    }
+    int status =
+        glcollide_sap_pairs_across(world->triangle_boxes + ai, bi - ai, world->triangle_boxes + aj,
+                                   bj - aj, margin, &scratch->pairs, &scratch->sap);
+    for (size_t k = 0; k < scratch->pairs.count && status == GLCOLLIDE_OK; k++)
+        status = glcollide_result_add_triangle_pair(
+            result, i, frame->flagged[ai + scratch->pairs.pairs[k].a] - frame->first[pi], j,
+            frame->flagged[aj + scratch->pairs.pairs[k].b] - frame->first[pj]);
     return status;
 }
 
@@ -140,7 +131,26 @@ static int triangle_pairs(glcollide_world *world, const glcollide_cull_frame *fr
  * object, and every pair let through costs rasterisation of both objects'
  * triangles. On the first step of the 300-object pile, 111 trimesh pairs of
  * ODE's boxes leave 34 at depth 4 and 3 at depth 8. */
-enum { TIGHT_DEPTH = 8 };
+enum { TIGHT_DEPTH = 8, TIGHT_BOXES = 1 << TIGHT_DEPTH };
+
+/* Mesh m's nodes TIGHT_DEPTH levels down, taken from its BVH once per
+ * change of the mesh. NULL when out of memory (logged). */
+static const double *mesh_frontier(glcollide_world *world, uint32_t m, size_t *count)
+{
+    glcollide_world_mesh_entry *entry = &world->meshes[m];
+    if (entry->frontier_at != entry->changed_at + 1) {
+        if (!entry->frontier &&
+            !(entry->frontier = malloc(6 * TIGHT_BOXES * sizeof *entry->frontier))) {
+            glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
+            return NULL;
+        }
+        entry->frontier_count =
+            glcollide_bvh_frontier(entry->bvh, TIGHT_DEPTH, entry->frontier, TIGHT_BOXES);
+        entry->frontier_at = entry->changed_at + 1;
+    }
+    *count = entry->frontier_count;
+    return entry->frontier;
+}
 
 static int tighten_pairs(glcollide_world *world, double margin)
 {
@@ -169,7 +179,11 @@ static int tighten_pairs(glcollide_world *world, double margin)
                 continue; /* placed already, at this pose */
             glcollide_aabb *box = &world->tight_boxes[o];
             const glcollide_object *pose = &world->objects[o];
-            glcollide_bvh_placed_bounds(world->meshes[pose->mesh].bvh, pose, TIGHT_DEPTH, box);
+            size_t count = 0;
+            const double *frontier = mesh_frontier(world, pose->mesh, &count);
+            if (!frontier)
+                return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+            glcollide_boxes_place_union(frontier, TIGHT_BOXES, count, pose, box);
             if (!(box->min[0] <= box->max[0]))
                 *box = world->boxes[o]; /* an empty mesh: its box as it was */
             world->tight_at[o] = stamp;

@@ -136,6 +136,11 @@ static void sort_grouped(glcollide_triangle_pair *t, size_t n, int depth)
 
 static void sort_grouped_all(glcollide_triangle_pair *t, size_t n)
 {
+    size_t sorted = 1; /* methods that find a pair's triangles in order: nothing to do */
+    while (sorted < n && !grouped_before(&t[sorted], &t[sorted - 1]))
+        sorted++;
+    if (sorted >= n)
+        return;
     int depth = 0;
     for (size_t m = n; m > 1; m >>= 1)
         depth += 2;

@@ -166,6 +166,37 @@ void glcollide_aabb_place_with(const glcollide_aabb *local, const double m[9],
     }
 }
 
+void glcollide_boxes_place_union(const double *boxes, size_t stride, size_t count,
+                                 const glcollide_object *pose, glcollide_aabb *out)
+{
+    /* Each box placed from its centre and half extents (c' = m c + t,
+     * h' = |m| h), the union taken as it goes, and the allowance
+     * glcollide_aabb_place_with gives each box for the rounding of placed
+     * vertices added once at the end: relative to the union's largest
+     * coordinate, which bounds every box's |c'| + h'. Row k of the output
+     * streams through the six rows of boxes (vectorisable). */
+    double m[9];
+    glcollide_object_rotation_matrix(pose, m);
+    const double *cx = boxes, *cy = boxes + stride, *cz = boxes + 2 * stride;
+    const double *hx = boxes + 3 * stride, *hy = boxes + 4 * stride, *hz = boxes + 5 * stride;
+    for (int k = 0; k < 3; k++) {
+        const double r0 = m[3 * k], r1 = m[3 * k + 1], r2 = m[3 * k + 2];
+        const double a0 = fabs(r0), a1 = fabs(r1), a2 = fabs(r2), t = pose->translation[k];
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < count; i++) {
+            double centre = t + r0 * cx[i] + r1 * cy[i] + r2 * cz[i];
+            double extent = a0 * hx[i] + a1 * hy[i] + a2 * hz[i];
+            double low = centre - extent, high = centre + extent;
+            lo = low < lo ? low : lo;
+            hi = high > hi ? high : hi;
+        }
+        double largest = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
+        double allowance = 1e-12 * largest + 4 * 4.9406564584124654e-324;
+        out->min[k] = count ? lo - allowance : INFINITY;
+        out->max[k] = count ? hi + allowance : -INFINITY;
+    }
+}
+
 void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_object *pose,
                           glcollide_aabb *box)
 {

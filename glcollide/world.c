@@ -57,6 +57,10 @@ static void entry_release(glcollide_world_mesh_entry *entry)
     free(entry->shells);
     entry->shells = NULL;
     entry->shell_count = 0;
+    free(entry->frontier);
+    entry->frontier = NULL;
+    entry->frontier_count = 0;
+    entry->frontier_at = 0;
 }
 
 void glcollide_world_destroy(glcollide_world **world)
@@ -655,11 +659,10 @@ int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
     }
     glcollide_pair_list *pairs = &scratch->pairs;
     pairs->count = 0;
-    int status = glcollide_sap_pairs_with(boxes, n, margin, pairs, &scratch->sap);
-    for (size_t k = 0; k < pairs->count && status == GLCOLLIDE_OK; k++) {
-        size_t a = pairs->pairs[k].a, b = pairs->pairs[k].b; /* a < b */
-        if (a < first_of_j && b >= first_of_j)
-            status = glcollide_result_add_triangle_pair(result, i, ids[a], j, ids[b]);
-    }
+    int status = glcollide_sap_pairs_across(boxes, first_of_j, boxes + first_of_j, n - first_of_j,
+                                            margin, pairs, &scratch->sap);
+    for (size_t k = 0; k < pairs->count && status == GLCOLLIDE_OK; k++)
+        status = glcollide_result_add_triangle_pair(result, i, ids[pairs->pairs[k].a], j,
+                                                    ids[first_of_j + pairs->pairs[k].b]);
     return status;
 }

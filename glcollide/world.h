@@ -28,6 +28,12 @@ typedef struct glcollide_world_mesh_entry {
      * uploads only these (a replacement covers the whole mesh). */
     size_t changed_first, changed_count;
     uint64_t previous_change; /* changed_at before the last change */
+    /* The culling methods' tight boxes: the BVH's nodes some levels down, in
+     * glcollide_boxes_place_union's rows (query_cull.c), made when
+     * frontier_at != 1 + changed_at. */
+    double *frontier;
+    size_t frontier_count;
+    uint64_t frontier_at;
 } glcollide_world_mesh_entry;
 
 /* Scratch of a pair's triangle-level work, kept between frames. */

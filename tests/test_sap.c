@@ -26,7 +26,8 @@ static void brute_force_pairs(const glcollide_aabb *boxes, size_t n, double marg
                 b.max[k] += margin;
             }
             if (glcollide_aabb_overlap(&a, &b))
-                TEST_REQUIRE(glcollide_pair_list_push(out, (uint32_t)i, (uint32_t)j) == GLCOLLIDE_OK,
+                TEST_REQUIRE(glcollide_pair_list_push(out, (uint32_t)i, (uint32_t)j) ==
+                                 GLCOLLIDE_OK,
                              "push failed");
         }
     }
@@ -40,8 +41,8 @@ static void assert_same_pairs(const glcollide_pair_list *got, size_t got_from,
     for (size_t i = 0; i < want->count; i++) {
         const glcollide_index_pair *g = &got->pairs[got_from + i], *w = &want->pairs[i];
         TEST_REQUIRE(g->a == w->a && g->b == w->b,
-                      "%s (seed %llu): pair %zu is (%u, %u), want (%u, %u)", what,
-                      (unsigned long long)seed, i, g->a, g->b, w->a, w->b);
+                     "%s (seed %llu): pair %zu is (%u, %u), want (%u, %u)", what,
+                     (unsigned long long)seed, i, g->a, g->b, w->a, w->b);
     }
 }
 
@@ -55,13 +56,13 @@ static void random_box(test_rng *rng, glcollide_aabb *box, double lo, double hi,
 
 /* One random scene of a given kind, n boxes. */
 enum scene_kind {
-    SCENE_UNIFORM,     /* real coordinates, varied sizes */
-    SCENE_INTEGER,     /* small integers: touching, zero-size and identical boxes */
-    SCENE_SAME_MIN_X,  /* all boxes start at one of two x values, x the widest axis */
-    SCENE_FLOOR,       /* a thin layer: z spread much less than x and y */
-    SCENE_TOWER,       /* a column: z spread most, so the sweep runs along z */
-    SCENE_FAR,         /* 1e6 offsets, fractional sizes */
-    SCENE_SPECIAL,     /* NaN, infinite and inverted boxes among integer ones */
+    SCENE_UNIFORM,    /* real coordinates, varied sizes */
+    SCENE_INTEGER,    /* small integers: touching, zero-size and identical boxes */
+    SCENE_SAME_MIN_X, /* all boxes start at one of two x values, x the widest axis */
+    SCENE_FLOOR,      /* a thin layer: z spread much less than x and y */
+    SCENE_TOWER,      /* a column: z spread most, so the sweep runs along z */
+    SCENE_FAR,        /* 1e6 offsets, fractional sizes */
+    SCENE_SPECIAL,    /* NaN, infinite and inverted boxes among integer ones */
     SCENE_KINDS
 };
 
@@ -123,8 +124,7 @@ static void make_scene(test_rng *rng, enum scene_kind kind, glcollide_aabb *boxe
                     box->max[k] = -t;
                 }
             break;
-        case SCENE_KINDS:
-            break;
+        case SCENE_KINDS: break;
         }
     }
 }
@@ -152,7 +152,8 @@ START_TEST(test_pair_list_push_sort_unique)
                 a = (uint32_t)test_rng_next(&rng);
             if (i % 89 == 7)
                 b = UINT32_MAX - b;
-            TEST_REQUIRE(glcollide_pair_list_push(&list, a, b) == GLCOLLIDE_OK, "push %zu failed", i);
+            TEST_REQUIRE(glcollide_pair_list_push(&list, a, b) == GLCOLLIDE_OK, "push %zu failed",
+                         i);
             reference[i] = (uint64_t)a << 32 | b;
         }
         ck_assert_uint_eq(list.count, n);
@@ -163,10 +164,11 @@ START_TEST(test_pair_list_push_sort_unique)
             if (unique == 0 || reference[unique - 1] != reference[i])
                 reference[unique++] = reference[i];
         glcollide_pair_list_sort_unique(&list);
-        ck_assert_msg(list.count == unique, "n=%zu: %zu unique pairs, want %zu", n, list.count, unique);
+        ck_assert_msg(list.count == unique, "n=%zu: %zu unique pairs, want %zu", n, list.count,
+                      unique);
         for (size_t i = 0; i < unique; i++)
             TEST_REQUIRE(((uint64_t)list.pairs[i].a << 32 | list.pairs[i].b) == reference[i],
-                          "n=%zu seed %llu: pair %zu wrong", n, (unsigned long long)seed, i);
+                         "n=%zu seed %llu: pair %zu wrong", n, (unsigned long long)seed, i);
         glcollide_pair_list_release(&list);
         ck_assert_ptr_null(list.pairs);
         ck_assert_uint_eq(list.count, 0);
@@ -198,7 +200,8 @@ START_TEST(test_sap_random_scenes)
         snprintf(what, sizeof what, "kind %d, %zu boxes, margin %g", (int)kind, n, margin);
         assert_same_pairs(&got, 0, &want, what, seed);
         glcollide_pair_list with = {0};
-        ck_assert_int_eq(glcollide_sap_pairs_with(boxes, n, margin, &with, &workspace), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_sap_pairs_with(boxes, n, margin, &with, &workspace),
+                         GLCOLLIDE_OK);
         assert_same_pairs(&with, 0, &want, what, seed);
         glcollide_pair_list_release(&with);
         total_pairs += want.count;
@@ -213,16 +216,65 @@ START_TEST(test_sap_random_scenes)
 }
 END_TEST
 
+/* Between two sets: the pairs across of the brute force over both, each met
+ * once (no duplicates), after what the list held. Sizes from 0 to 399 on
+ * each side, so both the small-set sort and the radix sort run. */
+START_TEST(test_sap_across_random_scenes)
+{
+    static const double margins[] = {0.0, 0.25, 1.0, 3.0};
+    glcollide_aabb *boxes = malloc(800 * sizeof *boxes);
+    size_t total_pairs = 0;
+    glcollide_workspace workspace = {0};
+    for (uint64_t seed = 1; seed <= 420; seed++) {
+        test_rng rng = {seed * 104729};
+        enum scene_kind kind = (enum scene_kind)(seed % SCENE_KINDS);
+        size_t na = test_rng_below(&rng, seed % 3 ? 60 : 400);
+        size_t nb = test_rng_below(&rng, seed % 2 ? 60 : 400);
+        make_scene(&rng, kind, boxes, na + nb);
+        double margin = margins[seed % 4];
+        glcollide_pair_list all = {0}, want = {0}, got = {0};
+        brute_force_pairs(boxes, na + nb, margin, &all);
+        for (size_t k = 0; k < all.count; k++)
+            if (all.pairs[k].a < na && all.pairs[k].b >= na)
+                TEST_REQUIRE(glcollide_pair_list_push(&want, all.pairs[k].a,
+                                                      all.pairs[k].b - (uint32_t)na) ==
+                                 GLCOLLIDE_OK,
+                             "push failed");
+        TEST_REQUIRE(glcollide_pair_list_push(&got, 7, 7) == GLCOLLIDE_OK, "push failed");
+        ck_assert_int_eq(glcollide_sap_pairs_across(boxes, na, boxes + na, nb, margin, &got,
+                                                    seed % 2 ? &workspace : NULL),
+                         GLCOLLIDE_OK);
+        ck_assert(got.pairs[0].a == 7 && got.pairs[0].b == 7); /* appended after */
+        size_t found = got.count - 1;
+        memmove(got.pairs, got.pairs + 1, found * sizeof *got.pairs);
+        got.count = found;
+        glcollide_pair_list_sort_unique(&got);
+        char what[80];
+        snprintf(what, sizeof what, "across: kind %d, %zu and %zu boxes, margin %g", (int)kind, na,
+                 nb, margin);
+        TEST_REQUIRE(got.count == found, "%s (seed %llu): a pair met twice", what,
+                     (unsigned long long)seed);
+        assert_same_pairs(&got, 0, &want, what, seed);
+        total_pairs += want.count;
+        glcollide_pair_list_release(&all);
+        glcollide_pair_list_release(&want);
+        glcollide_pair_list_release(&got);
+    }
+    ck_assert_uint_gt(total_pairs, 10000);
+    glcollide_workspace_release(&workspace);
+    free(boxes);
+}
+END_TEST
+
 START_TEST(test_sap_special_cases)
 {
     glcollide_pair_list pairs = {0};
     glcollide_aabb boxes[6] = {
-        {{0, 0, 0}, {1, 1, 1}},
-        {{1, 1, 1}, {2, 2, 2}},          /* touches box 0 at a corner */
-        {{2, 1, 1}, {2, 1, 1}},          /* a point: box 1's corner */
-        {{0, 0, 0}, {1, 1, 1}},          /* identical to box 0 */
-        {{NAN, 0, 0}, {1, 1, 1}},        /* never pairs */
-        {{1.5, 3, 0}, {1.5, 3, 0}},      /* a point 1 above box 1 */
+        {{0, 0, 0}, {1, 1, 1}},     {{1, 1, 1}, {2, 2, 2}}, /* touches box 0 at a corner */
+        {{2, 1, 1}, {2, 1, 1}},                             /* a point: box 1's corner */
+        {{0, 0, 0}, {1, 1, 1}},                             /* identical to box 0 */
+        {{NAN, 0, 0}, {1, 1, 1}},                           /* never pairs */
+        {{1.5, 3, 0}, {1.5, 3, 0}},                         /* a point 1 above box 1 */
     };
     /* No box: nothing, even with NULL boxes; one box: nothing. */
     ck_assert_int_eq(glcollide_sap_pairs(NULL, 0, 0.0, &pairs), GLCOLLIDE_OK);
@@ -278,7 +330,15 @@ START_TEST(test_sap_invalid_arguments)
     ck_assert_int_eq(glcollide_sap_pairs(NULL, 2, 0.0, &pairs), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, 0.0, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_pair_list_push(NULL, 0, 1), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(test_log_count(), 6); /* one message per failure */
+    ck_assert_int_eq(glcollide_sap_pairs_across(boxes, 1, boxes + 1, 1, -1.0, &pairs, NULL),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_sap_pairs_across(NULL, 1, boxes, 1, 0.0, &pairs, NULL),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_sap_pairs_across(boxes, 1, boxes, 1, 0.0, NULL, NULL),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(test_log_count(), 9); /* one message per failure */
+    ck_assert_int_eq(glcollide_sap_pairs_across(NULL, 0, boxes, 2, 0.0, &pairs, NULL),
+                     GLCOLLIDE_OK);
     test_log_capture_stop();
     ck_assert_uint_eq(pairs.count, 0);
 }
@@ -315,6 +375,7 @@ Suite *suite_sap(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_pair_list_push_sort_unique);
     tcase_add_test(tc, test_sap_random_scenes);
+    tcase_add_test(tc, test_sap_across_random_scenes);
     tcase_add_test(tc, test_sap_special_cases);
     tcase_add_test(tc, test_sap_invalid_arguments);
     tcase_add_test(tc, test_sap_scale);

@@ -396,6 +396,71 @@ START_TEST(test_result_group_order)
 END_TEST
 
 /* Bad input: one message each, word for word, and the world as it was. */
+/* The tight boxes the culling methods pair objects by (a BVH's nodes some
+ * levels down, placed): every vertex placed as the methods place them lies
+ * inside at every depth, deeper is never looser, and depth 0 is the placed
+ * mesh box. Generated and real meshes, 40 random poses each (seed 0x71B0),
+ * some far from the origin. */
+START_TEST(test_placed_bounds_hold_vertices)
+{
+    glcollide_mesh *meshes[4] = {0};
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.1, 16, 8, &meshes[0]), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.3, 0.1, 0.05, &meshes[1]), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 1.0, 0.25, 96, 8, &meshes[2]),
+                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("knot1.off"), 1.0, &meshes[3]),
+                     GLCOLLIDE_OK);
+    test_rng rng = {0x71B0};
+    size_t tighter = 0;
+    for (int i = 0; i < 4; i++) {
+        const glcollide_mesh *mesh = meshes[i];
+        glcollide_bvh *bvh = NULL;
+        ck_assert_int_eq(glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
+                                             mesh->triangle_count, &bvh),
+                         GLCOLLIDE_OK);
+        double *placed = malloc(3 * mesh->vertex_count * sizeof *placed);
+        glcollide_aabb bounds = glcollide_bvh_bounds(bvh);
+        for (int p = 0; p < 40; p++) {
+            glcollide_object pose = {.mesh = 0};
+            double far = p % 4 == 3 ? 1e4 : 2.0;
+            for (int k = 0; k < 3; k++)
+                pose.translation[k] = test_rng_uniform(&rng, -far, far);
+            test_rng_quaternion(&rng, pose.rotation);
+            glcollide_object_transform_points(&pose, mesh->positions, mesh->vertex_count, placed);
+            glcollide_aabb root, previous;
+            glcollide_aabb_place(&bounds, &pose, &root);
+            static const int depths[] = {0, 1, 3, 6, 8, 30};
+            for (int d = 0; d < 6; d++) {
+                glcollide_aabb box;
+                glcollide_bvh_placed_bounds(bvh, &pose, depths[d], &box);
+                for (size_t v = 0; v < mesh->vertex_count; v++)
+                    for (int k = 0; k < 3; k++)
+                        TEST_REQUIRE(placed[3 * v + k] >= box.min[k] &&
+                                         placed[3 * v + k] <= box.max[k],
+                                     "%s pose %d depth %d: vertex %zu outside on axis %d",
+                                     mesh->name, p, depths[d], v, k);
+                for (int k = 0; k < 3; k++) {
+                    double slack = 1e-9 * (fabs(root.min[k]) + fabs(root.max[k]));
+                    const glcollide_aabb *outer = d ? &previous : &root;
+                    TEST_REQUIRE(box.min[k] >= outer->min[k] - slack &&
+                                     box.max[k] <= outer->max[k] + slack,
+                                 "%s pose %d depth %d: looser than depth %d on axis %d", mesh->name,
+                                 p, depths[d], d ? depths[d - 1] : 0, k);
+                }
+                if (depths[d] == 8)
+                    tighter += box.max[0] - box.min[0] < 0.99 * (root.max[0] - root.min[0]);
+                previous = box;
+            }
+        }
+        free(placed);
+        glcollide_bvh_destroy(&bvh);
+    }
+    ck_assert_uint_gt(tighter, 80); /* deeper boxes are tighter, not only as tight */
+    for (int i = 0; i < 4; i++)
+        glcollide_mesh_destroy(&meshes[i]);
+}
+END_TEST
+
 START_TEST(test_world_arguments)
 {
     glcollide_world *world = NULL;
@@ -542,6 +607,7 @@ Suite *suite_world(void)
     tcase_add_test(tc, test_world_containment_follows_poses);
     tcase_add_test(tc, test_world_borrowed_bvh);
     tcase_add_test(tc, test_result_group_order);
+    tcase_add_test(tc, test_placed_bounds_hold_vertices);
     tcase_add_test(tc, test_world_arguments);
     tcase_add_test(tc, test_world_memory_linear);
     tcase_add_test(tc, test_world_solid_checks_cached);

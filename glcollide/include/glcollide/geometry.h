@@ -131,6 +131,21 @@ GLCOLLIDE_API int glcollide_sap_pairs_with(const glcollide_aabb *boxes, size_t c
                                            glcollide_pair_list *pairs,
                                            glcollide_workspace *workspace);
 
+/*
+ * Sweep-and-prune between two sets: appends every (i, j), i indexing
+ * boxes_a and j boxes_b, whose boxes overlap as for glcollide_sap_pairs
+ * (inclusive, each grown by margin, NaN boxes never pair): the pairs across
+ * of glcollide_sap_pairs over the two sets together, with none within a set
+ * tested, sorted by (i, j). O((n_a + n_b) log(n_a + n_b) + k + the pairs
+ * that overlap along the sweep axis).
+ * Scratch from workspace (NULL: allocates). Errors: INVALID_ARGUMENT,
+ * OUT_OF_MEMORY (the list as it was).
+ */
+GLCOLLIDE_API int glcollide_sap_pairs_across(const glcollide_aabb *boxes_a, size_t count_a,
+                                             const glcollide_aabb *boxes_b, size_t count_b,
+                                             double margin, glcollide_pair_list *pairs,
+                                             glcollide_workspace *workspace);
+
 /* ---------------------------------------------------------------- BVH */
 
 /*
