@@ -33,8 +33,8 @@ static void place_triangle(const glcollide_mesh *mesh, const glcollide_object *p
                            const double m[9], uint32_t t, double corners[3][3])
 {
     for (int c = 0; c < 3; c++)
-        glcollide_place_point(pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c],
-                               corners[c]);
+        glcollide_place_point(
+            pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c], corners[c]);
 }
 
 /* Triangles (corners a0 a1 a2 b0 b1 b2) at most distance apart, measured
