@@ -203,10 +203,13 @@ typedef struct glcollide_particles glcollide_particles;
 
 /*
  * Makes a particle system. context NULL: everything runs on the CPU
- * reference (same results as glcollide_particles_reference_step). With a
- * context, its programs and buffers belong to the system; the context must
- * outlive it. settings NULL: defaults. Errors: INVALID_ARGUMENT (bad settings),
- * OUT_OF_MEMORY, GL (shaders).
+ * reference (same results as glcollide_particles_reference_step), the CPU
+ * twin of the library's other algorithms. With a context, its programs and
+ * buffers belong to the system; the context must outlive it. Unlike the
+ * other algorithms the system does not run on a glcollide_world: its
+ * colliders are analytic surfaces (glcollide_particles_set_colliders), not
+ * meshes, and its particles are its own; it runs on those (step). settings NULL: defaults. Errors:
+ * INVALID_ARGUMENT (bad settings), OUT_OF_MEMORY, GL (shaders).
  */
 GLCOLLIDE_API int glcollide_particles_create(glcollide_context *context,
                                              const glcollide_particles_settings *settings,
