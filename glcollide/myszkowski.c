@@ -59,6 +59,11 @@
  * With refine, the direction is then re-chosen from the contact zone's
  * polygons found through an item buffer (refine_direction, section 7).
  *
+ * Entries run on two objects of a world (world_pair; the scene entries on
+ * a world of their two objects). The tester made without a context is the
+ * CPU twin: the same view, then the exact method's pair test for the test
+ * and CPU ray casting (myszkowski_rays.c) for the map.
+ *
  * GPU memory per pixel of the viewport: 12 bytes for the test, 44 for the
  * map, 60 with refine (the pixel buffer's regions below), plus 12 bytes per
  * list node (262,144 at first, grown as needed).

@@ -83,6 +83,11 @@
  * of a plane, i.e. cases a, c, d and their float neighbourhood) flags the
  * particle, and the CPU classifies it exactly. Results: an inside bit and
  * an uncertain bit per particle, read back once.
+ *
+ * The object made without a context is the CPU twin: the CPU path above,
+ * with the particles' cones kept in the object. The world entry takes
+ * world points into the mesh's space by the inverse pose (in double) and
+ * classifies those points.
  */
 #include "gl_internal.h"
 #include "predicates.h"
