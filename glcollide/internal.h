@@ -188,6 +188,16 @@ static inline void glcollide_place_point(const glcollide_object *pose, const dou
                  pose->translation[r];
 }
 
+/* The inverse of glcollide_place_point: local = m^T (world - translation),
+ * m the pose's rotation matrix (an orthonormal one: a unit quaternion's). */
+static inline void glcollide_unplace_point(const double translation[3], const double m[9],
+                                           const double *world, double out[3])
+{
+    double d[3] = {world[0] - translation[0], world[1] - translation[1], world[2] - translation[2]};
+    for (int k = 0; k < 3; k++)
+        out[k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
+}
+
 /*
  * Exact point-in-solid for a mesh placed by pose: the ray is cast in world
  * space against the world positions of the triangles (computed as

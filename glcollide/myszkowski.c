@@ -59,11 +59,17 @@
  * With refine, the direction is then re-chosen from the contact zone's
  * polygons found through an item buffer (refine_direction, section 7).
  *
+ * Entries run on two objects of a world (world_pair; the scene entries on
+ * a world of their two objects). The tester made without a context is the
+ * CPU twin: the same view, then the exact method's pair test for the test
+ * and CPU ray casting (myszkowski_rays.c) for the map.
+ *
  * GPU memory per pixel of the viewport: 12 bytes for the test, 44 for the
  * map, 60 with refine (the pixel buffer's regions below), plus 12 bytes per
  * list node (262,144 at first, grown as needed).
  */
 #include "gl_internal.h"
+#include "myszkowski_rays.h"
 #include "query.h"
 #include "shaders.h"
 
@@ -117,6 +123,9 @@ struct glcollide_myszkowski {
     int side;
     int subpixel_bits; /* GL_SUBPIXEL_BITS: vertices snap to 1/2^bits of a pixel */
     size_t max_nodes;
+    double *positions[2]; /* world positions of the pair, kept between tests */
+    size_t position_capacity[2];
+    glcollide_map_rays rays; /* the CPU twin's distance map */
 };
 
 static GLuint build_program(int which)
@@ -182,8 +191,11 @@ void glcollide_myszkowski_destroy(glcollide_myszkowski **tester)
     if (!tester || !*tester)
         return;
     glcollide_myszkowski *t = *tester;
-    if (glcollide_context_make_current(t->context) == GLCOLLIDE_OK)
+    if (t->context && glcollide_context_make_current(t->context) == GLCOLLIDE_OK)
         release_gl(t);
+    free(t->positions[0]);
+    free(t->positions[1]);
+    glcollide_map_rays_release(&t->rays);
     free(t);
     *tester = NULL;
 }
@@ -193,14 +205,16 @@ int glcollide_myszkowski_create(glcollide_context *context, glcollide_myszkowski
     if (!out)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: out is NULL");
     *out = NULL;
-    if (!context)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: context is NULL");
-    int status = glcollide_context_make_current(context);
+    int status = context ? glcollide_context_make_current(context) : GLCOLLIDE_OK;
     if (status != GLCOLLIDE_OK)
         return status;
     glcollide_myszkowski *t = calloc(1, sizeof *t);
     if (!t)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
+    if (!context) { /* the CPU twin: no GL */
+        *out = t;
+        return GLCOLLIDE_OK;
+    }
     t->context = context;
     glcollide_gl_state saved;
     glcollide_gl_state_save(&saved);
@@ -371,10 +385,7 @@ static void to_world(const solid *s, const double local[3], double out[3])
 
 static void to_local(const solid *s, const double world[3], double out[3])
 {
-    double d[3];
-    glcollide_vec3_sub(d, world, s->translation);
-    for (int k = 0; k < 3; k++)
-        out[k] = s->rotation[k] * d[0] + s->rotation[3 + k] * d[1] + s->rotation[6 + k] * d[2];
+    glcollide_unplace_point(s->translation, s->rotation, world, out);
 }
 
 static void box_corner(const double lo[3], const double hi[3], int c, double out[3])
@@ -1071,12 +1082,89 @@ static int check_options(const glcollide_myszkowski_options *options)
     return GLCOLLIDE_OK;
 }
 
-/* One pair in world space: the view, then the test or the map. */
+/* The GPU's part of pair_run: A and B drawn in view (which refine may
+ * change), then the test's passes or the map. */
+static int gpu_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j, const solid *a,
+                   const solid *b, const glcollide_myszkowski_options *options, pair_view *view,
+                   glcollide_myszkowski_result *result, glcollide_myszkowski_map *map)
+{
+    double margin = map ? options->margin : 0;
+    size_t pixels = (size_t)view->width * (size_t)view->height;
+    int status = glcollide_context_make_current(t->context);
+    if (status != GLCOLLIDE_OK)
+        return status;
+    glcollide_gl_state saved;
+    glcollide_gl_state_save(&saved);
+    glcollide_gl_state_reset();
+    int refine = options->refine &&
+                 !(options->direction[0] || options->direction[1] || options->direction[2]);
+    status = upload(t, a, b, view, (refine ? 15 : map ? 11 : 3) * pixels);
+    pair_gpu g = {.t = t,
+                  .view = view,
+                  .triangles = {a->mesh->triangle_count, b->mesh->triangle_count},
+                  .crossing = {a->crossing, b->crossing},
+                  .stats = result ? &result->stats : &map->stats};
+    if (status == GLCOLLIDE_OK && refine) {
+        /* The zone: where the gap is below the margin (or 4 pixels). */
+        double refined[3] = {0, 0, 0}, zone = fmax(options->margin, 4 * view->pixel);
+        int changed = 0;
+        status = refine_direction(&g, a, b, zone, refined, &changed);
+        pair_view again;
+        if (status == GLCOLLIDE_OK && changed &&
+            choose_view(s_i, s_j, refined, margin, options->resolution, &again)) {
+            *view = again;
+            pixels = (size_t)view->width * (size_t)view->height;
+            /* Same objects, new view: positions again relative to its origin. */
+            status = upload(t, a, b, view, (map ? 11 : 3) * pixels);
+            if (result)
+                result->refined = 1;
+            else
+                map->refined = 1;
+        }
+    }
+    if (status == GLCOLLIDE_OK)
+        status = map ? run_map(&g, map) : run_test(&g, options->full_map, result);
+    glcollide_gl_state_restore(&saved);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_gl_check("myszkowski");
+    return status;
+}
+
+/* The CPU twin's map: a ray cast through each pixel centre of map (its
+ * view filled in), A = a. */
+static int cpu_map(glcollide_myszkowski *t, const solid *a, const solid *b,
+                   glcollide_myszkowski_map *map)
+{
+    size_t pixels = (size_t)map->width * (size_t)map->height;
+    map->distance = glcollide_alloc_array(pixels ? pixels : 1, sizeof(float));
+    map->coverage = malloc(pixels ? pixels : 1);
+    if (!map->distance || !map->coverage)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
+    const glcollide_mesh *meshes[2] = {a->mesh, b->mesh};
+    const double *positions[2] = {a->positions, b->positions};
+    int status = glcollide_map_rays_prepare(&t->rays, meshes, positions, map->corner, map->axis_u,
+                                            map->axis_v, map->direction);
+    map->min_distance = INFINITY;
+    for (size_t p = 0; p < pixels && status == GLCOLLIDE_OK; p++) {
+        glcollide_map_ray ray;
+        double x = ((double)(p % (size_t)map->width) + 0.5) * map->pixel_size;
+        double y = ((double)(p / (size_t)map->width) + 0.5) * map->pixel_size;
+        status = glcollide_map_rays_cast(&t->rays, x, y, 0, &ray);
+        map->distance[p] = (float)ray.distance;
+        map->coverage[p] = (unsigned char)ray.coverage;
+        if (isfinite(map->distance[p]))
+            map->min_distance = fmin(map->min_distance, map->distance[p]);
+    }
+    return status;
+}
+
+/* One pair in world space: the view, then the test's passes or the map (on
+ * the GPU, or the map by ray casting for the CPU twin; the twin's test is
+ * answered by the caller). */
 static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
                     const glcollide_myszkowski_options *options,
                     glcollide_myszkowski_result *result, glcollide_myszkowski_map *map)
 {
-    glcollide_query_stats *stats = result ? &result->stats : &map->stats;
     if (!s_i->mesh->triangle_count || !s_j->mesh->triangle_count)
         return GLCOLLIDE_OK; /* nothing to interfere with */
     pair_view view;
@@ -1100,44 +1188,8 @@ static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
                                ? s_j->crossing
                                : glcollide_vec3_dot(cj, view.w) < glcollide_vec3_dot(ci, view.w));
     const solid *a = swapped ? s_j : s_i, *b = swapped ? s_i : s_j;
-    size_t pixels = (size_t)view.width * (size_t)view.height;
-    int status = glcollide_context_make_current(t->context);
-    if (status != GLCOLLIDE_OK)
-        return status;
-    glcollide_gl_state saved;
-    glcollide_gl_state_save(&saved);
-    glcollide_gl_state_reset();
-    int refine = options->refine &&
-                 !(options->direction[0] || options->direction[1] || options->direction[2]);
-    status = upload(t, a, b, &view, (refine ? 15 : map ? 11 : 3) * pixels);
-    pair_gpu g = {.t = t,
-                  .view = &view,
-                  .triangles = {a->mesh->triangle_count, b->mesh->triangle_count},
-                  .crossing = {a->crossing, b->crossing},
-                  .stats = stats};
-    if (status == GLCOLLIDE_OK && refine) {
-        /* The zone: where the gap is below the margin (or 4 pixels). */
-        double refined[3] = {0, 0, 0}, zone = fmax(options->margin, 4 * view.pixel);
-        int changed = 0;
-        status = refine_direction(&g, a, b, zone, refined, &changed);
-        pair_view again;
-        if (status == GLCOLLIDE_OK && changed &&
-            choose_view(s_i, s_j, refined, margin, options->resolution, &again)) {
-            view = again;
-            pixels = (size_t)view.width * (size_t)view.height;
-            /* Same objects, new view: positions again relative to its origin. */
-            status = upload(t, a, b, &view, (map ? 11 : 3) * pixels);
-            if (result)
-                result->refined = 1;
-            else
-                map->refined = 1;
-        }
-    }
-    if (status == GLCOLLIDE_OK)
-        status = map ? run_map(&g, map) : run_test(&g, options->full_map, result);
-    glcollide_gl_state_restore(&saved);
-    if (status == GLCOLLIDE_OK)
-        status = glcollide_gl_check("myszkowski");
+    int status =
+        t->context ? gpu_run(t, s_i, s_j, a, b, options, &view, result, map) : GLCOLLIDE_OK;
     if (result) {
         result->swapped = swapped;
         result->width = view.width;
@@ -1146,9 +1198,11 @@ static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
         result->pixel_size = view.pixel;
         result->depth_range = view.depth;
         /* Float positions and depths, and the rasterizer's vertex snapping:
-         * a sample may sit a snap step off its surface on each side. */
-        result->tolerance =
-            1e-5 * view.extent + 2 * sqrt(2.0) * view.pixel * ldexp(1.0, -t->subpixel_bits);
+         * a sample may sit a snap step off its surface on each side. The
+         * CPU twin is exact. */
+        result->tolerance = t->context ? 1e-5 * view.extent + 2 * sqrt(2.0) * view.pixel *
+                                                                  ldexp(1.0, -t->subpixel_bits)
+                                       : 0;
     } else {
         map->width = view.width;
         map->height = view.height;
@@ -1162,13 +1216,107 @@ static int pair_run(glcollide_myszkowski *t, const solid *s_i, const solid *s_j,
         map->depth_range = view.depth;
         map->depth_step = view.depth * 0x1p-24;
         map->position_step =
-            fmax(view.pixel * ldexp(1.0, -t->subpixel_bits), 4 * view.extent * 0x1p-24);
+            t->context ? fmax(view.pixel * ldexp(1.0, -t->subpixel_bits), 4 * view.extent * 0x1p-24)
+                       : 0;
+        if (status == GLCOLLIDE_OK && !t->context)
+            status = cpu_map(t, s_i, s_j, map);
     }
     return status;
 }
 
-/* Checks and world positions of objects i and j of scene. */
-static int pair_entry(glcollide_myszkowski *tester, const glcollide_scene *scene, uint32_t i,
+/* A mesh's world positions, every one finite. */
+static int check_finite(const double *positions, size_t vertex_count, uint32_t object,
+                        const glcollide_mesh *mesh)
+{
+    for (size_t k = 0; k < 3 * vertex_count; k++)
+        if (!isfinite(positions[k]))
+            return glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
+                                  "myszkowski: object %u (%s) has non-finite coordinates", object,
+                                  mesh->name ? mesh->name : "mesh");
+    return GLCOLLIDE_OK;
+}
+
+/*
+ * Objects objects[0] and objects[1] of world (checked), named names[0] and
+ * names[1] in messages: the solids checked (the world keeps the answer
+ * until the mesh changes), placed, and the pair run; the CPU twin answers
+ * the test with the exact method's pair test.
+ */
+static int world_pair(glcollide_myszkowski *t, glcollide_world *world, const uint32_t objects[2],
+                      const uint32_t names[2], const glcollide_myszkowski_options *options,
+                      glcollide_myszkowski_result *result, glcollide_myszkowski_map *map)
+{
+    double start = glcollide_now_ms();
+    int status = check_options(options);
+    if (status == GLCOLLIDE_OK && t->context)
+        status = glcollide_context_check_resolution(
+            t->context, "myszkowski", options->resolution,
+            bytes_per_pixel(map ? (options->refine ? 15 : 11) : 3));
+    unsigned what = options->check_solids ? GLCOLLIDE_WORLD_SOLIDS | GLCOLLIDE_WORLD_CROSSING : 0;
+    if (!t->context && result)
+        what |= GLCOLLIDE_WORLD_BVH | GLCOLLIDE_WORLD_SOLIDS; /* the exact pair test's */
+    solid solids[2];
+    for (int f = 0; f < 2 && status == GLCOLLIDE_OK; f++) {
+        const glcollide_object *pose = &world->objects[objects[f]];
+        const glcollide_world_mesh_entry *entry = &world->meshes[pose->mesh];
+        int crossing = 0; /* without check_solids: taken as simple, as the caller says */
+        status = glcollide_world_prepare_mesh(world, pose->mesh, what);
+        if (status == GLCOLLIDE_OK && options->check_solids && entry->solid != 1)
+            status = check_solid(entry->mesh, names[f], &crossing); /* names the defects */
+        if (status != GLCOLLIDE_OK)
+            break;
+        crossing = options->check_solids && entry->crossing == 1;
+        size_t n = 3 * entry->mesh->vertex_count;
+        status = glcollide_array_reserve((void **)&t->positions[f], &t->position_capacity[f],
+                                         n ? n : 1, sizeof(double), "myszkowski");
+        if (status != GLCOLLIDE_OK)
+            break;
+        glcollide_object_transform_points(pose, entry->mesh->positions, entry->mesh->vertex_count,
+                                          t->positions[f]);
+        status = check_finite(t->positions[f], entry->mesh->vertex_count, names[f], entry->mesh);
+        solid_init(&solids[f], entry->mesh, crossing, pose, t->positions[f]);
+    }
+    if (status == GLCOLLIDE_OK)
+        status = pair_run(t, &solids[0], &solids[1], options, result, map);
+    if (status == GLCOLLIDE_OK && result && !t->context && solids[0].mesh->triangle_count &&
+        solids[1].mesh->triangle_count) {
+        glcollide_query_result exact = {0};
+        status = glcollide_query_exact_pair(world, objects[0], objects[1], 0, 0, &exact,
+                                            &result->interference);
+        result->stats.triangle_tests = exact.stats.triangle_tests;
+    }
+    glcollide_query_stats *stats = result ? &result->stats : &map->stats;
+    stats->time_ms = glcollide_now_ms() - start;
+    return status;
+}
+
+/* The result or map emptied (keeping the stats) where the run failed. */
+static int pair_finish(int status, glcollide_myszkowski_result *result,
+                       glcollide_myszkowski_map *map)
+{
+    if (status == GLCOLLIDE_OK)
+        return status;
+    if (result) {
+        glcollide_query_stats stats = result->stats;
+        memset(result, 0, sizeof *result);
+        result->stats = stats;
+    }
+    glcollide_myszkowski_map_clear(map);
+    return status;
+}
+
+/* The result or map zeroed before a run; NULL refused. */
+static int pair_begin(void *out, size_t size, const char *what)
+{
+    if (!out)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: %s is NULL", what);
+    memset(out, 0, size);
+    return GLCOLLIDE_OK;
+}
+
+/* Objects i and j of scene: a world of the two (the scene's meshes
+ * borrowed, poses as the scene holds them), run as the world entry. */
+static int scene_pair(glcollide_myszkowski *tester, const glcollide_scene *scene, uint32_t i,
                       uint32_t j, const glcollide_myszkowski_options *options,
                       glcollide_myszkowski_result *result, glcollide_myszkowski_map *map)
 {
@@ -1180,63 +1328,53 @@ static int pair_entry(glcollide_myszkowski *tester, const glcollide_scene *scene
                               "myszkowski: objects %u and %u: need two distinct objects of %zu", i,
                               j, scene->object_count);
     int status = check_options(options);
-    if (status == GLCOLLIDE_OK)
-        status = glcollide_context_check_resolution(
-            tester->context, "myszkowski", options->resolution,
-            bytes_per_pixel(map ? (options->refine ? 15 : 11) : 3));
-    if (status != GLCOLLIDE_OK)
-        return status;
-    double start = glcollide_now_ms();
-    const glcollide_object *objects[2] = {&scene->objects[i], &scene->objects[j]};
-    const uint32_t index[2] = {i, j};
-    double *positions[2] = {NULL, NULL};
-    solid solids[2];
+    const uint32_t names[2] = {i, j}, objects[2] = {0, 1};
+    glcollide_object pair_objects[2] = {scene->objects[i], scene->objects[j]};
+    glcollide_mesh *pair_meshes[2] = {scene->meshes[pair_objects[0].mesh],
+                                      scene->meshes[pair_objects[1].mesh]};
+    int shared = pair_objects[0].mesh == pair_objects[1].mesh;
     for (int f = 0; f < 2 && status == GLCOLLIDE_OK; f++) {
-        const glcollide_mesh *mesh = scene->meshes[objects[f]->mesh];
-        int crossing = 0; /* without check_solids: taken as simple, as the caller says */
-        if (options->check_solids)
-            status = check_solid(mesh, index[f], &crossing);
-        if (status != GLCOLLIDE_OK)
-            break;
-        positions[f] =
-            glcollide_alloc_array(mesh->vertex_count ? 3 * mesh->vertex_count : 1, sizeof(double));
-        if (!positions[f]) {
-            status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
-            break;
-        }
-        glcollide_object_transform_points(objects[f], mesh->positions, mesh->vertex_count,
-                                          positions[f]);
-        for (size_t k = 0; k < 3 * mesh->vertex_count; k++)
-            if (!isfinite(positions[f][k])) {
-                status = glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
-                                        "myszkowski: object %u (%s) has non-finite coordinates",
-                                        index[f], mesh->name ? mesh->name : "mesh");
-                break;
-            }
-        solid_init(&solids[f], mesh, crossing, objects[f], positions[f]);
+        pair_objects[f].mesh = shared ? 0 : (uint32_t)f;
+        /* Named as the scene's objects before the world sees the meshes. */
+        status = check_finite(pair_meshes[f]->positions, pair_meshes[f]->vertex_count, names[f],
+                              pair_meshes[f]);
     }
+    glcollide_scene pair = {.meshes = pair_meshes,
+                            .mesh_count = shared ? 1 : 2,
+                            .objects = pair_objects,
+                            .object_count = 2};
+    glcollide_world *world = NULL;
     if (status == GLCOLLIDE_OK)
-        status = pair_run(tester, &solids[0], &solids[1], options, result, map);
-    free(positions[0]);
-    free(positions[1]);
-    glcollide_query_stats *stats = result ? &result->stats : &map->stats;
-    stats->time_ms = glcollide_now_ms() - start;
+        status = glcollide_world_from_scene(&pair, &world);
+    if (status == GLCOLLIDE_OK)
+        status = world_pair(tester, world, objects, names, options, result, map);
+    glcollide_world_destroy(&world);
     return status;
+}
+
+/* Objects i and j of world, checked. */
+static int world_entry(glcollide_myszkowski *tester, glcollide_world *world, uint32_t i, uint32_t j,
+                       const glcollide_myszkowski_options *options,
+                       glcollide_myszkowski_result *result, glcollide_myszkowski_map *map)
+{
+    if (!tester || !world || !options)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "myszkowski: tester, world or options is NULL");
+    if (i == j || i >= world->object_count || j >= world->object_count)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "myszkowski: objects %u and %u: need two distinct objects of %zu", i,
+                              j, world->object_count);
+    const uint32_t objects[2] = {i, j};
+    return world_pair(tester, world, objects, objects, options, result, map);
 }
 
 int glcollide_myszkowski_test(glcollide_myszkowski *tester, const glcollide_scene *scene,
                               uint32_t i, uint32_t j, const glcollide_myszkowski_options *options,
                               glcollide_myszkowski_result *result)
 {
-    if (!result)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: result is NULL");
-    memset(result, 0, sizeof *result);
-    int status = pair_entry(tester, scene, i, j, options, result, NULL);
-    if (status != GLCOLLIDE_OK) {
-        glcollide_query_stats stats = result->stats;
-        memset(result, 0, sizeof *result);
-        result->stats = stats;
-    }
+    int status = pair_begin(result, sizeof *result, "result");
+    if (status == GLCOLLIDE_OK)
+        status = pair_finish(scene_pair(tester, scene, i, j, options, result, NULL), result, NULL);
     return status;
 }
 
@@ -1245,12 +1383,31 @@ int glcollide_myszkowski_distance_map(glcollide_myszkowski *tester, const glcoll
                                       const glcollide_myszkowski_options *options,
                                       glcollide_myszkowski_map *map)
 {
-    if (!map)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: map is NULL");
-    memset(map, 0, sizeof *map);
-    int status = pair_entry(tester, scene, i, j, options, NULL, map);
-    if (status != GLCOLLIDE_OK)
-        glcollide_myszkowski_map_clear(map);
+    int status = pair_begin(map, sizeof *map, "map");
+    if (status == GLCOLLIDE_OK)
+        status = pair_finish(scene_pair(tester, scene, i, j, options, NULL, map), NULL, map);
+    return status;
+}
+
+int glcollide_myszkowski_test_world(glcollide_myszkowski *tester, glcollide_world *world,
+                                    uint32_t i, uint32_t j,
+                                    const glcollide_myszkowski_options *options,
+                                    glcollide_myszkowski_result *result)
+{
+    int status = pair_begin(result, sizeof *result, "result");
+    if (status == GLCOLLIDE_OK)
+        status = pair_finish(world_entry(tester, world, i, j, options, result, NULL), result, NULL);
+    return status;
+}
+
+int glcollide_myszkowski_distance_map_world(glcollide_myszkowski *tester, glcollide_world *world,
+                                            uint32_t i, uint32_t j,
+                                            const glcollide_myszkowski_options *options,
+                                            glcollide_myszkowski_map *map)
+{
+    int status = pair_begin(map, sizeof *map, "map");
+    if (status == GLCOLLIDE_OK)
+        status = pair_finish(world_entry(tester, world, i, j, options, NULL, map), NULL, map);
     return status;
 }
 

@@ -9,6 +9,11 @@
 
 int glcollide_query_exact(glcollide_world *world, const glcollide_query_options *options,
                           glcollide_query_result *result);
+/* The exact test of objects i and j of world (prepared: BVH and SOLIDS):
+ * *found = their solids touch or come within distance; with all_triangles
+ * every such triangle pair goes to result (else it only counts its tests). */
+int glcollide_query_exact_pair(glcollide_world *world, uint32_t i, uint32_t j, double distance,
+                               int all_triangles, glcollide_query_result *result, int *found);
 int glcollide_query_sap(glcollide_world *world, const glcollide_query_options *options,
                         glcollide_query_result *result);
 

@@ -33,8 +33,8 @@ static void place_triangle(const glcollide_mesh *mesh, const glcollide_object *p
                            const double m[9], uint32_t t, double corners[3][3])
 {
     for (int c = 0; c < 3; c++)
-        glcollide_place_point(pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c],
-                               corners[c]);
+        glcollide_place_point(
+            pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c], corners[c]);
 }
 
 /* Triangles (corners a0 a1 a2 b0 b1 b2) at most distance apart, measured
@@ -103,6 +103,33 @@ static int contains_part(const glcollide_world *world, uint32_t outer, uint32_t 
     return 0;
 }
 
+int glcollide_query_exact_pair(glcollide_world *world, uint32_t i, uint32_t j, double distance,
+                               int all_triangles, glcollide_query_result *result, int *found)
+{
+    exact_pair pair = {
+        .a = world->meshes[world->objects[i].mesh].mesh,
+        .b = world->meshes[world->objects[j].mesh].mesh,
+        .pose_a = &world->objects[i],
+        .pose_b = &world->objects[j],
+        .object_a = i,
+        .object_b = j,
+        .distance = distance,
+        .all_triangles = all_triangles,
+        .result = result,
+    };
+    glcollide_object_rotation_matrix(pair.pose_a, pair.ma);
+    glcollide_object_rotation_matrix(pair.pose_b, pair.mb);
+    uint64_t tests_before = result->stats.triangle_tests;
+    glcollide_bvh_overlap_objects(world->meshes[pair.pose_a->mesh].bvh, pair.pose_a,
+                                  world->meshes[pair.pose_b->mesh].bvh, pair.pose_b, distance / 2,
+                                  test_triangles, &pair);
+    result->stats.candidates += result->stats.triangle_tests - tests_before;
+    if (pair.status == GLCOLLIDE_OK && !pair.found)
+        pair.found = contains_part(world, i, j) || contains_part(world, j, i);
+    *found = pair.status == GLCOLLIDE_OK && pair.found;
+    return pair.status;
+}
+
 int glcollide_query_exact(glcollide_world *world, const glcollide_query_options *options,
                           glcollide_query_result *result)
 {
@@ -118,28 +145,11 @@ int glcollide_query_exact(glcollide_world *world, const glcollide_query_options 
     result->stats.aabb_pairs = candidates->count;
     for (size_t k = 0; k < candidates->count && status == GLCOLLIDE_OK; k++) {
         uint32_t i = candidates->pairs[k].a, j = candidates->pairs[k].b;
-        exact_pair pair = {
-            .a = world->meshes[world->objects[i].mesh].mesh,
-            .b = world->meshes[world->objects[j].mesh].mesh,
-            .pose_a = &world->objects[i],
-            .pose_b = &world->objects[j],
-            .object_a = i,
-            .object_b = j,
-            .distance = options->distance,
-            .all_triangles = options->level == GLCOLLIDE_LEVEL_TRIANGLES,
-            .result = result,
-        };
-        glcollide_object_rotation_matrix(pair.pose_a, pair.ma);
-        glcollide_object_rotation_matrix(pair.pose_b, pair.mb);
-        uint64_t tests_before = result->stats.triangle_tests;
-        glcollide_bvh_overlap_objects(world->meshes[pair.pose_a->mesh].bvh, pair.pose_a,
-                                      world->meshes[pair.pose_b->mesh].bvh, pair.pose_b,
-                                      options->distance / 2, test_triangles, &pair);
-        result->stats.candidates += result->stats.triangle_tests - tests_before;
-        status = pair.status;
-        if (status == GLCOLLIDE_OK && !pair.found)
-            pair.found = contains_part(world, i, j) || contains_part(world, j, i);
-        if (status == GLCOLLIDE_OK && pair.found)
+        int found = 0;
+        status =
+            glcollide_query_exact_pair(world, i, j, options->distance,
+                                       options->level == GLCOLLIDE_LEVEL_TRIANGLES, result, &found);
+        if (status == GLCOLLIDE_OK && found)
             status = glcollide_result_add_pair(result, i, j);
     }
     return status;

@@ -119,19 +119,17 @@ int glcollide_ray_mesh(const glcollide_contact_solid *mesh, const double origin[
     glcollide_object pose = mesh->pose;
     for (int k = 0; k < 4; k++)
         pose.rotation[k] /= sqrt(q);
-    double m[9], rel[3];
+    double m[9];
     glcollide_object_rotation_matrix(&pose, m);
-    glcollide_vec3_sub(rel, origin, pose.translation);
     ray_search r = {.mesh = mesh,
                     .t_max = length,
                     .flags = flags,
                     .hits = hits,
                     .max_hits =
                         flags & (GLCOLLIDE_RAY_CLOSEST | GLCOLLIDE_RAY_FIRST) ? 1 : max_hits};
-    for (int j = 0; j < 3; j++) { /* object = R^T (world - t) */
-        r.origin[j] = m[j] * rel[0] + m[3 + j] * rel[1] + m[6 + j] * rel[2];
-        r.direction[j] = m[j] * direction[0] + m[3 + j] * direction[1] + m[6 + j] * direction[2];
-    }
+    const double no_translation[3] = {0, 0, 0};
+    glcollide_unplace_point(pose.translation, m, origin, r.origin);
+    glcollide_unplace_point(no_translation, m, direction, r.direction);
     glcollide_bvh_query_ray(mesh->bvh, r.origin, r.direction, &r.t_max, visit, &r);
     finish_hits(&r, origin, direction);
     *count = r.count;

@@ -83,10 +83,16 @@
  * of a plane, i.e. cases a, c, d and their float neighbourhood) flags the
  * particle, and the CPU classifies it exactly. Results: an inside bit and
  * an uncertain bit per particle, read back once.
+ *
+ * The object made without a context is the CPU twin: the CPU path above,
+ * with the particles' cones kept in the object. The world entry takes
+ * world points into the mesh's space by the inverse pose (in double) and
+ * classifies those points.
  */
 #include "gl_internal.h"
 #include "predicates.h"
 #include "shaders.h"
+#include "world.h"
 
 #include <glcollide/tetra_tree.h>
 
@@ -1052,7 +1058,15 @@ struct glcollide_tetra_gpu {
     size_t last_count; /* particles of the previous call: their cones are on the GPU */
     int has_cones;
     uint32_t tet_base, leaf_base;
-    double scale; /* power of two: GPU coordinates are (P - V0) * scale, within [-1, 1] */
+    double scale;    /* power of two: GPU coordinates are (P - V0) * scale, within [-1, 1] */
+    uint32_t *cones; /* the CPU twin's frame coherence: each particle's last tetra-cone */
+    size_t cones_capacity;
+    double *local; /* world entry: the points in the mesh's space */
+    size_t local_capacity;
+    /* World entry: the (world, mesh, its change) last found to be the tree's mesh. */
+    uint64_t matched_world, matched_at;
+    uint32_t matched_mesh;
+    int matched;
 };
 
 static uint32_t float_bits(float f)
@@ -1136,6 +1150,8 @@ void glcollide_tetra_gpu_destroy(glcollide_tetra_gpu **gpu)
     }
     free(g->staging);
     free(g->results);
+    free(g->cones);
+    free(g->local);
     free(g);
     *gpu = NULL;
 }
@@ -1146,13 +1162,16 @@ int glcollide_tetra_gpu_create(glcollide_context *context, const glcollide_tetra
     if (!out)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "tetra-tree GPU: out is NULL");
     *out = NULL;
-    if (!context || !tree)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "tetra-tree GPU: context or tree is NULL");
+    if (!tree)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "tetra-tree GPU: tree is NULL");
     glcollide_tetra_gpu *gpu = calloc(1, sizeof *gpu);
     if (!gpu)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "tetra-tree GPU: out of memory");
     gpu->tree = tree;
+    if (!context) { /* the CPU twin: the tree and the particles' cones */
+        *out = gpu;
+        return GLCOLLIDE_OK;
+    }
     int e;
     frexp(tree->extent > 0 ? tree->extent : 1.0, &e);
     gpu->scale = ldexp(1.0, -e);
@@ -1202,21 +1221,36 @@ int glcollide_tetra_gpu_create(glcollide_context *context, const glcollide_tetra
     return GLCOLLIDE_OK;
 }
 
-int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points, size_t count,
-                                 unsigned flags, uint8_t *inside, glcollide_tetra_stats *stats)
+/* The CPU twin: glcollide_tetra_tree_classify with the cones of the
+ * previous call (the same particles) or none. */
+static int cpu_classify(glcollide_tetra_gpu *gpu, const double *points, size_t count,
+                        unsigned flags, uint8_t *inside, glcollide_tetra_stats *stats)
 {
-    glcollide_tetra_stats local;
-    if (!stats)
-        stats = &local;
-    memset(stats, 0, sizeof *stats);
-    if (!gpu || (count && (!points || !inside)))
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "tetra-tree GPU classify: gpu, points or inside is NULL");
+    int coherence =
+        (flags & GLCOLLIDE_TETRA_FRAME_COHERENCE) && gpu->has_cones && gpu->last_count == count;
+    int status = glcollide_array_reserve((void **)&gpu->cones, &gpu->cones_capacity, count,
+                                         sizeof *gpu->cones, "tetra-tree classify");
+    if (status != GLCOLLIDE_OK)
+        return status;
+    for (size_t i = 0; !coherence && i < count; i++)
+        gpu->cones[i] = NONE;
+    status = glcollide_tetra_tree_classify(gpu->tree, points, count, inside, gpu->cones, stats);
+    gpu->has_cones = status == GLCOLLIDE_OK;
+    gpu->last_count = count;
+    return status;
+}
+
+/* glcollide_tetra_gpu_classify's arguments checked. */
+static int classify_points(glcollide_tetra_gpu *gpu, const double *points, size_t count,
+                           unsigned flags, uint8_t *inside, glcollide_tetra_stats *stats)
+{
     if (count > INT32_MAX)
         return glcollide_fail(GLCOLLIDE_ERROR_LIMIT,
                               "tetra-tree GPU classify: %zu particles, at most 2^31 - 1", count);
     if (count == 0)
         return GLCOLLIDE_OK;
+    if (!gpu->context)
+        return cpu_classify(gpu, points, count, flags, inside, stats);
     double start = glcollide_now_ms();
     const glcollide_tetra_tree *tree = gpu->tree;
     size_t words = (count + 31) / 32;
@@ -1320,4 +1354,76 @@ int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points,
     stats->finish_ms = end - read;
     stats->time_ms = end - start;
     return GLCOLLIDE_OK;
+}
+
+int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points, size_t count,
+                                 unsigned flags, uint8_t *inside, glcollide_tetra_stats *stats)
+{
+    glcollide_tetra_stats local;
+    if (!stats)
+        stats = &local;
+    memset(stats, 0, sizeof *stats);
+    if (!gpu || (count && (!points || !inside)))
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "tetra-tree GPU classify: gpu, points or inside is NULL");
+    return classify_points(gpu, points, count, flags, inside, stats);
+}
+
+/* Is mesh m of world the one the tree was built from (the same vertices
+ * and triangles)? Compared once per change of the mesh. */
+static int tree_of_mesh(glcollide_tetra_gpu *gpu, const glcollide_world *world, uint32_t object)
+{
+    uint32_t m = world->objects[object].mesh;
+    const glcollide_world_mesh_entry *entry = &world->meshes[m];
+    if (gpu->matched && gpu->matched_world == world->id && gpu->matched_mesh == m &&
+        gpu->matched_at == entry->changed_at)
+        return GLCOLLIDE_OK;
+    const glcollide_tetra_tree *tree = gpu->tree;
+    const glcollide_mesh *mesh = entry->mesh;
+    int same =
+        mesh->vertex_count == tree->vertex_count && mesh->triangle_count == tree->triangle_count &&
+        !memcmp(mesh->positions, tree->positions, 3 * tree->vertex_count * sizeof(double)) &&
+        !memcmp(mesh->triangles, tree->triangles, 3 * tree->triangle_count * sizeof(uint32_t));
+    if (!same)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "tetra-tree: object %u's mesh (%s, %zu triangles) is not the one the "
+                              "tree was built from (%s, %zu triangles)",
+                              object, mesh->name ? mesh->name : "mesh", mesh->triangle_count,
+                              tree->name, tree->triangle_count);
+    gpu->matched = 1;
+    gpu->matched_world = world->id;
+    gpu->matched_mesh = m;
+    gpu->matched_at = entry->changed_at;
+    return GLCOLLIDE_OK;
+}
+
+int glcollide_tetra_gpu_classify_world(glcollide_tetra_gpu *gpu, const glcollide_world *world,
+                                       uint32_t object, const double *points, size_t count,
+                                       unsigned flags, uint8_t *inside,
+                                       glcollide_tetra_stats *stats)
+{
+    glcollide_tetra_stats local;
+    if (!stats)
+        stats = &local;
+    memset(stats, 0, sizeof *stats);
+    if (!gpu || !world || (count && (!points || !inside)))
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "tetra-tree world classify: gpu, world, points or inside is NULL");
+    if (object >= world->object_count)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "tetra-tree world classify: no object %u (the world has %zu)", object,
+                              world->object_count);
+    int status = tree_of_mesh(gpu, world, object);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_array_reserve((void **)&gpu->local, &gpu->local_capacity, 3 * count + 1,
+                                         sizeof *gpu->local, "tetra-tree world classify");
+    if (status != GLCOLLIDE_OK)
+        return status;
+    /* Into the mesh's space: these doubles are what is classified (exactly). */
+    const glcollide_object *pose = &world->objects[object];
+    double m[9];
+    glcollide_object_rotation_matrix(pose, m);
+    for (size_t i = 0; i < count; i++)
+        glcollide_unplace_point(pose->translation, m, points + 3 * i, gpu->local + 3 * i);
+    return classify_points(gpu, gpu->local, count, flags, inside, stats);
 }

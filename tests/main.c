@@ -21,6 +21,8 @@ int main(void)
     srunner_add_suite(runner, suite_self_intersection());
     srunner_add_suite(runner, suite_contacts());
     srunner_add_suite(runner, suite_contacts_primitive());
+    srunner_add_suite(runner, suite_myszkowski_cpu());
+    srunner_add_suite(runner, suite_tetra_tree_cpu());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

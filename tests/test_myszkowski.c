@@ -12,7 +12,8 @@
  * - distance maps within a per-pixel bound derived from float precision;
  * - bad input, cost structure, and method convex as a query.
  */
-#include "../glcollide/gl_internal.h" /* white box: the GL state saved and restored */
+#include "../glcollide/gl_internal.h"     /* white box: the GL state saved and restored */
+#include "../glcollide/myszkowski_rays.h" /* white box: the CPU ray casting of the maps */
 #include "tests.h"
 
 #include <glcollide/geometry.h>
@@ -360,198 +361,67 @@ END_TEST
 
 /* ------------------------------------------------------------ distance map */
 
-/* One ray's crossings with one object, in view coordinates. */
-typedef struct crossing {
-    double depth;
-    int object, front;
-    double slope; /* |grad z| of the triangle: depth error per unit of xy error */
-} crossing;
-
-typedef struct ray_cast {
-    const double *view; /* view-space positions */
-    const uint32_t *triangles;
-    double x, y, near_edge; /* the ray; ambiguity distance */
-    int object, ambiguous;
-    crossing *hits;
-    size_t count, capacity;
-} ray_cast;
-
-static double segment_distance(const double *a, const double *b, double x, double y)
-{
-    double ex = b[0] - a[0], ey = b[1] - a[1], len2 = ex * ex + ey * ey;
-    double s = len2 > 0 ? ((x - a[0]) * ex + (y - a[1]) * ey) / len2 : 0;
-    s = fmin(1, fmax(0, s));
-    return hypot(x - a[0] - s * ex, y - a[1] - s * ey);
-}
-
-static int ray_triangle(uint32_t triangle, void *user)
-{
-    ray_cast *r = user;
-    const double *p[3];
-    for (int c = 0; c < 3; c++)
-        p[c] = r->view + 3 * (size_t)r->triangles[3 * (size_t)triangle + c];
-    for (int c = 0; c < 3; c++)
-        if (segment_distance(p[c], p[(c + 1) % 3], r->x, r->y) < r->near_edge)
-            r->ambiguous = 1;
-    const double pt[2] = {r->x, r->y};
-    int s0 = glcollide_orient2d(p[0], p[1], pt), s1 = glcollide_orient2d(p[1], p[2], pt),
-        s2 = glcollide_orient2d(p[2], p[0], pt);
-    int area = glcollide_orient2d(p[0], p[1], p[2]);
-    if (area == 0 || s0 != area || s1 != area || s2 != area)
-        return 0; /* outside (on an edge: marked ambiguous above) */
-    double d1[3], d2[3], n[3];
-    for (int k = 0; k < 3; k++) {
-        d1[k] = p[1][k] - p[0][k];
-        d2[k] = p[2][k] - p[0][k];
-    }
-    n[0] = d1[1] * d2[2] - d1[2] * d2[1];
-    n[1] = d1[2] * d2[0] - d1[0] * d2[2];
-    n[2] = d1[0] * d2[1] - d1[1] * d2[0];
-    double z = p[0][2] - (n[0] * (r->x - p[0][0]) + n[1] * (r->y - p[0][1])) / n[2];
-    if (r->count == r->capacity) {
-        r->capacity = r->capacity ? 2 * r->capacity : 64;
-        r->hits = realloc(r->hits, r->capacity * sizeof *r->hits);
-        ck_assert_ptr_nonnull(r->hits);
-    }
-    /* counter-clockwise in (u, v) with u x v = w: the normal points along
-     * the view, away from the viewer: a back face (the ray leaves). */
-    r->hits[r->count++] = (crossing){z, r->object, area < 0, hypot(n[0], n[1]) / fabs(n[2])};
-    return 0;
-}
-
-static int crossing_compare(const void *x, const void *y)
-{
-    const crossing *a = x, *b = y;
-    if (a->depth != b->depth)
-        return a->depth < b->depth ? -1 : 1;
-    return b->front - a->front; /* entries first: touching counts */
-}
-
-/* The map's definition, in double: gap, or minus the length inside both. */
-static double sweep(const crossing *hits, size_t n)
-{
-    int inside[2] = {0, 0}, both = 0;
-    double last_exit[2] = {-INFINITY, -INFINITY}, overlap = 0, gap = INFINITY, previous = 0;
-    for (size_t k = 0; k < n; k++) {
-        int o = hits[k].object;
-        double z = hits[k].depth;
-        if (inside[0] > 0 && inside[1] > 0)
-            overlap += z - previous;
-        if (hits[k].front) {
-            if (inside[o] == 0 && inside[1 - o] <= 0 && isfinite(last_exit[1 - o]))
-                gap = fmin(gap, z - last_exit[1 - o]);
-            inside[o]++;
-        } else if (--inside[o] == 0) {
-            last_exit[o] = z;
-        }
-        both |= inside[0] > 0 && inside[1] > 0;
-        previous = z;
-    }
-    return both ? -overlap : gap;
-}
-
 typedef struct map_check {
     size_t pixels, compared, ambiguous, coverage_mismatch, beyond;
     double worst_steps, sum_sq_steps, worst_ratio;
 } map_check;
 
 /* Ray casts every pixel centre of map through objects 0 and 1 of scene
- * and compares coverage and distance. */
+ * (the library's CPU ray casting, the CPU twin's map) and compares coverage
+ * and distance. */
 static void check_map(const glcollide_scene *scene, const glcollide_myszkowski_map *map,
                       map_check *out, const char *what)
 {
-    double *view[2];
-    glcollide_bvh *bvh[2];
+    double *world[2];
     const glcollide_mesh *mesh[2];
-    double extent = 0;
     for (int f = 0; f < 2; f++) {
         mesh[f] = scene->meshes[scene->objects[f].mesh];
-        double *world = malloc(3 * mesh[f]->vertex_count * sizeof(double));
-        view[f] = malloc(3 * mesh[f]->vertex_count * sizeof(double));
-        ck_assert(world && view[f]);
+        world[f] = malloc(3 * mesh[f]->vertex_count * sizeof(double) + 1);
+        ck_assert_ptr_nonnull(world[f]);
         glcollide_object_transform_points(&scene->objects[f], mesh[f]->positions,
-                                          mesh[f]->vertex_count, world);
-        for (size_t i = 0; i < mesh[f]->vertex_count; i++) {
-            double d[3];
-            for (int k = 0; k < 3; k++)
-                d[k] = world[3 * i + k] - map->corner[k];
-            view[f][3 * i] =
-                (d[0] * map->axis_u[0] + d[1] * map->axis_u[1] + d[2] * map->axis_u[2]);
-            view[f][3 * i + 1] =
-                (d[0] * map->axis_v[0] + d[1] * map->axis_v[1] + d[2] * map->axis_v[2]);
-            view[f][3 * i + 2] =
-                (d[0] * map->direction[0] + d[1] * map->direction[1] + d[2] * map->direction[2]);
-            for (int k = 0; k < 3; k++)
-                extent = fmax(extent, fabs(view[f][3 * i + k]));
-        }
-        free(world);
-        ck_assert_int_eq(glcollide_bvh_build(view[f], mesh[f]->vertex_count, mesh[f]->triangles,
-                                             mesh[f]->triangle_count, &bvh[f]),
-                         GLCOLLIDE_OK);
+                                          mesh[f]->vertex_count, world[f]);
     }
+    glcollide_map_rays rays = {0};
+    const double *const positions[2] = {world[0], world[1]};
+    ck_assert_int_eq(glcollide_map_rays_prepare(&rays, mesh, positions, map->corner, map->axis_u,
+                                                map->axis_v, map->direction),
+                     GLCOLLIDE_OK);
     /* Float positions (relative to an origin within extent) and float
      * depths: a surface's depth is off by at most a few ulps of the depth
      * range, plus its slope times a few ulps of the coordinates. */
-    double ulp_depth = map->depth_step, ulp_xy = fmax(extent * 0x1p-24, map->position_step);
-    ray_cast r = {0};
-    r.near_edge = 2 * map->position_step; /* vertices may snap by half of it */
+    double ulp_depth = map->depth_step, ulp_xy = fmax(rays.extent * 0x1p-24, map->position_step);
+    double near_edge = 2 * map->position_step; /* vertices may snap by half of it */
     for (int y = 0; y < map->height; y++)
         for (int x = 0; x < map->width; x++) {
             size_t p = (size_t)y * map->width + x;
-            r.x = (x + 0.5) * map->pixel_size;
-            r.y = (y + 0.5) * map->pixel_size;
-            r.count = 0;
-            r.ambiguous = 0;
-            int hits[2];
-            for (int f = 0; f < 2; f++) {
-                size_t before = r.count;
-                r.view = view[f];
-                r.triangles = mesh[f]->triangles;
-                r.object = f;
-                glcollide_aabb box = {{r.x - r.near_edge, r.y - r.near_edge, -1e300},
-                                      {r.x + r.near_edge, r.y + r.near_edge, 1e300}};
-                glcollide_bvh_query_box(bvh[f], &box, ray_triangle, &r);
-                hits[f] = (int)(r.count - before);
-            }
+            glcollide_map_ray ray;
+            ck_assert_int_eq(glcollide_map_rays_cast(&rays, (x + 0.5) * map->pixel_size,
+                                                     (y + 0.5) * map->pixel_size, near_edge, &ray),
+                             GLCOLLIDE_OK);
             out->pixels++;
-            if (r.ambiguous || (map->coverage[p] & GLCOLLIDE_MYSZKOWSKI_UNRESOLVED)) {
+            if (ray.ambiguous || (map->coverage[p] & GLCOLLIDE_MYSZKOWSKI_UNRESOLVED)) {
                 out->ambiguous++;
                 continue;
             }
-            int coverage = (hits[0] > 0) | (hits[1] > 0) << 1;
-            if (coverage != (map->coverage[p] & 3)) {
+            if (ray.coverage != (map->coverage[p] & 3)) {
                 out->coverage_mismatch++;
                 continue;
             }
-            if (coverage != 3)
+            if (ray.coverage != 3)
                 continue;
-            qsort(r.hits, r.count, sizeof *r.hits, crossing_compare);
-            double d = sweep(r.hits, r.count), slope = 0;
-            for (size_t k = 0; k < r.count; k++)
-                slope = fmax(slope, r.hits[k].slope);
-            double bound = (double)r.count * 4 * (ulp_depth + slope * ulp_xy);
-            double error = fabs(map->distance[p] - d);
+            double bound = (double)ray.surfaces * 4 * (ulp_depth + ray.slope * ulp_xy);
+            double error = fabs(map->distance[p] - ray.distance);
             out->compared++;
             out->worst_steps = fmax(out->worst_steps, error / map->depth_step);
             out->sum_sq_steps += (error / map->depth_step) * (error / map->depth_step);
             out->worst_ratio = fmax(out->worst_ratio, error / bound);
-            if (!(error <= bound)) {
-                if (out->beyond++ < 3)
-                    printf(
-                        "  %s: pixel %d %d: gpu %.9g cpu %.9g (bound %g, %zu surfaces, slope %g)\n",
-                        what, x, y, map->distance[p], d, bound, r.count, slope);
-                if (getenv("GLCOLLIDE_MYSZKOWSKI_DEBUG"))
-                    for (size_t k = 0; k < r.count; k++)
-                        printf("    coverage %d hit %zu: object %d %s depth %.9g\n",
-                               map->coverage[p], k, r.hits[k].object,
-                               r.hits[k].front ? "front" : "back", r.hits[k].depth);
-            }
+            if (!(error <= bound) && out->beyond++ < 3)
+                printf("  %s: pixel %d %d: gpu %.9g cpu %.9g (bound %g, %zu surfaces, slope %g)\n",
+                       what, x, y, map->distance[p], ray.distance, bound, ray.surfaces, ray.slope);
         }
-    free(r.hits);
-    for (int f = 0; f < 2; f++) {
-        free(view[f]);
-        glcollide_bvh_destroy(&bvh[f]);
-    }
+    glcollide_map_rays_release(&rays);
+    for (int f = 0; f < 2; f++)
+        free(world[f]);
 }
 
 /* Distance maps of random pairs (convex, concave, real) against ray
@@ -1129,6 +999,494 @@ START_TEST(test_gl_state)
 }
 END_TEST
 
+/* ------------------------------------------------------------ one shape */
+
+/* A world of scene's meshes (borrowed) and objects; the scene's poses are
+ * then set to the world's (normalised), so that both hold the same poses. */
+static glcollide_world *world_of_scene(glcollide_scene *scene)
+{
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
+    for (size_t m = 0; m < scene->mesh_count; m++)
+        ck_assert_int_eq(glcollide_world_add_mesh(world, scene->meshes[m], NULL), GLCOLLIDE_OK);
+    for (size_t o = 0; o < scene->object_count; o++) {
+        const glcollide_object *pose = &scene->objects[o];
+        ck_assert_int_eq(
+            glcollide_world_add_object(world, pose->mesh, pose->translation, pose->rotation, NULL),
+            GLCOLLIDE_OK);
+        scene->objects[o] = *glcollide_world_object(world, (uint32_t)o);
+    }
+    return world;
+}
+
+/* The exact method on world (objects 0 and 1): do they touch, or come
+ * within distance? */
+static int world_exact(glcollide_world *world, double distance)
+{
+    glcollide_query_options options = glcollide_query_default_options();
+    options.method = GLCOLLIDE_METHOD_EXACT;
+    options.distance = distance;
+    glcollide_query_result result = {0};
+    ck_assert_int_eq(glcollide_world_query(world, NULL, &options, &result), GLCOLLIDE_OK);
+    int touch = result.pair_count > 0;
+    glcollide_query_result_clear(&result);
+    return touch;
+}
+
+/* Object 1 a shape of size 0.5 near the centre of object 0, a sphere of
+ * radius 1.5 (inside it), or the other way round when swap; random poses
+ * from seed, far from the world origin now and then. */
+static glcollide_scene *nested_pair(uint64_t seed, int swap)
+{
+    test_rng rng = {seed};
+    glcollide_scene *scene = NULL;
+    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    glcollide_mesh *big = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(1.5, 16, 10, &big), GLCOLLIDE_OK);
+    glcollide_mesh *small =
+        make_shape(&rng, (int)test_rng_below(&rng, SHAPE_KINDS), 0.5, seed % 7 == 3);
+    double centre[3], q[2][4], offset[2][3] = {{0, 0, 0}, {0, 0, 0}};
+    double far = seed % 5 == 0 ? 1e4 : 1;
+    for (int k = 0; k < 3; k++) {
+        centre[k] = test_rng_uniform(&rng, -far, far);
+        offset[1][k] = centre[k] + test_rng_uniform(&rng, -0.1, 0.1);
+        offset[0][k] = centre[k];
+    }
+    test_rng_quaternion(&rng, q[0]);
+    test_rng_quaternion(&rng, q[1]);
+    uint32_t mesh[2] = {test_scene_add_mesh(scene, big), test_scene_add_mesh(scene, small)};
+    for (int f = 0; f < 2; f++) {
+        int g = swap ? 1 - f : f;
+        test_scene_add_object(scene, mesh[g], offset[g], q[g]);
+    }
+    return scene;
+}
+
+/* A torus (tube radius 0.24 on a circle of 0.7) and a sphere of radius 0.3
+ * in its hole, off centre by up to 0.1: disjoint, their boxes nested. */
+static glcollide_scene *hole_pair(uint64_t seed)
+{
+    test_rng rng = {seed};
+    glcollide_scene *scene = NULL;
+    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    glcollide_mesh *torus = NULL, *ball = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_torus(0.7, 0.24, 24, 10, &torus), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.3, 16, 10, &ball), GLCOLLIDE_OK);
+    double q[4], t[3], b[3];
+    test_rng_quaternion(&rng, q);
+    for (int k = 0; k < 3; k++) {
+        t[k] = test_rng_uniform(&rng, -10, 10);
+        b[k] = t[k] + test_rng_uniform(&rng, -0.05, 0.05);
+    }
+    test_scene_add_object(scene, test_scene_add_mesh(scene, torus), t, q);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, ball), b, q);
+    return scene;
+}
+
+/* The scenes of the one-shape tests: kind 0 random_pair (generated and
+ * real meshes, about half touching), 1 and 2 nested (containment, each
+ * order), 3 disjoint with nested boxes. */
+static glcollide_scene *shape_scene(int kind, uint64_t seed)
+{
+    int kinds[2];
+    return kind == 0   ? random_pair(seed, kinds)
+           : kind == 3 ? hole_pair(seed)
+                       : nested_pair(seed, kind == 2);
+}
+
+static const char *const scene_kinds[4] = {"random", "nested", "nested (swapped)", "disjoint"};
+
+static glcollide_myszkowski_options shape_options(int resolution)
+{
+    glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
+    options.resolution = resolution;
+    options.check_solids = 0; /* the meshes are closed solids as made */
+    return options;
+}
+
+/* The fields of a result that describe the answer and its view. */
+static void require_same_result(const glcollide_myszkowski_result *x,
+                                const glcollide_myszkowski_result *y, const char *what)
+{
+    TEST_REQUIRE(
+        x->interference == y->interference && x->passes == y->passes && x->swapped == y->swapped &&
+            x->width == y->width && x->height == y->height &&
+            !memcmp(x->direction, y->direction, sizeof x->direction) &&
+            x->pixel_size == y->pixel_size && x->depth_range == y->depth_range &&
+            x->tolerance == y->tolerance && x->covered_pixels == y->covered_pixels &&
+            x->collision_pass1 == y->collision_pass1 && x->concave_pixels == y->concave_pixels &&
+            x->stats.draw_calls == y->stats.draw_calls && x->stats.gpu_syncs == y->stats.gpu_syncs,
+        "%s: world and scene entries differ (interference %d/%d, passes %d/%d, %dx%d / "
+        "%dx%d)",
+        what, x->interference, y->interference, x->passes, y->passes, x->width, x->height, y->width,
+        y->height);
+}
+
+static void require_same_map(const glcollide_myszkowski_map *x, const glcollide_myszkowski_map *y,
+                             const char *what)
+{
+    size_t pixels = (size_t)x->width * (size_t)x->height;
+    TEST_REQUIRE(x->width == y->width && x->height == y->height &&
+                     !memcmp(x->corner, y->corner, sizeof x->corner) &&
+                     !memcmp(x->direction, y->direction, sizeof x->direction) &&
+                     x->pixel_size == y->pixel_size &&
+                     (!pixels || (!memcmp(x->distance, y->distance, pixels * sizeof(float)) &&
+                                  !memcmp(x->coverage, y->coverage, pixels))),
+                 "%s: world and scene maps differ", what);
+}
+
+/*
+ * The CPU twin (no context) on 160 random pairs (seeds 0x7C150000 + i,
+ * generated and real meshes, random poses), 24 nested pairs (seeds
+ * 0x7C160000 + i: one solid inside the other, both orders) and 8 disjoint
+ * pairs with nested boxes (seeds 0x7C170000 + i): its answer is the exact
+ * world method's for the pair; the world entry and the scene entry give
+ * the same result; passes and tolerance 0.
+ */
+START_TEST(test_cpu_twin_exact)
+{
+    glcollide_myszkowski *twin = NULL;
+    ck_assert_int_eq(glcollide_myszkowski_create(NULL, &twin), GLCOLLIDE_OK);
+    static const int counts[4] = {160, 12, 12, 8};
+    static const uint64_t bases[4] = {0x7C150000u, 0x7C160000u, 0x7C160100u, 0x7C170000u};
+    size_t touching[4] = {0, 0, 0, 0};
+    for (int kind = 0; kind < 4; kind++)
+        for (int i = 0; i < counts[kind]; i++) {
+            uint64_t seed = bases[kind] + (uint64_t)i;
+            glcollide_scene *scene = shape_scene(kind, seed);
+            glcollide_world *world = world_of_scene(scene);
+            glcollide_myszkowski_options options = shape_options(256);
+            glcollide_myszkowski_result on_world, on_scene;
+            ck_assert_int_eq(
+                glcollide_myszkowski_test_world(twin, world, 0, 1, &options, &on_world),
+                GLCOLLIDE_OK);
+            ck_assert_int_eq(glcollide_myszkowski_test(twin, scene, 0, 1, &options, &on_scene),
+                             GLCOLLIDE_OK);
+            int exact = world_exact(world, 0);
+            char what[80];
+            snprintf(what, sizeof what, "%s pair, seed 0x%llx", scene_kinds[kind],
+                     (unsigned long long)seed);
+            TEST_REQUIRE(on_world.interference == exact, "%s: CPU twin says %d, exact %d", what,
+                         on_world.interference, exact);
+            require_same_result(&on_world, &on_scene, what);
+            TEST_REQUIRE(on_world.passes == 0 && on_world.tolerance == 0 &&
+                             on_world.stats.draw_calls == 0 && on_world.stats.gpu_syncs == 0,
+                         "%s: the CPU twin ran passes", what);
+            if (kind == 1 || kind == 2)
+                TEST_REQUIRE(exact, "%s: not nested", what);
+            if (kind == 3)
+                TEST_REQUIRE(!exact && on_world.width > 0, "%s: not disjoint in nested boxes",
+                             what);
+            touching[kind] += (size_t)exact;
+            glcollide_world_destroy(&world);
+            glcollide_scene_destroy(&scene);
+        }
+    printf("myszkowski CPU twin: %d random pairs (%zu touching), %d nested, %d disjoint: all the "
+           "exact method's answer\n",
+           counts[0], touching[0], counts[1] + counts[2], counts[3]);
+    ck_assert_uint_gt(touching[0], counts[0] / 5);
+    ck_assert_uint_lt(touching[0], counts[0] - counts[0] / 5);
+    glcollide_myszkowski_destroy(&twin);
+    ck_assert_ptr_null(twin);
+    for (int k = 0; k < 5; k++)
+        glcollide_mesh_destroy(&real_meshes[k]);
+}
+END_TEST
+
+/*
+ * The CPU twin's distance map of two boxes seen along x (faces split along
+ * their diagonals, which pass through pixel centres: the top-left rule must
+ * count each surface once): B a gap of 0.125 beyond A, then overlapping it
+ * by 0.125. Every pixel both cover has that distance (to 1e-12), B's shadow
+ * is all covered, world and scene maps equal.
+ */
+START_TEST(test_cpu_twin_map)
+{
+    glcollide_myszkowski *twin = NULL;
+    ck_assert_int_eq(glcollide_myszkowski_create(NULL, &twin), GLCOLLIDE_OK);
+    static const double shifts[2] = {1.0, 0.75}, expected[2] = {0.125, -0.125};
+    for (int c = 0; c < 2; c++) {
+        glcollide_scene *scene = NULL;
+        ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+        glcollide_mesh *a = NULL, *b = NULL;
+        ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &a), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_mesh_generate_box(0.375, 0.1875, 0.1875, &b), GLCOLLIDE_OK);
+        const double q[4] = {1, 0, 0, 0}, ta[3] = {0, 0, 0}, tb[3] = {shifts[c], 0, 0};
+        test_scene_add_object(scene, test_scene_add_mesh(scene, a), ta, q);
+        test_scene_add_object(scene, test_scene_add_mesh(scene, b), tb, q);
+        glcollide_world *world = world_of_scene(scene);
+        /* The window is B's shadow grown by the margin, 0.5 wide: 16 pixels
+         * of 1/32 inside (and one free on each side), so that pixel centres
+         * lie exactly on the faces' diagonals. */
+        glcollide_myszkowski_options options = shape_options(18);
+        options.direction[0] = 1;
+        options.margin = 0.0625;
+        glcollide_myszkowski_map map, on_scene;
+        ck_assert_int_eq(glcollide_myszkowski_distance_map_world(twin, world, 0, 1, &options, &map),
+                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_myszkowski_distance_map(twin, scene, 0, 1, &options, &on_scene),
+                         GLCOLLIDE_OK);
+        require_same_map(&map, &on_scene, "boxes");
+        ck_assert_int_gt(map.width, 0);
+        size_t both = 0, shadow = 0;
+        for (int y = 0; y < map.height; y++)
+            for (int x = 0; x < map.width; x++) {
+                size_t p = (size_t)y * map.width + x;
+                double u = (x + 0.5) * map.pixel_size, v = (y + 0.5) * map.pixel_size, centre[3];
+                for (int k = 0; k < 3; k++)
+                    centre[k] = map.corner[k] + u * map.axis_u[k] + v * map.axis_v[k];
+                int in_b = fabs(centre[1]) < 0.1875 && fabs(centre[2]) < 0.1875;
+                shadow += (size_t)in_b;
+                if (map.coverage[p] == 3) {
+                    both++;
+                    ck_assert_msg(fabs(map.distance[p] - expected[c]) < 1e-12,
+                                  "pixel %d %d: distance %.17g, expected %g", x, y, map.distance[p],
+                                  expected[c]);
+                } else {
+                    ck_assert_msg(!in_b, "pixel %d %d in B's shadow: coverage %d", x, y,
+                                  map.coverage[p]);
+                    ck_assert(isnan(map.distance[p]));
+                }
+            }
+        ck_assert_uint_ge(both, shadow);
+        ck_assert_int_eq(map.width, 18);
+        ck_assert_double_eq(map.pixel_size, 1.0 / 32);
+        ck_assert_uint_eq(shadow, 144); /* 12 x 12 centres strictly inside */
+        ck_assert_double_eq_tol(map.min_distance, expected[c], 1e-12);
+        glcollide_myszkowski_map_clear(&map);
+        glcollide_myszkowski_map_clear(&on_scene);
+        glcollide_world_destroy(&world);
+        glcollide_scene_destroy(&scene);
+    }
+    glcollide_myszkowski_destroy(&twin);
+}
+END_TEST
+
+/* The world entries' refusals, one message each, with result and map
+ * emptied and the tester still usable (CPU twin; the GPU's checks are the
+ * same code). */
+START_TEST(test_world_errors)
+{
+    glcollide_myszkowski *twin = NULL;
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    int status = glcollide_myszkowski_create(NULL, NULL);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: out is NULL");
+    test_log_capture_stop();
+    ck_assert_int_eq(glcollide_myszkowski_create(NULL, &twin), GLCOLLIDE_OK);
+    glcollide_scene *scene = NULL;
+    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    glcollide_mesh *box = NULL, *open = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &box), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_create(box->positions, box->vertex_count, box->triangles,
+                                           box->triangle_count - 2, "open box", &open),
+                     GLCOLLIDE_OK);
+    const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0}, t1[3] = {0.3, 0, 0};
+    test_scene_add_object(scene, test_scene_add_mesh(scene, box), t0, q);
+    test_scene_add_object(scene, test_scene_add_mesh(scene, open), t1, q);
+    glcollide_world *world = world_of_scene(scene);
+    glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
+    glcollide_myszkowski_result result;
+    glcollide_myszkowski_map map;
+    memset(&result, 0xff, sizeof result);
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    status = glcollide_myszkowski_test_world(twin, world, 0, 1, &options, &result);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
+                       "myszkowski: object 1 (open box) is not a closed solid: 4 boundary, 0 "
+                       "non-manifold, 0 misoriented edges, 0 degenerate triangles, signed volume "
+                       "0.833333");
+    ck_assert_int_eq(result.interference, 0);
+    ck_assert_int_eq(result.width, 0);
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    status = glcollide_myszkowski_test(twin, scene, 0, 1, &options, &result);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
+                       "myszkowski: object 1 (open box) is not a closed solid: 4 boundary, 0 "
+                       "non-manifold, 0 misoriented edges, 0 degenerate triangles, signed volume "
+                       "0.833333");
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    status = glcollide_myszkowski_test_world(twin, world, 1, 1, &options, &result);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "myszkowski: objects 1 and 1: need two distinct objects of 2");
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    status = glcollide_myszkowski_test_world(twin, world, 0, 7, &options, &result);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "myszkowski: objects 0 and 7: need two distinct objects of 2");
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    status = glcollide_myszkowski_distance_map_world(twin, world, 9, 0, &options, &map);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "myszkowski: objects 9 and 0: need two distinct objects of 2");
+    ck_assert_ptr_null(map.distance);
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    status = glcollide_myszkowski_test_world(NULL, world, 0, 1, &options, &result);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "myszkowski: tester, world or options is NULL");
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    status = glcollide_myszkowski_test_world(twin, NULL, 0, 1, &options, &result);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "myszkowski: tester, world or options is NULL");
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    status = glcollide_myszkowski_test_world(twin, world, 0, 1, NULL, &result);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "myszkowski: tester, world or options is NULL");
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    status = glcollide_myszkowski_test_world(twin, world, 0, 1, &options, NULL);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: result is NULL");
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    status = glcollide_myszkowski_distance_map_world(twin, world, 0, 1, &options, NULL);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: map is NULL");
+    options.resolution = 8;
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    status = glcollide_myszkowski_test_world(twin, world, 0, 1, &options, &result);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "myszkowski: resolution 8 outside 16..4096");
+    test_log_capture_stop();
+    /* Nothing lost: the same tester and world, without the solid check. */
+    options = glcollide_myszkowski_default_options();
+    options.check_solids = 0;
+    ck_assert_int_eq(glcollide_myszkowski_test_world(twin, world, 0, 1, &options, &result),
+                     GLCOLLIDE_OK);
+    ck_assert_int_eq(result.interference, 1);
+    ck_assert_int_eq(glcollide_myszkowski_distance_map_world(twin, world, 0, 1, &options, &map),
+                     GLCOLLIDE_OK);
+    ck_assert_int_gt(map.width, 0);
+    glcollide_myszkowski_map_clear(&map);
+    glcollide_world_destroy(&world);
+    glcollide_scene_destroy(&scene);
+    glcollide_myszkowski_destroy(&twin);
+    glcollide_myszkowski_destroy(&twin); /* NULL is fine */
+}
+END_TEST
+
+/*
+ * GPU, CPU twin and the exact world method on the same poses: 100 random
+ * pairs (seeds 0x7C1D0000 + i, generated and real meshes), 16 nested (seeds
+ * 0x7C1E0000 + i, both orders) and 8 disjoint with nested boxes (seeds
+ * 0x7C1F0000 + i), at 256^2. The twin always gives the exact answer; the GPU
+ * the same but where its stated limits allow (a false alarm within the
+ * result's tolerance, a miss of an overlap thinner than a pixel: counted and
+ * printed, at most 1 in 20), and on every nested and disjoint pair. The
+ * GPU's world entry equals its scene entry.
+ */
+START_TEST(test_cpu_twin_gpu)
+{
+    setup();
+    glcollide_myszkowski *twin = NULL;
+    ck_assert_int_eq(glcollide_myszkowski_create(NULL, &twin), GLCOLLIDE_OK);
+    static const int counts[4] = {100, 8, 8, 8};
+    static const uint64_t bases[4] = {0x7C1D0000u, 0x7C1E0000u, 0x7C1E0100u, 0x7C1F0000u};
+    size_t misses = 0, false_alarms = 0, touching = 0;
+    for (int kind = 0; kind < 4; kind++)
+        for (int i = 0; i < counts[kind]; i++) {
+            uint64_t seed = bases[kind] + (uint64_t)i;
+            glcollide_scene *scene = shape_scene(kind, seed);
+            glcollide_world *world = world_of_scene(scene);
+            glcollide_myszkowski_options options = shape_options(256);
+            glcollide_myszkowski_result gpu, on_scene, cpu;
+            ck_assert_int_eq(glcollide_myszkowski_test_world(tester, world, 0, 1, &options, &gpu),
+                             GLCOLLIDE_OK);
+            ck_assert_int_eq(glcollide_myszkowski_test(tester, scene, 0, 1, &options, &on_scene),
+                             GLCOLLIDE_OK);
+            ck_assert_int_eq(glcollide_myszkowski_test_world(twin, world, 0, 1, &options, &cpu),
+                             GLCOLLIDE_OK);
+            int exact = world_exact(world, 0);
+            char what[80];
+            snprintf(what, sizeof what, "%s pair, seed 0x%llx", scene_kinds[kind],
+                     (unsigned long long)seed);
+            require_same_result(&gpu, &on_scene, what);
+            TEST_REQUIRE(cpu.interference == exact, "%s: CPU twin %d, exact %d", what,
+                         cpu.interference, exact);
+            TEST_REQUIRE(!memcmp(cpu.direction, gpu.direction, sizeof cpu.direction) &&
+                             cpu.width == gpu.width && cpu.height == gpu.height,
+                         "%s: the CPU twin's view is not the GPU's", what);
+            touching += (size_t)exact;
+            if (gpu.interference != exact) {
+                TEST_REQUIRE(kind == 0, "%s: GPU %d, CPU twin and exact %d", what, gpu.interference,
+                             exact);
+                if (gpu.interference) {
+                    TEST_REQUIRE(world_exact(world, gpu.tolerance),
+                                 "%s: GPU reports interference beyond its tolerance %g", what,
+                                 gpu.tolerance);
+                    false_alarms++;
+                } else {
+                    misses++;
+                }
+                printf("myszkowski GPU/CPU twin: %s: GPU %d, exact %d (tolerance %g, pixel %g)\n",
+                       what, gpu.interference, exact, gpu.tolerance, gpu.pixel_size);
+            }
+            glcollide_world_destroy(&world);
+            glcollide_scene_destroy(&scene);
+        }
+    printf("myszkowski GPU vs CPU twin: %d pairs (%zu touching): %zu misses (thin overlaps), %zu "
+           "false alarms within the tolerance\n",
+           counts[0] + counts[1] + counts[2] + counts[3], touching, misses, false_alarms);
+    ck_assert_uint_le(misses, (size_t)counts[0] / 20);
+    glcollide_myszkowski_destroy(&twin);
+    for (int k = 0; k < 5; k++)
+        glcollide_mesh_destroy(&real_meshes[k]);
+}
+END_TEST
+
+/* Distance maps: the GPU's world entry equals its scene entry, and the CPU
+ * twin's map has the GPU's view, equal to the CPU ray casting the GPU's
+ * map is checked against (check_map), on 12 random pairs (seeds 0x7C1A0000
+ * + i). */
+START_TEST(test_world_maps)
+{
+    setup();
+    glcollide_myszkowski *twin = NULL;
+    ck_assert_int_eq(glcollide_myszkowski_create(NULL, &twin), GLCOLLIDE_OK);
+    size_t compared = 0;
+    for (int i = 0; i < 12; i++) {
+        uint64_t seed = 0x7C1A0000u + (uint64_t)i;
+        int kinds[2];
+        glcollide_scene *scene = random_pair(seed, kinds);
+        glcollide_world *world = world_of_scene(scene);
+        glcollide_myszkowski_options options = shape_options(64);
+        options.margin = 0.05;
+        glcollide_myszkowski_map gpu, on_scene, cpu;
+        ck_assert_int_eq(
+            glcollide_myszkowski_distance_map_world(tester, world, 0, 1, &options, &gpu),
+            GLCOLLIDE_OK);
+        ck_assert_int_eq(
+            glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &on_scene),
+            GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_myszkowski_distance_map_world(twin, world, 0, 1, &options, &cpu),
+                         GLCOLLIDE_OK);
+        char what[64];
+        snprintf(what, sizeof what, "seed 0x%llx", (unsigned long long)seed);
+        require_same_map(&gpu, &on_scene, what);
+        TEST_REQUIRE(cpu.width == gpu.width && cpu.height == gpu.height &&
+                         !memcmp(cpu.corner, gpu.corner, sizeof cpu.corner) &&
+                         !memcmp(cpu.direction, gpu.direction, sizeof cpu.direction) &&
+                         cpu.pixel_size == gpu.pixel_size,
+                     "%s: the CPU twin's map has another view", what);
+        if (gpu.width) {
+            map_check check = {0};
+            check_map(scene, &cpu, &check, what);
+            /* The same rays; distances rounded to float (|d| <= depth_range). */
+            TEST_REQUIRE(check.coverage_mismatch == 0 && check.ambiguous == 0 &&
+                             check.worst_steps <= 1,
+                         "%s: the CPU twin's map is not the ray casting's (%zu coverage "
+                         "mismatches, %zu ambiguous, %g depth steps)",
+                         what, check.coverage_mismatch, check.ambiguous, check.worst_steps);
+            memset(&check, 0, sizeof check);
+            check_map(scene, &gpu, &check, what);
+            TEST_REQUIRE(check.coverage_mismatch == 0 && check.beyond == 0,
+                         "%s: GPU map beyond its bound of the CPU twin's", what);
+            compared += check.compared;
+        }
+        glcollide_myszkowski_map_clear(&gpu);
+        glcollide_myszkowski_map_clear(&on_scene);
+        glcollide_myszkowski_map_clear(&cpu);
+        glcollide_world_destroy(&world);
+        glcollide_scene_destroy(&scene);
+    }
+    ck_assert_uint_gt(compared, 1000);
+    glcollide_myszkowski_destroy(&twin);
+    for (int k = 0; k < 5; k++)
+        glcollide_mesh_destroy(&real_meshes[k]);
+}
+END_TEST
+
 Suite *suite_myszkowski(void)
 {
     Suite *suite = suite_create("myszkowski");
@@ -1146,6 +1504,21 @@ Suite *suite_myszkowski(void)
     tcase_add_test(tc, test_distance_map);
     tcase_add_test(tc, test_refine);
     tcase_add_test(tc, test_random_pairs);
+    tcase_add_test(tc, test_cpu_twin_gpu);
+    tcase_add_test(tc, test_world_maps);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+/* The CPU twin and the world entries without GL, in tests/glcollide-tests. */
+Suite *suite_myszkowski_cpu(void)
+{
+    Suite *suite = suite_create("myszkowski_cpu");
+    TCase *tc = tcase_create("one shape");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_world_errors);
+    tcase_add_test(tc, test_cpu_twin_map);
+    tcase_add_test(tc, test_cpu_twin_exact);
     suite_add_tcase(suite, tc);
     return suite;
 }

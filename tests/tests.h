@@ -29,7 +29,9 @@ Suite *suite_contacts(void);
 Suite *suite_contacts_primitive(void);
 Suite *suite_particles(void);
 Suite *suite_tetra_tree(void);
+Suite *suite_tetra_tree_cpu(void);
 Suite *suite_myszkowski(void);
+Suite *suite_myszkowski_cpu(void);
 Suite *suite_bad_input(void);
 /* The ODE plugin's program (tests/glcollide-ode-tests). */
 Suite *suite_ode(void);

@@ -40,12 +40,33 @@ extern "C" {
 
 /* The GL objects of the method (programs, buffers, a depth/stencil target),
  * made once and reused by every test. Bound to one context: destroy it before
- * that context, with the context current (owned contexts are made current). */
+ * that context, with the context current (owned contexts are made current).
+ * Made without a context, it is the CPU twin (below), bound to nothing. */
 typedef struct glcollide_myszkowski glcollide_myszkowski;
 
-/* Errors: INVALID_ARGUMENT (NULL), OUT_OF_MEMORY, GL (a shader that does not
- * build, with the driver's message). Touches: the GL state of
- * glcollide_context_wrap_current, restored on return. */
+/*
+ * context NULL: the CPU twin, which answers every entry on the CPU with no
+ * GL at all:
+ * - the test answers interference exactly: the answer of the world's exact
+ *   method (GLCOLLIDE_METHOD_EXACT at objects level) for that pair, the
+ *   surfaces meeting (exact predicates) or one solid containing a part of
+ *   the other (nonzero winding). result->interference is that answer;
+ *   passes, the pixel counters, tolerance and swapped's effect are 0 (no
+ *   pass runs); direction, width, height, pixel_size and depth_range are
+ *   those of the view the GPU would choose (refine is ignored: the
+ *   direction is the automatic one or options->direction);
+ *   stats.triangle_tests counts the exact triangle tests;
+ * - the distance map casts, in double, the ray through each pixel centre
+ *   of that same view (exact orient2d on the projected triangles; a centre
+ *   on a projected edge or vertex belongs to the triangles whose edge there
+ *   is a top or left one, the rasterizers' rule), and gives each pixel the
+ *   map's definition computed from the sorted crossings; position_step is
+ *   0, listed_pixels and unresolved_pixels 0. It is the reference the GPU's
+ *   map is tested against.
+ * Errors: INVALID_ARGUMENT (out NULL), OUT_OF_MEMORY, GL (a shader that
+ * does not build, with the driver's message). Touches: with a context, the
+ * GL state of glcollide_context_wrap_current, restored on return.
+ */
 GLCOLLIDE_API int glcollide_myszkowski_create(glcollide_context *context,
                                               glcollide_myszkowski **out);
 /* Accepts NULL or a pointer to NULL; clears the handle. */
@@ -119,6 +140,25 @@ GLCOLLIDE_API int glcollide_myszkowski_test(glcollide_myszkowski *tester,
                                             const glcollide_myszkowski_options *options,
                                             glcollide_myszkowski_result *result);
 
+/*
+ * glcollide_myszkowski_test on objects i and j of a persistent world, with
+ * their meshes and current poses: the same answer as the scene entry for a
+ * scene holding the same meshes and poses (the scene entry is this run on a
+ * world of the two objects). The world keeps what it derives from each
+ * mesh (the check_solids verdict, the CPU twin's BVH) until the mesh
+ * changes; the tester keeps its world-position buffers, so a warm GPU test
+ * allocates only its upload arrays (the CPU twin's map also builds a BVH of
+ * the projected meshes per map). Errors as
+ * glcollide_myszkowski_test (INVALID_ARGUMENT: NULL tester, world or
+ * options, i == j, an index out of range: "myszkowski: objects 0 and 7:
+ * need two distinct objects of 2"), and INVALID_MESH for non-finite world
+ * positions. The world is not changed but for its cached derivations.
+ */
+GLCOLLIDE_API int glcollide_myszkowski_test_world(glcollide_myszkowski *tester,
+                                                  glcollide_world *world, uint32_t i, uint32_t j,
+                                                  const glcollide_myszkowski_options *options,
+                                                  glcollide_myszkowski_result *result);
+
 /* Coverage bits of a distance-map pixel. */
 enum {
     GLCOLLIDE_MYSZKOWSKI_COVER_A = 1,   /* the ray crosses A */
@@ -173,6 +213,13 @@ GLCOLLIDE_API int glcollide_myszkowski_distance_map(glcollide_myszkowski *tester
                                                     uint32_t j,
                                                     const glcollide_myszkowski_options *options,
                                                     glcollide_myszkowski_map *map);
+
+/* glcollide_myszkowski_distance_map on objects i and j of a persistent
+ * world (see glcollide_myszkowski_test_world). Errors as
+ * glcollide_myszkowski_test_world; map is cleared on error. */
+GLCOLLIDE_API int glcollide_myszkowski_distance_map_world(
+    glcollide_myszkowski *tester, glcollide_world *world, uint32_t i, uint32_t j,
+    const glcollide_myszkowski_options *options, glcollide_myszkowski_map *map);
 
 GLCOLLIDE_API void glcollide_myszkowski_map_clear(glcollide_myszkowski_map *map);
 

@@ -107,8 +107,8 @@ typedef struct glcollide_collider {
 /* A rectangle centred on centre with edges along unit vectors axis_u, axis_v (half sizes). */
 GLCOLLIDE_API glcollide_collider glcollide_collider_rectangle(const double centre[3],
                                                               const double axis_u[3],
-                                                              const double axis_v[3],
-                                                              double half_u, double half_v);
+                                                              const double axis_v[3], double half_u,
+                                                              double half_v);
 GLCOLLIDE_API glcollide_collider glcollide_collider_disc(const double centre[3],
                                                          const double normal[3], double radius);
 /* x^2/rx^2 + y^2/ry^2 + z^2/rz^2 = 1 in the frame of axis (radii[2] along it). */
@@ -128,8 +128,8 @@ GLCOLLIDE_API glcollide_collider glcollide_collider_paraboloid(const double vert
                                                                double curvature, double height);
 /* One sheet: (x^2 + y^2)/waist^2 - z^2/c^2 = 1, -half_height <= z <= half_height. */
 GLCOLLIDE_API glcollide_collider glcollide_collider_hyperboloid(const double centre[3],
-                                                               const double axis[3], double waist,
-                                                               double c, double half_height);
+                                                                const double axis[3], double waist,
+                                                                double c, double half_height);
 
 /* Per-generation variation of start conditions: x0 + position_jitter * r,
  * v0 + velocity_jitter * r', r and r' in [-1, 1)^3 from a hash of (particle,
@@ -137,10 +137,10 @@ GLCOLLIDE_API glcollide_collider glcollide_collider_hyperboloid(const double cen
 typedef struct glcollide_particles_settings {
     double position_jitter[3];
     double velocity_jitter[3];
-    int max_bounces;    /* bounces per generation (0..65535); the next impact eliminates */
-    int map_tile;       /* impact map pixels per tile side (per collider), 1..4096 */
-    int time_bits;      /* quantisation of the time channel of the map, 1..23 (thesis: 8) */
-    int use_origin;     /* 0: origin = centre of the colliders' bounds */
+    int max_bounces; /* bounces per generation (0..65535); the next impact eliminates */
+    int map_tile;    /* impact map pixels per tile side (per collider), 1..4096 */
+    int time_bits;   /* quantisation of the time channel of the map, 1..23 (thesis: 8) */
+    int use_origin;  /* 0: origin = centre of the colliders' bounds */
     double origin[3];
 } glcollide_particles_settings;
 
@@ -171,12 +171,12 @@ typedef struct glcollide_impact {
 
 typedef struct glcollide_particles_stats {
     double time_ms;
-    uint64_t impacts;        /* counted in the step window, whatever the feedback */
-    uint64_t alive;          /* particles alive at t1 (POSITIONS only, else 0) */
-    uint64_t draw_calls;     /* draws and dispatches */
+    uint64_t impacts;    /* counted in the step window, whatever the feedback */
+    uint64_t alive;      /* particles alive at t1 (POSITIONS only, else 0) */
+    uint64_t draw_calls; /* draws and dispatches */
     uint64_t gpu_syncs;
     uint64_t readback_bytes;
-    uint64_t reruns;         /* steps run again because the records overflowed */
+    uint64_t reruns; /* steps run again because the records overflowed */
 } glcollide_particles_stats;
 
 typedef struct glcollide_particles_result {
@@ -203,10 +203,13 @@ typedef struct glcollide_particles glcollide_particles;
 
 /*
  * Makes a particle system. context NULL: everything runs on the CPU
- * reference (same results as glcollide_particles_reference_step). With a
- * context, its programs and buffers belong to the system; the context must
- * outlive it. settings NULL: defaults. Errors: INVALID_ARGUMENT (bad settings),
- * OUT_OF_MEMORY, GL (shaders).
+ * reference (same results as glcollide_particles_reference_step), the CPU
+ * twin of the library's other algorithms. With a context, its programs and
+ * buffers belong to the system; the context must outlive it. Unlike the
+ * other algorithms the system does not run on a glcollide_world: its
+ * colliders are analytic surfaces (glcollide_particles_set_colliders), not
+ * meshes, and its particles are its own; it runs on those (step). settings NULL: defaults. Errors:
+ * INVALID_ARGUMENT (bad settings), OUT_OF_MEMORY, GL (shaders).
  */
 GLCOLLIDE_API int glcollide_particles_create(glcollide_context *context,
                                              const glcollide_particles_settings *settings,
@@ -275,8 +278,9 @@ GLCOLLIDE_API void glcollide_collider_map_coordinates(const glcollide_collider *
  * direction) of map coordinates (u, v), for splats and for drawing a
  * collider. Returns 1, or 0 where the map's (angle, z) meets no point of a
  * quadric (the nearest root along the angle's ray is used otherwise). */
-GLCOLLIDE_API int glcollide_collider_map_point(const glcollide_collider *collider, const double uv[2],
-                                               double point[3], double normal[3]);
+GLCOLLIDE_API int glcollide_collider_map_point(const glcollide_collider *collider,
+                                               const double uv[2], double point[3],
+                                               double normal[3]);
 
 #ifdef __cplusplus
 }

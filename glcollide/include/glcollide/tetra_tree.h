@@ -120,15 +120,20 @@ GLCOLLIDE_API int glcollide_tetra_tree_classify(const glcollide_tetra_tree *tree
 
 /* ---------------------------------------------------------------- GPU */
 
-/* The tree in GL buffers, a compute program and per-particle state. */
+/* The tree in GL buffers, a compute program and per-particle state; or,
+ * made without a context, its CPU twin. */
 typedef struct glcollide_tetra_gpu glcollide_tetra_gpu;
 
 /*
- * Uploads tree to context (required; made current) for GPU classification.
- * tree must outlive the returned object (flagged particles are finished
- * with it); destroy the object before the context. Errors:
- * INVALID_ARGUMENT, LIMIT (tree larger than a GL buffer), OUT_OF_MEMORY, GL
- * (the compute program does not build: the message says why).
+ * Uploads tree to context (made current) for GPU classification. context
+ * NULL: the CPU twin, which classifies with glcollide_tetra_tree_classify
+ * (the same answers), keeping each particle's tetra-cone in the object for
+ * GLCOLLIDE_TETRA_FRAME_COHERENCE as the GPU keeps it in a buffer; no GL is
+ * touched. tree must outlive the returned object (flagged particles are
+ * finished with it); destroy the object before the context. Errors:
+ * INVALID_ARGUMENT (out or tree NULL), LIMIT (tree larger than a GL
+ * buffer), OUT_OF_MEMORY, GL (the compute program does not build: the
+ * message says why).
  */
 GLCOLLIDE_API int glcollide_tetra_gpu_create(glcollide_context *context,
                                              const glcollide_tetra_tree *tree,
@@ -155,6 +160,28 @@ GLCOLLIDE_API void glcollide_tetra_gpu_destroy(glcollide_tetra_gpu **gpu);
 GLCOLLIDE_API int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points,
                                                size_t count, unsigned flags, uint8_t *inside,
                                                glcollide_tetra_stats *stats);
+
+/*
+ * Classifies count points given in world space against object of world,
+ * whose mesh must be the one the tree was built from (the same vertices and
+ * triangles: compared once per change of the world's mesh; another mesh is
+ * refused with INVALID_ARGUMENT). Each point is taken into the mesh's space
+ * by the inverse of the object's current pose, local = R^T (p - t) in
+ * double (R from glcollide_object_rotation_matrix), and that double point
+ * is classified as glcollide_tetra_gpu_classify classifies (CPU twin or
+ * GPU): the answer is exact for the transformed point, which may differ
+ * from the world point by the rounding of the transform (a point within a
+ * few ulps of the posed surface may fall on either side of it). The points
+ * in the mesh's space are kept in the object (grown, so a warm call
+ * allocates nothing). Flags, stats and touches as
+ * glcollide_tetra_gpu_classify. Errors: INVALID_ARGUMENT (NULL, no such
+ * object, another mesh), LIMIT, OUT_OF_MEMORY, GL.
+ */
+GLCOLLIDE_API int glcollide_tetra_gpu_classify_world(glcollide_tetra_gpu *gpu,
+                                                     const glcollide_world *world, uint32_t object,
+                                                     const double *points, size_t count,
+                                                     unsigned flags, uint8_t *inside,
+                                                     glcollide_tetra_stats *stats);
 
 #ifdef __cplusplus
 }
