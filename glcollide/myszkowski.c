@@ -1437,46 +1437,27 @@ int glcollide_query_convex(glcollide_world *persistent, glcollide_context *conte
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = candidates.count;
-    /* Solids checked once per mesh, for the meshes of candidate pairs:
-     * checked[m] = 1 + whether it passes through itself. */
-    unsigned char *checked = calloc(world->mesh_count ? world->mesh_count : 1, 1);
+    /* Each pair as glcollide_myszkowski_test_world answers it: the solid
+     * checks are the world's, made once per mesh and kept until it changes. */
     glcollide_myszkowski *tester = NULL;
-    if (!checked)
-        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
-    for (size_t k = 0; k < 2 * candidates.count && status == GLCOLLIDE_OK; k++) {
-        uint32_t o = k % 2 ? candidates.pairs[k / 2].b : candidates.pairs[k / 2].a;
-        uint32_t m = world->poses[o].mesh;
-        if (!checked[m]) {
-            int crossing = 0;
-            status = check_solid(world->objects[o].mesh, o, &crossing);
-            checked[m] = (unsigned char)(1 + crossing);
-        }
-    }
-    if (status == GLCOLLIDE_OK && candidates.count)
+    if (candidates.count)
         status = glcollide_myszkowski_create(context, &tester);
     glcollide_myszkowski_options pair_options = glcollide_myszkowski_default_options();
     pair_options.resolution = options->resolution;
     for (size_t k = 0; k < candidates.count && status == GLCOLLIDE_OK; k++) {
-        uint32_t i = candidates.pairs[k].a, j = candidates.pairs[k].b;
-        solid s[2];
-        for (int f = 0; f < 2; f++) {
-            uint32_t o = f ? j : i;
-            solid_init(&s[f], world->objects[o].mesh, checked[world->poses[o].mesh] == 2,
-                       &world->poses[o], world->objects[o].positions);
-        }
+        const uint32_t pair[2] = {candidates.pairs[k].a, candidates.pairs[k].b};
         glcollide_myszkowski_result found;
         memset(&found, 0, sizeof found);
-        status = pair_run(tester, &s[0], &s[1], &pair_options, &found, NULL);
+        status = world_pair(tester, persistent, pair, pair, &pair_options, &found, NULL);
         result->stats.candidates++;
         result->stats.draw_calls += found.stats.draw_calls;
         result->stats.gpu_syncs += found.stats.gpu_syncs;
         result->stats.readback_bytes += found.stats.readback_bytes;
         result->stats.triangles_rasterized += found.stats.triangles_rasterized;
         if (status == GLCOLLIDE_OK && found.interference)
-            status = glcollide_result_add_pair(result, i, j);
+            status = glcollide_result_add_pair(result, pair[0], pair[1]);
     }
     glcollide_myszkowski_destroy(&tester);
-    free(checked);
     glcollide_pair_list_release(&candidates);
     return status;
 }

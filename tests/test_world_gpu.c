@@ -11,6 +11,8 @@
  */
 #include "tests.h"
 
+#include "../glcollide/world.h"
+
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
 
@@ -343,6 +345,35 @@ END_TEST
 
 /* cullide, stencil and convex on a world over frames: the answers of fresh
  * one-shot queries on the same meshes and poses. */
+/* convex on a world checks each mesh's solidity through the world, once, not
+ * on every query (a self-intersection search per mesh per frame before). */
+START_TEST(test_convex_world_checks_solids_once)
+{
+    context_setup();
+    glcollide_mesh *sphere = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 10, 6, &sphere), GLCOLLIDE_OK);
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_add_mesh(world, sphere, NULL), GLCOLLIDE_OK);
+    const double q[4] = {1, 0, 0, 0};
+    for (int o = 0; o < 3; o++) {
+        const double t[3] = {0.6 * o, 0, 0};
+        ck_assert_int_eq(glcollide_world_add_object(world, 0, t, q, NULL), GLCOLLIDE_OK);
+    }
+    glcollide_query_result result = {0};
+    for (int frame = 0; frame < 3; frame++) {
+        const double t[3] = {0.6 + 0.01 * frame, 0, 0};
+        ck_assert_int_eq(glcollide_world_set_pose(world, 1, t, q), GLCOLLIDE_OK);
+        query(world, GLCOLLIDE_METHOD_CONVEX, GLCOLLIDE_LEVEL_OBJECTS, 0, &result);
+        ck_assert_uint_eq(result.pair_count, 2); /* 0-1 and 1-2 overlap, 0-2 apart */
+        ck_assert_uint_eq(world->solid_checks, 1);
+    }
+    glcollide_query_result_clear(&result);
+    glcollide_world_destroy(&world);
+    glcollide_mesh_destroy(&sphere);
+}
+END_TEST
+
 START_TEST(test_other_gpu_methods_world_vs_fresh)
 {
     context_setup();
@@ -412,6 +443,7 @@ Suite *suite_world_gpu(void)
     tcase_add_test(tc, test_far_world_cost);
     tcase_add_test(tc, test_far_world_new_mesh_upload);
     tcase_add_test(tc, test_other_gpu_methods_world_vs_fresh);
+    tcase_add_test(tc, test_convex_world_checks_solids_once);
     suite_add_tcase(s, tc);
     return s;
 }
