@@ -363,8 +363,9 @@ glcollide_aabb glcollide_bvh_bounds(const glcollide_bvh *bvh)
     return box;
 }
 
-/* Walks the nodes depth levels below the root (leaves where shallower), left
- * to right, handing each node's box to visit. */
+/* Walks the nodes depth levels below the root, left to right, handing each
+ * node's box to visit; a leaf above that depth hands its triangles' boxes
+ * when they fit in its share of the 2^depth places, else its own. */
 typedef void (*frontier_visit)(void *data, const bvh_box *box);
 
 static void visit_frontier(const glcollide_bvh *bvh, int depth, frontier_visit visit, void *data)
@@ -387,6 +388,15 @@ static void visit_frontier(const glcollide_bvh *bvh, int depth, frontier_visit v
             stack[top++].depth = d + 1;
             stack[top].node = node->first;
             stack[top++].depth = d + 1;
+            continue;
+        }
+        /* A leaf above that depth has room for its triangles' own boxes
+         * (2^(depth - d) of the frontier's places are its share): tighter
+         * than the leaf's box, and exact for a small mesh. */
+        if (node->count && d < depth &&
+            (depth - d >= 31 || node->count <= (uint32_t)1 << (depth - d))) {
+            for (uint32_t s = 0; s < node->count; s++)
+                visit(data, &bvh->slot_boxes[node->first + s]);
             continue;
         }
         visit(data, &node->box);

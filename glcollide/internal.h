@@ -216,14 +216,16 @@ void glcollide_aabb_place_with(const glcollide_aabb *local, const double m[9],
 void glcollide_boxes_place_union(const double *boxes, size_t stride, size_t count,
                                  const glcollide_object *pose, glcollide_aabb *out);
 
-/* The boxes of bvh's nodes depth levels below the root (or leaves where
- * shallower), left to right, in glcollide_boxes_place_union's rows of stride
- * capacity; returns how many there are (only the first capacity are
- * written). 0 for an empty or NULL BVH. */
+/* The boxes of bvh's nodes depth levels below the root, left to right (a
+ * leaf above that depth gives its triangles' boxes where they fit in its
+ * share, 2^(depth - its depth), else its own box: at most 2^depth boxes), in
+ * glcollide_boxes_place_union's rows of stride capacity; returns how many
+ * there are (only the first capacity are written). 0 for an empty or NULL
+ * BVH. */
 size_t glcollide_bvh_frontier(const glcollide_bvh *bvh, int depth, double *boxes, size_t capacity);
 
-/* A world box of the mesh of bvh placed by pose: the union of its nodes
- * depth levels below the root (or leaves where shallower), each placed as
+/* A world box of the mesh of bvh placed by pose: the union of its
+ * glcollide_bvh_frontier boxes at depth, each placed as
  * glcollide_aabb_place places a box. Tighter than the placed root box as
  * depth grows, at 2^depth boxes' cost; empty for an empty BVH. */
 void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_object *pose, int depth,
