@@ -7,13 +7,14 @@
  * nodes first and first + 1. Children are always allocated after their
  * parent, so a reverse sweep over the array is a bottom-up order (refit).
  *
- * Leaves hold up to GLCOLLIDE_BVH_LEAF_SIZE = 4 triangles: the exact answer
- * is decided on per-triangle boxes anyway (stored contiguously per leaf), so
- * small leaves buy nothing in precision, while 4 per leaf halves the nodes
- * compared with 2 and quarters them compared with 1 (less memory, less refit
- * work, fewer node-node tests in the simultaneous descent); a leaf-leaf visit
- * costs at most 16 box tests on contiguous data, cheaper than the nodes and
- * stack traffic it replaces.
+ * Leaves hold up to GLCOLLIDE_BVH_LEAF_SIZE = 8 triangles (median splits
+ * leave 4 to 8): the exact answer is decided on per-triangle boxes anyway
+ * (stored contiguously per leaf), so small leaves buy nothing in precision,
+ * while fewer nodes mean less memory, less refit work and fewer node-node
+ * tests in the simultaneous descent; a leaf-leaf visit costs at most 64 box
+ * tests on contiguous data, cheaper than the nodes and stack traffic it
+ * replaces (the descent of two bunnies: 1.66 ms with leaves of up to 4,
+ * 1.42 ms with 8, 1.41 ms with 12, 1.48 ms with 16).
  *
  * The split is the median of the triangle centroids along their largest
  * extent, so the tree is balanced whatever the geometry: depth <=
@@ -26,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GLCOLLIDE_BVH_LEAF_SIZE 4
+#define GLCOLLIDE_BVH_LEAF_SIZE 8
 /* Deepest tree accepted; a balanced tree over < 2^31 triangles is at most
  * 31 deep, so this is never reached and only bounds the traversal stacks. */
 #define GLCOLLIDE_BVH_MAX_DEPTH 60
@@ -442,10 +443,10 @@ static inline void place(const bvh_box *x, double grow, const double r[9], const
  * own axes? 0 when they can. */
 static inline int meets_placed(const bvh_box *x, double grow, const placed_box *p)
 {
+    int meets = 1;
     for (int k = 0; k < 3; k++)
-        if (fabs(p->c[k] - x->c[k]) > x->h[k] + grow + p->h[k])
-            return 0;
-    return 1;
+        meets &= !(fabs(p->c[k] - x->c[k]) > x->h[k] + grow + p->h[k]);
+    return meets;
 }
 
 /*
