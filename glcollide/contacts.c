@@ -160,12 +160,16 @@ typedef struct grid_cell {
 } grid_cell;
 
 /* What the pairs of a call need of each of their triangles, computed once
- * per triangle: a candidate triangle typically meets several others. */
+ * per triangle: a candidate triangle typically meets several others. Most
+ * candidates do not meet: the plane is made for every candidate triangle,
+ * the rest only for a triangle of a pair that meets (info_shape). */
 typedef struct triangle_info {
     glcollide_plane_filter plane; /* holds the triangle's corners */
-    double normal[3];             /* unit, outward; 0 without area */
+    int shaped;                   /* the fields below are made */
     int has_normal;
+    double normal[3];         /* unit, outward; 0 without area */
     double max_edge, max_abs; /* largest edge component and coordinate */
+    double prism[3][3];       /* normal x edge i: inward normals of the prism's sides */
 } triangle_info;
 
 /* A sort key with its payload. */
@@ -320,11 +324,15 @@ static int clip_half_space(double poly[MAX_POLYGON][3], int n, const double m[3]
                            const double origin[3])
 {
     double out[MAX_POLYGON][3], side[MAX_POLYGON];
+    int inside = 0;
     for (int i = 0; i < n; i++) {
         double d[3];
         glcollide_vec3_sub(d, poly[i], origin);
         side[i] = glcollide_vec3_dot(m, d);
+        inside += side[i] >= 0.0;
     }
+    if (inside == n || inside == 0) /* kept whole (mostly) or cut away */
+        return inside;
     int count = 0;
     for (int i = 0; i < n && count + 2 <= MAX_POLYGON; i++) {
         int j = (i + 1) % n;
@@ -341,29 +349,25 @@ static int clip_half_space(double poly[MAX_POLYGON][3], int n, const double m[3]
     return count;
 }
 
-/* Triangle t clipped to the infinite prism over face (unit normal n, the
- * face counter-clockwise about it); returns the corner count. */
-static int clip_to_prism(const double *const t[3], const double *const face[3], const double n[3],
-                         double poly[MAX_POLYGON][3])
+/* Triangle t clipped to the infinite prism over face (its corners and the
+ * inward normals of the prism's sides); returns the corner count. */
+static int clip_to_prism(const double *const t[3], const double *const face[3],
+                         const double prism[3][3], double poly[MAX_POLYGON][3])
 {
     for (int i = 0; i < 3; i++)
         memcpy(poly[i], t[i], sizeof poly[i]);
     int count = 3;
-    for (int i = 0; i < 3 && count > 0; i++) {
-        double e[3], m[3];
-        glcollide_vec3_sub(e, face[(i + 1) % 3], face[i]);
-        glcollide_vec3_cross(m, n, e); /* points inward */
-        count = clip_half_space(poly, count, m, face[i]);
-    }
+    for (int i = 0; i < 3 && count > 0; i++)
+        count = clip_half_space(poly, count, prism[i], face[i]);
     return count;
 }
 
 /* The part of a over face b (a clipped to the prism over b), projected onto
  * b's plane; returns the corner count and the polygon's area. */
 static int overlap_polygon(const double *const a[3], const double *const b[3], const double n_b[3],
-                           double poly[MAX_POLYGON][3], double *area)
+                           const double prism_b[3][3], double poly[MAX_POLYGON][3], double *area)
 {
-    int count = clip_to_prism(a, b, n_b, poly);
+    int count = clip_to_prism(a, b, prism_b, poly);
     double plane = glcollide_vec3_dot(n_b, b[0]), sum[3];
     for (int i = 0; i < count; i++) {
         double off = glcollide_vec3_dot(n_b, poly[i]) - plane;
@@ -377,11 +381,11 @@ static int overlap_polygon(const double *const a[3], const double *const b[3], c
 
 /* How far triangle other dips below the plane of face (unit normal n)
  * within the prism over face (other clipped to face's side planes). */
-static double local_depth(const double *const face[3], const double n[3],
+static double local_depth(const double *const face[3], const double n[3], const double prism[3][3],
                           const double *const other[3])
 {
     double poly[MAX_POLYGON][3];
-    int count = clip_to_prism(other, face, n, poly);
+    int count = clip_to_prism(other, face, prism, poly);
     double plane = glcollide_vec3_dot(n, face[0]), depth = 0.0;
     for (int i = 0; i < count; i++)
         depth = larger(depth, plane - glcollide_vec3_dot(n, poly[i]));
@@ -486,21 +490,36 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
             const double *c[3];
             triangle_of(positions, triangles, t, c);
             glcollide_plane_filter_init(&info->plane, c[0], c[1], c[2]);
-            info->has_normal = unit_normal(c, info->normal);
-            if (!info->has_normal)
-                memset(info->normal, 0, sizeof info->normal);
-            info->max_edge = info->max_abs = 0.0;
-            for (int j = 0; j < 3; j++)
-                for (int k = 0; k < 3; k++) {
-                    info->max_abs = larger(info->max_abs, fabs(c[j][k]));
-                    info->max_edge = larger(info->max_edge, fabs(c[(j + 1) % 3][k] - c[j][k]));
-                }
+            info->shaped = 0;
         }
     }
     return GLCOLLIDE_OK;
 }
 
-static const triangle_info *info_of(const glcollide_contact_scratch *s, int side, uint32_t t)
+/* The rest of a triangle's info, once: for the triangles of meeting pairs. */
+static void info_shape(triangle_info *info)
+{
+    if (info->shaped)
+        return;
+    info->shaped = 1;
+    const double *const *c = info->plane.t;
+    info->has_normal = unit_normal(c, info->normal);
+    if (!info->has_normal)
+        memset(info->normal, 0, sizeof info->normal);
+    info->max_edge = info->max_abs = 0.0;
+    for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++) {
+            info->max_abs = larger(info->max_abs, fabs(c[j][k]));
+            info->max_edge = larger(info->max_edge, fabs(c[(j + 1) % 3][k] - c[j][k]));
+        }
+    for (int i = 0; i < 3; i++) {
+        double e[3];
+        glcollide_vec3_sub(e, c[(i + 1) % 3], c[i]);
+        glcollide_vec3_cross(info->prism[i], info->normal, e); /* points inward */
+    }
+}
+
+static triangle_info *info_of(const glcollide_contact_scratch *s, int side, uint32_t t)
 {
     return &s->info[side][s->slot[side][t]];
 }
@@ -512,13 +531,15 @@ static const triangle_info *info_of(const glcollide_contact_scratch *s, int side
 static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t ta, uint32_t tb,
                         size_t *element_count, size_t *point_count)
 {
-    const triangle_info *info_a = info_of(s, 0, ta), *info_b = info_of(s, 1, tb);
+    triangle_info *info_a = info_of(s, 0, ta), *info_b = info_of(s, 1, tb);
     double seg[2][3];
     int side_a[3], side_b[3];
     int kind = glcollide_tri_tri_intersection_planes(&info_a->plane, &info_b->plane, seg[0], seg[1],
                                                      side_a, side_b);
     if (kind == 0)
         return GLCOLLIDE_OK;
+    info_shape(info_a);
+    info_shape(info_b);
     const double *const *a = info_a->plane.t, *const *b = info_b->plane.t;
     const double *n_a = info_a->normal, *n_b = info_b->normal;
     int has_a = info_a->has_normal, has_b = info_b->has_normal;
@@ -553,7 +574,7 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
         if (!antiparallel)
             return GLCOLLIDE_OK; /* flush faces of overlapping solids */
         double area;
-        corners = overlap_polygon(a, b, n_b, poly, &area);
+        corners = overlap_polygon(a, b, n_b, info_b->prism, poly, &area);
         for (int k = 0; k < 3; k++) {
             e.facing[k] = area * n_b[k];
             e.touch[k] = n_b[k];
@@ -588,7 +609,8 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
              * a reference face: the floor under a box's side, the side of
              * a box's bottom edge pressed into a wall. */
             double length = length3(d);
-            double depth_b = local_depth(b, n_b, a), depth_a = local_depth(a, n_a, b);
+            double depth_b = local_depth(b, n_b, info_b->prism, a);
+            double depth_a = local_depth(a, n_a, info_a->prism, b);
             /* B's face unless A's is clearly thinner: along a curved
              * contact (sphere on sphere) neighbouring pairs then agree
              * instead of flipping between the two surfaces' normals. */
@@ -608,7 +630,7 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
         }
         if (antiparallel && length3(cross) < facing_sine) {
             double area, scratch_poly[MAX_POLYGON][3];
-            overlap_polygon(a, b, n_b, scratch_poly, &area);
+            overlap_polygon(a, b, n_b, info_b->prism, scratch_poly, &area);
             for (int k = 0; k < 3; k++)
                 e.facing[k] = area * n_b[k];
         }
