@@ -506,23 +506,29 @@ static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const 
     placed_box a_in_b[GLCOLLIDE_BVH_LEAF_SIZE], b_in_a[GLCOLLIDE_BVH_LEAF_SIZE];
     placed_box nb_in_a;
     place_b(f, &nb->box, &nb_in_a);
+    /* The outcomes of these tests follow no pattern a branch predictor can
+     * learn: they are counted and masked rather than branched on. */
     uint32_t keep[GLCOLLIDE_BVH_LEAF_SIZE], kept = 0;
-    for (uint32_t i = 0; i < na->count; i++) /* a's boxes that can meet b's leaf at all */
-        if (meets_placed(&a->slot_boxes[na->first + i], f->grow_a, &nb_in_a)) {
-            place_a(f, &a->slot_boxes[na->first + i], &a_in_b[kept]);
-            keep[kept++] = na->first + i;
-        }
+    for (uint32_t i = 0; i < na->count; i++) { /* a's boxes that can meet b's leaf at all */
+        keep[kept] = na->first + i;
+        kept += (uint32_t)meets_placed(&a->slot_boxes[na->first + i], f->grow_a, &nb_in_a);
+    }
     if (!kept)
         return 0;
+    for (uint32_t k = 0; k < kept; k++)
+        place_a(f, &a->slot_boxes[keep[k]], &a_in_b[k]);
     for (uint32_t j = 0; j < nb->count; j++)
         place_b(f, &b->slot_boxes[nb->first + j], &b_in_a[j]);
     for (uint32_t k = 0; k < kept; k++) {
-        uint32_t i = keep[k];
+        uint32_t i = keep[k], pairs = 0; /* bit j: the pair (i, nb->first + j) meets on a's axes */
         for (uint32_t j = 0; j < nb->count; j++)
-            if (meets_placed(&a->slot_boxes[i], f->grow_a, &b_in_a[j]) &&
-                meets_placed(&b->slot_boxes[nb->first + j], f->grow_b, &a_in_b[k]) &&
-                fn(a->ids[i], b->ids[nb->first + j], user))
+            pairs |= (uint32_t)meets_placed(&a->slot_boxes[i], f->grow_a, &b_in_a[j]) << j;
+        for (; pairs; pairs &= pairs - 1) {
+            uint32_t j = nb->first + (uint32_t)__builtin_ctz(pairs);
+            if (meets_placed(&b->slot_boxes[j], f->grow_b, &a_in_b[k]) &&
+                fn(a->ids[i], b->ids[j], user))
                 return 1;
+        }
     }
     return 0;
 }
