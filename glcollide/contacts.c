@@ -333,17 +333,19 @@ static int clip_half_space(double poly[MAX_POLYGON][3], int n, const double m[3]
     }
     if (inside == n || inside == 0) /* kept whole (mostly) or cut away */
         return inside;
+    /* Corners and crossings are written always and counted when they are
+     * kept: which sides the corners lie on follows no pattern a branch
+     * predictor learns. */
     int count = 0;
     for (int i = 0; i < n && count + 2 <= MAX_POLYGON; i++) {
-        int j = (i + 1) % n;
-        if (side[i] >= 0.0)
-            memcpy(out[count++], poly[i], sizeof out[0]);
-        if ((side[i] >= 0.0) != (side[j] >= 0.0)) {
-            double s = side[i] / (side[i] - side[j]);
-            for (int k = 0; k < 3; k++)
-                out[count][k] = poly[i][k] + s * (poly[j][k] - poly[i][k]);
-            count++;
-        }
+        int j = i + 1 < n ? i + 1 : 0;
+        int in_i = side[i] >= 0.0, in_j = side[j] >= 0.0;
+        memcpy(out[count], poly[i], sizeof out[0]);
+        count += in_i;
+        double s = side[i] / (side[i] - side[j]); /* used only where the edge crosses */
+        for (int k = 0; k < 3; k++)
+            out[count][k] = poly[i][k] + s * (poly[j][k] - poly[i][k]);
+        count += in_i != in_j;
     }
     memcpy(poly, out, (size_t)count * sizeof out[0]);
     return count;
