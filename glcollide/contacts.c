@@ -159,6 +159,13 @@ typedef struct grid_cell {
     uint32_t mixed;               /* points of more than one element fell here */
 } grid_cell;
 
+/* A point's place in the connection grid: its coordinates over the cell
+ * side and the slot of its own cell. */
+typedef struct point_cell {
+    double scaled[3];
+    size_t slot;
+} point_cell;
+
 /* What the pairs of a call need of each of their triangles, computed once
  * per triangle: a candidate triangle typically meets several others. Most
  * candidates do not meet: the plane is made for every candidate triangle,
@@ -189,6 +196,8 @@ struct glcollide_contact_scratch {
     size_t region_capacity;
     grid_cell *grid;
     size_t grid_capacity;
+    point_cell *point_cells; /* per point: its place in the grid */
+    size_t point_cell_capacity;
     uint32_t *order; /* regions by importance */
     size_t order_capacity;
     uint32_t *partners; /* partner lists of inside vertices */
@@ -225,6 +234,7 @@ static void scratch_release(glcollide_contact_scratch *s)
     free(s->keys_tmp);
     free(s->regions);
     free(s->grid);
+    free(s->point_cells);
     free(s->order);
     free(s->partners);
     free(s->directions);
@@ -817,7 +827,9 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
     size_t slots = 16;
     while (slots < 2 * point_count)
         slots *= 2;
-    if (reserve((void **)&s->grid, &s->grid_capacity, slots, sizeof *s->grid))
+    if (reserve((void **)&s->grid, &s->grid_capacity, slots, sizeof *s->grid) ||
+        reserve((void **)&s->point_cells, &s->point_cell_capacity, point_count,
+                sizeof *s->point_cells))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     size_t mask = slots - 1;
     for (size_t i = 0; i < slots; i++) {
@@ -828,32 +840,38 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
     double side = 4.0 * tol;
     for (size_t i = 0; i < point_count; i++) {
         contact_point *p = &s->points[i];
+        point_cell *pc = &s->point_cells[i];
         int64_t c[3];
-        for (int k = 0; k < 3; k++)
-            c[k] = (int64_t)floor(p->position[k] / side);
+        for (int k = 0; k < 3; k++) {
+            pc->scaled[k] = p->position[k] / side;
+            c[k] = (int64_t)floor(pc->scaled[k]);
+        }
         size_t slot = cell_slot(s->grid, mask, c);
         if (s->grid[slot].element[0] == UINT32_MAX)
             memcpy(s->grid[slot].cell, c, sizeof c);
+        pc->slot = slot;
         p->open = !join_cell(s, &s->grid[slot], p->element, 1);
     }
     for (size_t i = 0; i < point_count; i++) {
         contact_point *p = &s->points[i];
+        const point_cell *pc = &s->point_cells[i];
         int64_t c[3], step[3];
         int axes = 0; /* bit k: a neighbour across axis k's nearer face */
         for (int k = 0; k < 3; k++) {
-            double f = floor(p->position[k] / side), within = p->position[k] / side - f;
+            double f = floor(pc->scaled[k]), within = pc->scaled[k] - f;
             c[k] = (int64_t)f;
             step[k] = within < 0.25 ? -1 : within > 0.75 ? 1 : 0;
             axes |= step[k] != 0 ? 1 << k : 0;
         }
-        /* Its own cell again (points that came after it share it too),
-         * then the neighbours (d runs over the subsets of axes). */
+        /* Its own cell again (points that came after it share it too; the
+         * grid only gains cells, so its slot is the one found above), then
+         * the neighbours (d runs over the subsets of axes). */
         for (int d = 0; d < 8; d++) {
             if ((d & axes) != d)
                 continue;
             int64_t n[3] = {c[0] + (d & 1 ? step[0] : 0), c[1] + (d & 2 ? step[1] : 0),
                             c[2] + (d & 4 ? step[2] : 0)};
-            size_t other = cell_slot(s->grid, mask, n);
+            size_t other = d ? cell_slot(s->grid, mask, n) : pc->slot;
             if (s->grid[other].element[0] != UINT32_MAX &&
                 join_cell(s, &s->grid[other], p->element, 0))
                 p->open = 0;
