@@ -151,18 +151,21 @@ typedef struct region {
 
 enum { CELL_SLOTS = 4 };
 /* A cell of the connection grid: the first element of each region (that
- * could not join the others) seen there. */
+ * could not join the others) seen there. A slot holds a cell of this call
+ * when its stamp is the call's (the grid is not cleared between calls). */
 typedef struct grid_cell {
     int64_t cell[3];
-    uint32_t element[CELL_SLOTS]; /* element[0] == UINT32_MAX: an empty cell */
-    uint32_t first;               /* the element of the cell's first point */
-    uint32_t mixed;               /* points of more than one element fell here */
+    uint32_t element[CELL_SLOTS];
+    uint32_t first; /* the element of the cell's first point */
+    uint32_t mixed; /* points of more than one element fell here */
+    uint32_t stamp;
 } grid_cell;
 
 /* A point's place in the connection grid: its coordinates over the cell
- * side and the slot of its own cell. */
+ * side, its cell and the slot of that cell. */
 typedef struct point_cell {
     double scaled[3];
+    int64_t cell[3]; /* floor(scaled) */
     size_t slot;
 } point_cell;
 
@@ -196,6 +199,8 @@ struct glcollide_contact_scratch {
     size_t region_capacity;
     grid_cell *grid;
     size_t grid_capacity;
+    size_t grid_stamped;     /* slots whose stamp is set */
+    uint32_t grid_stamp;     /* this call's */
     point_cell *point_cells; /* per point: its place in the grid */
     size_t point_cell_capacity;
     uint32_t *order; /* regions by importance */
@@ -765,6 +770,16 @@ static int unite(glcollide_contact_scratch *s, uint32_t i, uint32_t j)
     return 1;
 }
 
+/* floor(x), without a call into libm where x is well inside int64's range
+ * (the grid's cells are integers there). */
+static inline double floor_exact(double x)
+{
+    if (!(fabs(x) < 0x1p52))
+        return floor(x);
+    double t = (double)(int64_t)x; /* toward 0, exact */
+    return t > x ? t - 1.0 : t;
+}
+
 static uint64_t cell_hash(const int64_t c[3])
 {
     uint64_t h = (uint64_t)c[0] * 0x9E3779B97F4A7C15ull;
@@ -775,10 +790,10 @@ static uint64_t cell_hash(const int64_t c[3])
 
 /* The slot of cell c in the open-addressed grid (its own or the empty one
  * where it would go). */
-static size_t cell_slot(const grid_cell *grid, size_t mask, const int64_t c[3])
+static size_t cell_slot(const grid_cell *grid, size_t mask, uint32_t stamp, const int64_t c[3])
 {
     size_t slot = cell_hash(c) & mask;
-    while (grid[slot].element[0] != UINT32_MAX &&
+    while (grid[slot].stamp == stamp &&
            (grid[slot].cell[0] != c[0] || grid[slot].cell[1] != c[1] || grid[slot].cell[2] != c[2]))
         slot = (slot + 1) & mask;
     return slot;
@@ -832,34 +847,43 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
                 sizeof *s->point_cells))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     size_t mask = slots - 1;
-    for (size_t i = 0; i < slots; i++) {
-        for (int k = 0; k < CELL_SLOTS; k++)
-            s->grid[i].element[k] = UINT32_MAX;
-        s->grid[i].mixed = 0;
+    if (slots > s->grid_stamped || s->grid_stamp == UINT32_MAX) { /* new slots, or wrapped */
+        size_t stamped = slots > s->grid_stamped ? slots : s->grid_stamped;
+        for (size_t i = 0; i < stamped; i++)
+            s->grid[i].stamp = 0;
+        s->grid_stamped = stamped;
+        s->grid_stamp = 0;
     }
+    uint32_t stamp = ++s->grid_stamp;
     double side = 4.0 * tol;
     for (size_t i = 0; i < point_count; i++) {
         contact_point *p = &s->points[i];
         point_cell *pc = &s->point_cells[i];
-        int64_t c[3];
+        int64_t *c = pc->cell;
         for (int k = 0; k < 3; k++) {
             pc->scaled[k] = p->position[k] / side;
-            c[k] = (int64_t)floor(pc->scaled[k]);
+            c[k] = (int64_t)floor_exact(pc->scaled[k]);
         }
-        size_t slot = cell_slot(s->grid, mask, c);
-        if (s->grid[slot].element[0] == UINT32_MAX)
-            memcpy(s->grid[slot].cell, c, sizeof c);
+        size_t slot = cell_slot(s->grid, mask, stamp, c);
+        grid_cell *cell = &s->grid[slot];
+        if (cell->stamp != stamp) { /* a new cell */
+            memcpy(cell->cell, c, sizeof cell->cell);
+            for (int k = 0; k < CELL_SLOTS; k++)
+                cell->element[k] = UINT32_MAX;
+            cell->mixed = 0;
+            cell->stamp = stamp;
+        }
         pc->slot = slot;
         p->open = !join_cell(s, &s->grid[slot], p->element, 1);
     }
     for (size_t i = 0; i < point_count; i++) {
         contact_point *p = &s->points[i];
         const point_cell *pc = &s->point_cells[i];
-        int64_t c[3], step[3];
+        const int64_t *c = pc->cell;
+        int64_t step[3];
         int axes = 0; /* bit k: a neighbour across axis k's nearer face */
         for (int k = 0; k < 3; k++) {
-            double f = floor(pc->scaled[k]), within = pc->scaled[k] - f;
-            c[k] = (int64_t)f;
+            double within = pc->scaled[k] - (double)c[k];
             step[k] = within < 0.25 ? -1 : within > 0.75 ? 1 : 0;
             axes |= step[k] != 0 ? 1 << k : 0;
         }
@@ -871,9 +895,8 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
                 continue;
             int64_t n[3] = {c[0] + (d & 1 ? step[0] : 0), c[1] + (d & 2 ? step[1] : 0),
                             c[2] + (d & 4 ? step[2] : 0)};
-            size_t other = d ? cell_slot(s->grid, mask, n) : pc->slot;
-            if (s->grid[other].element[0] != UINT32_MAX &&
-                join_cell(s, &s->grid[other], p->element, 0))
+            size_t other = d ? cell_slot(s->grid, mask, stamp, n) : pc->slot;
+            if (s->grid[other].stamp == stamp && join_cell(s, &s->grid[other], p->element, 0))
                 p->open = 0;
         }
     }
