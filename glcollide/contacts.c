@@ -790,13 +790,39 @@ static uint64_t cell_hash(const int64_t c[3])
 
 /* The slot of cell c in the open-addressed grid (its own or the empty one
  * where it would go). */
-static size_t cell_slot(const grid_cell *grid, size_t mask, uint32_t stamp, const int64_t c[3])
+static size_t cell_slot_from(const grid_cell *grid, size_t mask, uint32_t stamp, const int64_t c[3],
+                             size_t slot)
 {
-    size_t slot = cell_hash(c) & mask;
     while (grid[slot].stamp == stamp &&
            (grid[slot].cell[0] != c[0] || grid[slot].cell[1] != c[1] || grid[slot].cell[2] != c[2]))
         slot = (slot + 1) & mask;
     return slot;
+}
+
+static size_t cell_slot(const grid_cell *grid, size_t mask, uint32_t stamp, const int64_t c[3])
+{
+    return cell_slot_from(grid, mask, stamp, c, cell_hash(c) & mask);
+}
+
+/* Which neighbours of a point's cell it lies within a quarter cell of:
+ * step[k] -1, 0 or 1 per axis; returns the axes with a step as bits. */
+static int cell_steps(const point_cell *pc, int64_t step[3])
+{
+    int axes = 0;
+    for (int k = 0; k < 3; k++) {
+        double within = pc->scaled[k] - (double)pc->cell[k];
+        step[k] = within < 0.25 ? -1 : within > 0.75 ? 1 : 0;
+        axes |= step[k] != 0 ? 1 << k : 0;
+    }
+    return axes;
+}
+
+/* The neighbour of cell c across the faces of the axes in d. */
+static void cell_neighbour(const int64_t c[3], const int64_t step[3], int d, int64_t n[3])
+{
+    n[0] = c[0] + (d & 1 ? step[0] : 0);
+    n[1] = c[1] + (d & 2 ? step[1] : 0);
+    n[2] = c[2] + (d & 4 ? step[2] : 0);
 }
 
 /* Joins element e with the regions recorded in a cell (and records e's
@@ -856,15 +882,26 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
     }
     uint32_t stamp = ++s->grid_stamp;
     double side = 4.0 * tol;
+    /* The grid is read at random places (a point's cell and its neighbours):
+     * where it outgrows the caches near the core (bunnies: 917 kB), each
+     * pass asks for the cells of the point a few places ahead. */
+    enum { AHEAD = 8 };
+    size_t ahead_end = slots * sizeof *s->grid > ((size_t)1 << 18) ? point_count : 0;
+    for (size_t i = 0; i < point_count; i++) {
+        point_cell *pc = &s->point_cells[i];
+        for (int k = 0; k < 3; k++) {
+            pc->scaled[k] = s->points[i].position[k] / side;
+            pc->cell[k] = (int64_t)floor_exact(pc->scaled[k]);
+        }
+        pc->slot = cell_hash(pc->cell) & mask; /* its home slot, for now */
+    }
     for (size_t i = 0; i < point_count; i++) {
         contact_point *p = &s->points[i];
         point_cell *pc = &s->point_cells[i];
-        int64_t *c = pc->cell;
-        for (int k = 0; k < 3; k++) {
-            pc->scaled[k] = p->position[k] / side;
-            c[k] = (int64_t)floor_exact(pc->scaled[k]);
-        }
-        size_t slot = cell_slot(s->grid, mask, stamp, c);
+        const int64_t *c = pc->cell;
+        if (i + AHEAD < ahead_end)
+            __builtin_prefetch(&s->grid[s->point_cells[i + AHEAD].slot]);
+        size_t slot = cell_slot_from(s->grid, mask, stamp, c, pc->slot);
         grid_cell *cell = &s->grid[slot];
         if (cell->stamp != stamp) { /* a new cell */
             memcpy(cell->cell, c, sizeof cell->cell);
@@ -880,21 +917,27 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
         contact_point *p = &s->points[i];
         const point_cell *pc = &s->point_cells[i];
         const int64_t *c = pc->cell;
-        int64_t step[3];
-        int axes = 0; /* bit k: a neighbour across axis k's nearer face */
-        for (int k = 0; k < 3; k++) {
-            double within = pc->scaled[k] - (double)c[k];
-            step[k] = within < 0.25 ? -1 : within > 0.75 ? 1 : 0;
-            axes |= step[k] != 0 ? 1 << k : 0;
+        if (i + AHEAD < ahead_end) {
+            const point_cell *ahead = &s->point_cells[i + AHEAD];
+            int64_t ahead_step[3], n[3];
+            int ahead_axes = cell_steps(ahead, ahead_step);
+            __builtin_prefetch(&s->grid[ahead->slot]);
+            for (int d = 1; d < 8; d++)
+                if ((d & ahead_axes) == d) {
+                    cell_neighbour(ahead->cell, ahead_step, d, n);
+                    __builtin_prefetch(&s->grid[cell_hash(n) & mask]);
+                }
         }
+        int64_t step[3];
+        int axes = cell_steps(pc, step); /* bit k: a neighbour across axis k's nearer face */
         /* Its own cell again (points that came after it share it too; the
          * grid only gains cells, so its slot is the one found above), then
          * the neighbours (d runs over the subsets of axes). */
         for (int d = 0; d < 8; d++) {
             if ((d & axes) != d)
                 continue;
-            int64_t n[3] = {c[0] + (d & 1 ? step[0] : 0), c[1] + (d & 2 ? step[1] : 0),
-                            c[2] + (d & 4 ? step[2] : 0)};
+            int64_t n[3];
+            cell_neighbour(c, step, d, n);
             size_t other = d ? cell_slot(s->grid, mask, stamp, n) : pc->slot;
             if (s->grid[other].stamp == stamp && join_cell(s, &s->grid[other], p->element, 0))
                 p->open = 0;
