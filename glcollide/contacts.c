@@ -564,8 +564,8 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
         return GLCOLLIDE_OK;
     (void)in;
 
-    double max_edge = fmax(info_a->max_edge, info_b->max_edge);
-    double max_abs = fmax(info_a->max_abs, info_b->max_abs);
+    double max_edge = larger(info_a->max_edge, info_b->max_edge);
+    double max_abs = larger(info_a->max_abs, info_b->max_abs);
     double tol = 1e-9 * max_edge + 64.0 * DBL_EPSILON * max_abs;
 
     element e = {0};
@@ -636,7 +636,7 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
              * same way, lies on a slab; others (the short jog where the
              * sides of two yawed boxes cross, a solid pushed deep through a
              * face, faces nearly flush) take their neighbours' facet. */
-            if (fmin(depth_a, depth_b) <= 0.25 * length && glcollide_vec3_dot(n_a, n_b) <= 0.0)
+            if (smaller(depth_a, depth_b) <= 0.25 * length && glcollide_vec3_dot(n_a, n_b) <= 0.0)
                 for (int k = 0; k < 3; k++)
                     e.facet[k] = length * (on_b_face ? n_b[k] : -n_a[k]);
         } else if (on_a && !on_b && has_b) {
@@ -659,7 +659,7 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
         return GLCOLLIDE_OK;
     if (e.kind == ELEMENT_TOUCH) { /* a face touched: its normal, weighted by the touch's size */
         double size = kind == 2 ? sqrt(length3(e.facing)) : sqrt(distance2(seg[0], seg[1]));
-        size = fmax(size, tol);
+        size = larger(size, tol);
         for (int k = 0; k < 3; k++)
             e.facet[k] = size * e.touch[k];
     }
@@ -1434,9 +1434,9 @@ static void point_depths(const glcollide_contact_scratch *s, const input *in, co
             double up_a = glcollide_vec3_dot(e->normal_a, r->normal);
             double up_b = glcollide_vec3_dot(e->normal_b, r->normal);
             if (up_a <= slack && up_b <= slack)
-                d = fmax(d, r->top - h);
+                d = larger(d, r->top - h);
             if (up_a >= -slack && up_b >= -slack)
-                d = fmax(d, h - r->bottom);
+                d = larger(d, h - r->bottom);
         } else {
             int side = p->source == SOURCE_VERTEX_B;
             double dir[3];
