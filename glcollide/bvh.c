@@ -499,11 +499,19 @@ static int leaf_pairs(const glcollide_bvh *a, const bvh_node *na, const glcollid
 
 /* Leaves of a and b in their own frames: every triangle box of each placed
  * in the other's frame once, then each pair costs comparisons. */
+/* The triangle boxes of one leaf of b placed in a's frame, kept from one
+ * leaf pair to the next: consecutive leaf pairs often share b's leaf (a
+ * leaf of b beside the leaf children of a node of a). */
+typedef struct placed_leaf {
+    const bvh_node *leaf; /* NULL: none yet */
+    placed_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
+} placed_leaf;
+
 static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const glcollide_bvh *b,
-                              const bvh_node *nb, const object_frames *f, glcollide_bvh_pair_fn fn,
-                              void *user)
+                              const bvh_node *nb, const object_frames *f, placed_leaf *last_b,
+                              glcollide_bvh_pair_fn fn, void *user)
 {
-    placed_box a_in_b[GLCOLLIDE_BVH_LEAF_SIZE], b_in_a[GLCOLLIDE_BVH_LEAF_SIZE];
+    placed_box a_in_b[GLCOLLIDE_BVH_LEAF_SIZE], *b_in_a = last_b->boxes;
     placed_box nb_in_a;
     place_b(f, &nb->box, &nb_in_a);
     /* The outcomes of these tests follow no pattern a branch predictor can
@@ -517,8 +525,11 @@ static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const 
         return 0;
     for (uint32_t k = 0; k < kept; k++)
         place_a(f, &a->slot_boxes[keep[k]], &a_in_b[k]);
-    for (uint32_t j = 0; j < nb->count; j++)
-        place_b(f, &b->slot_boxes[nb->first + j], &b_in_a[j]);
+    if (last_b->leaf != nb) {
+        for (uint32_t j = 0; j < nb->count; j++)
+            place_b(f, &b->slot_boxes[nb->first + j], &b_in_a[j]);
+        last_b->leaf = nb;
+    }
     for (uint32_t k = 0; k < kept; k++) {
         uint32_t i = keep[k], pairs = 0; /* bit j: the pair (i, nb->first + j) meets on a's axes */
         for (uint32_t j = 0; j < nb->count; j++)
@@ -541,6 +552,8 @@ static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const
     uint32_t stack[GLCOLLIDE_BVH_STACK][2];
     size_t top = 0;
     int roots_meet;
+    placed_leaf last_b;
+    last_b.leaf = NULL;
     if (f) {
         placed_box root_b;
         place_b(f, &b->nodes[0].box, &root_b);
@@ -559,7 +572,7 @@ static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const
         const bvh_node *na = &a->nodes[ia];
         const bvh_node *nb = &b->nodes[ib];
         if (na->count && nb->count) {
-            int stop = f ? leaf_pairs_objects(a, na, b, nb, f, fn, user)
+            int stop = f ? leaf_pairs_objects(a, na, b, nb, f, &last_b, fn, user)
                          : leaf_pairs(a, na, b, nb, margin, fn, user);
             if (stop)
                 return 1;
