@@ -626,19 +626,22 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
              * a reference face: the floor under a box's side, the side of
              * a box's bottom edge pressed into a wall. */
             double length = length3(d);
-            double depth_b = local_depth(b, n_b, info_b->prism, a);
-            double depth_a = local_depth(a, n_a, info_a->prism, b);
-            /* B's face unless A's is clearly thinner: along a curved
-             * contact (sphere on sphere) neighbouring pairs then agree
-             * instead of flipping between the two surfaces' normals. */
-            int on_b_face = !(depth_a < 0.5 * depth_b);
             /* Only a pair much longer than deep, of faces not turned the
              * same way, lies on a slab; others (the short jog where the
              * sides of two yawed boxes cross, a solid pushed deep through a
-             * face, faces nearly flush) take their neighbours' facet. */
-            if (smaller(depth_a, depth_b) <= 0.25 * length && glcollide_vec3_dot(n_a, n_b) <= 0.0)
-                for (int k = 0; k < 3; k++)
-                    e.facet[k] = length * (on_b_face ? n_b[k] : -n_a[k]);
+             * face, faces nearly flush) take their neighbours' facet. Faces
+             * turned the same way need no depths. */
+            if (glcollide_vec3_dot(n_a, n_b) <= 0.0) {
+                double depth_b = local_depth(b, n_b, info_b->prism, a);
+                double depth_a = local_depth(a, n_a, info_a->prism, b);
+                /* B's face unless A's is clearly thinner: along a curved
+                 * contact (sphere on sphere) neighbouring pairs then agree
+                 * instead of flipping between the two surfaces' normals. */
+                int on_b_face = !(depth_a < 0.5 * depth_b);
+                if (smaller(depth_a, depth_b) <= 0.25 * length)
+                    for (int k = 0; k < 3; k++)
+                        e.facet[k] = length * (on_b_face ? n_b[k] : -n_a[k]);
+            }
         } else if (on_a && !on_b && has_b) {
             memcpy(e.touch, n_b, sizeof e.touch);
         } else if (on_b && !on_a && has_a) {
