@@ -608,10 +608,13 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
             a_enters |= has_b && side_a[i] > 0;
             b_enters |= has_a && side_b[i] > 0;
         }
-        int on_a = on_boundary(a, has_a, seg[0], seg[1], tol);
-        int on_b = on_boundary(b, has_b, seg[0], seg[1], tol);
         int point = distance2(seg[0], seg[1]) <= tol * tol;
-        if (a_enters && b_enters && !(on_a && on_b) && !point) {
+        int crossing = a_enters && b_enters && !point;
+        int on_a = on_boundary(a, has_a, seg[0], seg[1], tol);
+        /* A crossing off a's edges is a segment whatever b's edges: on_b is
+         * looked at only where it decides (0 otherwise, unused). */
+        int on_b = crossing && !on_a ? 0 : on_boundary(b, has_b, seg[0], seg[1], tol);
+        if (crossing && !(on_a && on_b)) {
             e.kind = ELEMENT_SEGMENT;
             double d[3];
             glcollide_vec3_sub(d, seg[1], seg[0]);
