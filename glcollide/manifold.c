@@ -121,8 +121,13 @@ uint32_t glcollide_manifold_select(glcollide_manifold_point *points, uint32_t n,
     }
     uint32_t kept = 0;
     const glcollide_manifold_point *chosen[3] = {NULL, NULL, NULL};
+    /* The distances to the picks so far are needed by the 2nd pick and by
+     * farthest-point sampling (picks 5 on). */
+    int sampling = max > 4;
     while (pick != UINT32_MAX && kept < max) {
         points[pick].kept = ++kept;
+        if (kept == max)
+            break; /* the last pick: no next one to look for */
         if (kept <= 3)
             chosen[kept - 1] = &points[pick];
         const glcollide_manifold_point *last = &points[pick];
@@ -131,10 +136,12 @@ uint32_t glcollide_manifold_select(glcollide_manifold_point *points, uint32_t n,
         for (uint32_t i = 0; i < n; i++) {
             if (points[i].kept)
                 continue;
-            double du = points[i].u - last->u, dv = points[i].v - last->v;
-            double d2 = du * du + dv * dv;
-            if (d2 < points[i].distance2)
-                points[i].distance2 = d2;
+            if (kept == 1 || sampling) {
+                double du = points[i].u - last->u, dv = points[i].v - last->v;
+                double d2 = du * du + dv * dv;
+                if (d2 < points[i].distance2)
+                    points[i].distance2 = d2;
+            }
             /* The score of a candidate: the 2nd point is the farthest from
              * the 1st; the 3rd makes the largest triangle with them, the
              * 4th adds the most area to it (the largest support polygon: a
