@@ -817,8 +817,10 @@ static int cell_steps(const point_cell *pc, int64_t step[3])
     int axes = 0;
     for (int k = 0; k < 3; k++) {
         double within = pc->scaled[k] - (double)pc->cell[k];
-        step[k] = within < 0.25 ? -1 : within > 0.75 ? 1 : 0;
-        axes |= step[k] != 0 ? 1 << k : 0;
+        /* -1, 0 or 1 without a branch: which side a point lies on is
+         * anyone's guess */
+        step[k] = (int64_t)(within > 0.75) - (int64_t)(within < 0.25);
+        axes |= (step[k] != 0) << k;
     }
     return axes;
 }
