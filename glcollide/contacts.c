@@ -930,25 +930,25 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
             int64_t ahead_step[3], n[3];
             int ahead_axes = cell_steps(ahead, ahead_step);
             __builtin_prefetch(&s->grid[ahead->slot]);
-            for (int d = 1; d < 8; d++)
-                if ((d & ahead_axes) == d) {
-                    cell_neighbour(ahead->cell, ahead_step, d, n);
-                    __builtin_prefetch(&s->grid[cell_hash(n) & mask]);
-                }
+            for (int d = ahead_axes; d; d = (d - 1) & ahead_axes) { /* its subsets but 0 */
+                cell_neighbour(ahead->cell, ahead_step, d, n);
+                __builtin_prefetch(&s->grid[cell_hash(n) & mask]);
+            }
         }
         int64_t step[3];
         int axes = cell_steps(pc, step); /* bit k: a neighbour across axis k's nearer face */
         /* Its own cell again (points that came after it share it too; the
          * grid only gains cells, so its slot is the one found above), then
-         * the neighbours (d runs over the subsets of axes). */
-        for (int d = 0; d < 8; d++) {
-            if ((d & axes) != d)
-                continue;
+         * the neighbours (d runs over the subsets of axes, ascending: the
+         * joins' order). */
+        for (int d = 0;; d = (d - axes) & axes) {
             int64_t n[3];
             cell_neighbour(c, step, d, n);
             size_t other = d ? cell_slot(s->grid, mask, stamp, n) : pc->slot;
             if (s->grid[other].stamp == stamp && join_cell(s, &s->grid[other], p->element, 0))
                 p->open = 0;
+            if (d == axes)
+                break;
         }
     }
     return GLCOLLIDE_OK;
