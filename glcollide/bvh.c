@@ -7,13 +7,14 @@
  * nodes first and first + 1. Children are always allocated after their
  * parent, so a reverse sweep over the array is a bottom-up order (refit).
  *
- * Leaves hold up to GLCOLLIDE_BVH_LEAF_SIZE = 4 triangles: the exact answer
- * is decided on per-triangle boxes anyway (stored contiguously per leaf), so
- * small leaves buy nothing in precision, while 4 per leaf halves the nodes
- * compared with 2 and quarters them compared with 1 (less memory, less refit
- * work, fewer node-node tests in the simultaneous descent); a leaf-leaf visit
- * costs at most 16 box tests on contiguous data, cheaper than the nodes and
- * stack traffic it replaces.
+ * Leaves hold up to GLCOLLIDE_BVH_LEAF_SIZE = 8 triangles (median splits
+ * leave 4 to 8): the exact answer is decided on per-triangle boxes anyway
+ * (stored contiguously per leaf), so small leaves buy nothing in precision,
+ * while fewer nodes mean less memory, less refit work and fewer node-node
+ * tests in the simultaneous descent; a leaf-leaf visit costs at most 64 box
+ * tests on contiguous data, cheaper than the nodes and stack traffic it
+ * replaces (the descent of two bunnies: 1.66 ms with leaves of up to 4,
+ * 1.42 ms with 8, 1.41 ms with 12, 1.48 ms with 16).
  *
  * The split is the median of the triangle centroids along their largest
  * extent, so the tree is balanced whatever the geometry: depth <=
@@ -26,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GLCOLLIDE_BVH_LEAF_SIZE 4
+#define GLCOLLIDE_BVH_LEAF_SIZE 8
 /* Deepest tree accepted; a balanced tree over < 2^31 triangles is at most
  * 31 deep, so this is never reached and only bounds the traversal stacks. */
 #define GLCOLLIDE_BVH_MAX_DEPTH 60
@@ -508,10 +509,10 @@ static inline void place(const bvh_box *x, double grow, const double r[9], const
  * own axes? 0 when they can. */
 static inline int meets_placed(const bvh_box *x, double grow, const placed_box *p)
 {
+    int meets = 1;
     for (int k = 0; k < 3; k++)
-        if (fabs(p->c[k] - x->c[k]) > x->h[k] + grow + p->h[k])
-            return 0;
-    return 1;
+        meets &= !(fabs(p->c[k] - x->c[k]) > x->h[k] + grow + p->h[k]);
+    return meets;
 }
 
 /*
@@ -564,30 +565,47 @@ static int leaf_pairs(const glcollide_bvh *a, const bvh_node *na, const glcollid
 
 /* Leaves of a and b in their own frames: every triangle box of each placed
  * in the other's frame once, then each pair costs comparisons. */
+/* The triangle boxes of one leaf of b placed in a's frame, kept from one
+ * leaf pair to the next: consecutive leaf pairs often share b's leaf (a
+ * leaf of b beside the leaf children of a node of a). */
+typedef struct placed_leaf {
+    const bvh_node *leaf; /* NULL: none yet */
+    placed_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
+} placed_leaf;
+
 static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const glcollide_bvh *b,
-                              const bvh_node *nb, const object_frames *f, glcollide_bvh_pair_fn fn,
-                              void *user)
+                              const bvh_node *nb, const object_frames *f, placed_leaf *last_b,
+                              glcollide_bvh_pair_fn fn, void *user)
 {
-    placed_box a_in_b[GLCOLLIDE_BVH_LEAF_SIZE], b_in_a[GLCOLLIDE_BVH_LEAF_SIZE];
+    placed_box a_in_b[GLCOLLIDE_BVH_LEAF_SIZE], *b_in_a = last_b->boxes;
     placed_box nb_in_a;
     place_b(f, &nb->box, &nb_in_a);
+    /* The outcomes of these tests follow no pattern a branch predictor can
+     * learn: they are counted and masked rather than branched on. */
     uint32_t keep[GLCOLLIDE_BVH_LEAF_SIZE], kept = 0;
-    for (uint32_t i = 0; i < na->count; i++) /* a's boxes that can meet b's leaf at all */
-        if (meets_placed(&a->slot_boxes[na->first + i], f->grow_a, &nb_in_a)) {
-            place_a(f, &a->slot_boxes[na->first + i], &a_in_b[kept]);
-            keep[kept++] = na->first + i;
-        }
+    for (uint32_t i = 0; i < na->count; i++) { /* a's boxes that can meet b's leaf at all */
+        keep[kept] = na->first + i;
+        kept += (uint32_t)meets_placed(&a->slot_boxes[na->first + i], f->grow_a, &nb_in_a);
+    }
     if (!kept)
         return 0;
-    for (uint32_t j = 0; j < nb->count; j++)
-        place_b(f, &b->slot_boxes[nb->first + j], &b_in_a[j]);
-    for (uint32_t k = 0; k < kept; k++) {
-        uint32_t i = keep[k];
+    for (uint32_t k = 0; k < kept; k++)
+        place_a(f, &a->slot_boxes[keep[k]], &a_in_b[k]);
+    if (last_b->leaf != nb) {
         for (uint32_t j = 0; j < nb->count; j++)
-            if (meets_placed(&a->slot_boxes[i], f->grow_a, &b_in_a[j]) &&
-                meets_placed(&b->slot_boxes[nb->first + j], f->grow_b, &a_in_b[k]) &&
-                fn(a->ids[i], b->ids[nb->first + j], user))
+            place_b(f, &b->slot_boxes[nb->first + j], &b_in_a[j]);
+        last_b->leaf = nb;
+    }
+    for (uint32_t k = 0; k < kept; k++) {
+        uint32_t i = keep[k], pairs = 0; /* bit j: the pair (i, nb->first + j) meets on a's axes */
+        for (uint32_t j = 0; j < nb->count; j++)
+            pairs |= (uint32_t)meets_placed(&a->slot_boxes[i], f->grow_a, &b_in_a[j]) << j;
+        for (; pairs; pairs &= pairs - 1) {
+            uint32_t j = nb->first + (uint32_t)__builtin_ctz(pairs);
+            if (meets_placed(&b->slot_boxes[j], f->grow_b, &a_in_b[k]) &&
+                fn(a->ids[i], b->ids[j], user))
                 return 1;
+        }
     }
     return 0;
 }
@@ -600,6 +618,8 @@ static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const
     uint32_t stack[GLCOLLIDE_BVH_STACK][2];
     size_t top = 0;
     int roots_meet;
+    placed_leaf last_b;
+    last_b.leaf = NULL;
     if (f) {
         placed_box root_b;
         place_b(f, &b->nodes[0].box, &root_b);
@@ -618,7 +638,7 @@ static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const
         const bvh_node *na = &a->nodes[ia];
         const bvh_node *nb = &b->nodes[ib];
         if (na->count && nb->count) {
-            int stop = f ? leaf_pairs_objects(a, na, b, nb, f, fn, user)
+            int stop = f ? leaf_pairs_objects(a, na, b, nb, f, &last_b, fn, user)
                          : leaf_pairs(a, na, b, nb, margin, fn, user);
             if (stop)
                 return 1;

@@ -151,21 +151,35 @@ typedef struct region {
 
 enum { CELL_SLOTS = 4 };
 /* A cell of the connection grid: the first element of each region (that
- * could not join the others) seen there. */
+ * could not join the others) seen there. A slot holds a cell of this call
+ * when its stamp is the call's (the grid is not cleared between calls). */
 typedef struct grid_cell {
     int64_t cell[3];
-    uint32_t element[CELL_SLOTS]; /* element[0] == UINT32_MAX: an empty cell */
-    uint32_t first;               /* the element of the cell's first point */
-    uint32_t mixed;               /* points of more than one element fell here */
+    uint32_t element[CELL_SLOTS];
+    uint32_t first; /* the element of the cell's first point */
+    uint32_t mixed; /* points of more than one element fell here */
+    uint32_t stamp;
 } grid_cell;
 
+/* A point's place in the connection grid: its coordinates over the cell
+ * side, its cell and the slot of that cell. */
+typedef struct point_cell {
+    double scaled[3];
+    int64_t cell[3]; /* floor(scaled) */
+    size_t slot;
+} point_cell;
+
 /* What the pairs of a call need of each of their triangles, computed once
- * per triangle: a candidate triangle typically meets several others. */
+ * per triangle: a candidate triangle typically meets several others. Most
+ * candidates do not meet: the plane is made for every candidate triangle,
+ * the rest only for a triangle of a pair that meets (info_shape). */
 typedef struct triangle_info {
     glcollide_plane_filter plane; /* holds the triangle's corners */
-    double normal[3];             /* unit, outward; 0 without area */
+    int shaped;                   /* the fields below are made */
     int has_normal;
+    double normal[3];         /* unit, outward; 0 without area */
     double max_edge, max_abs; /* largest edge component and coordinate */
+    double prism[3][3];       /* normal x edge i: inward normals of the prism's sides */
 } triangle_info;
 
 /* A sort key with its payload. */
@@ -185,6 +199,10 @@ struct glcollide_contact_scratch {
     size_t region_capacity;
     grid_cell *grid;
     size_t grid_capacity;
+    size_t grid_stamped;     /* slots whose stamp is set */
+    uint32_t grid_stamp;     /* this call's */
+    point_cell *point_cells; /* per point: its place in the grid */
+    size_t point_cell_capacity;
     uint32_t *order; /* regions by importance */
     size_t order_capacity;
     uint32_t *partners; /* partner lists of inside vertices */
@@ -221,6 +239,7 @@ static void scratch_release(glcollide_contact_scratch *s)
     free(s->keys_tmp);
     free(s->regions);
     free(s->grid);
+    free(s->point_cells);
     free(s->order);
     free(s->partners);
     free(s->directions);
@@ -320,50 +339,52 @@ static int clip_half_space(double poly[MAX_POLYGON][3], int n, const double m[3]
                            const double origin[3])
 {
     double out[MAX_POLYGON][3], side[MAX_POLYGON];
+    int inside = 0;
     for (int i = 0; i < n; i++) {
         double d[3];
         glcollide_vec3_sub(d, poly[i], origin);
         side[i] = glcollide_vec3_dot(m, d);
+        inside += side[i] >= 0.0;
     }
+    if (inside == n || inside == 0) /* kept whole (mostly) or cut away */
+        return inside;
+    /* Corners and crossings are written always and counted when they are
+     * kept: which sides the corners lie on follows no pattern a branch
+     * predictor learns. */
     int count = 0;
     for (int i = 0; i < n && count + 2 <= MAX_POLYGON; i++) {
-        int j = (i + 1) % n;
-        if (side[i] >= 0.0)
-            memcpy(out[count++], poly[i], sizeof out[0]);
-        if ((side[i] >= 0.0) != (side[j] >= 0.0)) {
-            double s = side[i] / (side[i] - side[j]);
-            for (int k = 0; k < 3; k++)
-                out[count][k] = poly[i][k] + s * (poly[j][k] - poly[i][k]);
-            count++;
-        }
+        int j = i + 1 < n ? i + 1 : 0;
+        int in_i = side[i] >= 0.0, in_j = side[j] >= 0.0;
+        memcpy(out[count], poly[i], sizeof out[0]);
+        count += in_i;
+        double s = side[i] / (side[i] - side[j]); /* used only where the edge crosses */
+        for (int k = 0; k < 3; k++)
+            out[count][k] = poly[i][k] + s * (poly[j][k] - poly[i][k]);
+        count += in_i != in_j;
     }
     memcpy(poly, out, (size_t)count * sizeof out[0]);
     return count;
 }
 
-/* Triangle t clipped to the infinite prism over face (unit normal n, the
- * face counter-clockwise about it); returns the corner count. */
-static int clip_to_prism(const double *const t[3], const double *const face[3], const double n[3],
-                         double poly[MAX_POLYGON][3])
+/* Triangle t clipped to the infinite prism over face (its corners and the
+ * inward normals of the prism's sides); returns the corner count. */
+static int clip_to_prism(const double *const t[3], const double *const face[3],
+                         const double prism[3][3], double poly[MAX_POLYGON][3])
 {
     for (int i = 0; i < 3; i++)
         memcpy(poly[i], t[i], sizeof poly[i]);
     int count = 3;
-    for (int i = 0; i < 3 && count > 0; i++) {
-        double e[3], m[3];
-        glcollide_vec3_sub(e, face[(i + 1) % 3], face[i]);
-        glcollide_vec3_cross(m, n, e); /* points inward */
-        count = clip_half_space(poly, count, m, face[i]);
-    }
+    for (int i = 0; i < 3 && count > 0; i++)
+        count = clip_half_space(poly, count, prism[i], face[i]);
     return count;
 }
 
 /* The part of a over face b (a clipped to the prism over b), projected onto
  * b's plane; returns the corner count and the polygon's area. */
 static int overlap_polygon(const double *const a[3], const double *const b[3], const double n_b[3],
-                           double poly[MAX_POLYGON][3], double *area)
+                           const double prism_b[3][3], double poly[MAX_POLYGON][3], double *area)
 {
-    int count = clip_to_prism(a, b, n_b, poly);
+    int count = clip_to_prism(a, b, prism_b, poly);
     double plane = glcollide_vec3_dot(n_b, b[0]), sum[3];
     for (int i = 0; i < count; i++) {
         double off = glcollide_vec3_dot(n_b, poly[i]) - plane;
@@ -377,11 +398,11 @@ static int overlap_polygon(const double *const a[3], const double *const b[3], c
 
 /* How far triangle other dips below the plane of face (unit normal n)
  * within the prism over face (other clipped to face's side planes). */
-static double local_depth(const double *const face[3], const double n[3],
+static double local_depth(const double *const face[3], const double n[3], const double prism[3][3],
                           const double *const other[3])
 {
     double poly[MAX_POLYGON][3];
-    int count = clip_to_prism(other, face, n, poly);
+    int count = clip_to_prism(other, face, prism, poly);
     double plane = glcollide_vec3_dot(n, face[0]), depth = 0.0;
     for (int i = 0; i < count; i++)
         depth = larger(depth, plane - glcollide_vec3_dot(n, poly[i]));
@@ -486,21 +507,36 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
             const double *c[3];
             triangle_of(positions, triangles, t, c);
             glcollide_plane_filter_init(&info->plane, c[0], c[1], c[2]);
-            info->has_normal = unit_normal(c, info->normal);
-            if (!info->has_normal)
-                memset(info->normal, 0, sizeof info->normal);
-            info->max_edge = info->max_abs = 0.0;
-            for (int j = 0; j < 3; j++)
-                for (int k = 0; k < 3; k++) {
-                    info->max_abs = larger(info->max_abs, fabs(c[j][k]));
-                    info->max_edge = larger(info->max_edge, fabs(c[(j + 1) % 3][k] - c[j][k]));
-                }
+            info->shaped = 0;
         }
     }
     return GLCOLLIDE_OK;
 }
 
-static const triangle_info *info_of(const glcollide_contact_scratch *s, int side, uint32_t t)
+/* The rest of a triangle's info, once: for the triangles of meeting pairs. */
+static void info_shape(triangle_info *info)
+{
+    if (info->shaped)
+        return;
+    info->shaped = 1;
+    const double *const *c = info->plane.t;
+    info->has_normal = unit_normal(c, info->normal);
+    if (!info->has_normal)
+        memset(info->normal, 0, sizeof info->normal);
+    info->max_edge = info->max_abs = 0.0;
+    for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++) {
+            info->max_abs = larger(info->max_abs, fabs(c[j][k]));
+            info->max_edge = larger(info->max_edge, fabs(c[(j + 1) % 3][k] - c[j][k]));
+        }
+    for (int i = 0; i < 3; i++) {
+        double e[3];
+        glcollide_vec3_sub(e, c[(i + 1) % 3], c[i]);
+        glcollide_vec3_cross(info->prism[i], info->normal, e); /* points inward */
+    }
+}
+
+static triangle_info *info_of(const glcollide_contact_scratch *s, int side, uint32_t t)
 {
     return &s->info[side][s->slot[side][t]];
 }
@@ -512,13 +548,15 @@ static const triangle_info *info_of(const glcollide_contact_scratch *s, int side
 static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t ta, uint32_t tb,
                         size_t *element_count, size_t *point_count)
 {
-    const triangle_info *info_a = info_of(s, 0, ta), *info_b = info_of(s, 1, tb);
+    triangle_info *info_a = info_of(s, 0, ta), *info_b = info_of(s, 1, tb);
     double seg[2][3];
     int side_a[3], side_b[3];
     int kind = glcollide_tri_tri_intersection_planes(&info_a->plane, &info_b->plane, seg[0], seg[1],
                                                      side_a, side_b);
     if (kind == 0)
         return GLCOLLIDE_OK;
+    info_shape(info_a);
+    info_shape(info_b);
     const double *const *a = info_a->plane.t, *const *b = info_b->plane.t;
     const double *n_a = info_a->normal, *n_b = info_b->normal;
     int has_a = info_a->has_normal, has_b = info_b->has_normal;
@@ -526,8 +564,8 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
         return GLCOLLIDE_OK;
     (void)in;
 
-    double max_edge = fmax(info_a->max_edge, info_b->max_edge);
-    double max_abs = fmax(info_a->max_abs, info_b->max_abs);
+    double max_edge = larger(info_a->max_edge, info_b->max_edge);
+    double max_abs = larger(info_a->max_abs, info_b->max_abs);
     double tol = 1e-9 * max_edge + 64.0 * DBL_EPSILON * max_abs;
 
     element e = {0};
@@ -553,7 +591,7 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
         if (!antiparallel)
             return GLCOLLIDE_OK; /* flush faces of overlapping solids */
         double area;
-        corners = overlap_polygon(a, b, n_b, poly, &area);
+        corners = overlap_polygon(a, b, n_b, info_b->prism, poly, &area);
         for (int k = 0; k < 3; k++) {
             e.facing[k] = area * n_b[k];
             e.touch[k] = n_b[k];
@@ -570,10 +608,13 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
             a_enters |= has_b && side_a[i] > 0;
             b_enters |= has_a && side_b[i] > 0;
         }
-        int on_a = on_boundary(a, has_a, seg[0], seg[1], tol);
-        int on_b = on_boundary(b, has_b, seg[0], seg[1], tol);
         int point = distance2(seg[0], seg[1]) <= tol * tol;
-        if (a_enters && b_enters && !(on_a && on_b) && !point) {
+        int crossing = a_enters && b_enters && !point;
+        int on_a = on_boundary(a, has_a, seg[0], seg[1], tol);
+        /* A crossing off a's edges is a segment whatever b's edges: on_b is
+         * looked at only where it decides (0 otherwise, unused). */
+        int on_b = crossing && !on_a ? 0 : on_boundary(b, has_b, seg[0], seg[1], tol);
+        if (crossing && !(on_a && on_b)) {
             e.kind = ELEMENT_SEGMENT;
             double d[3];
             glcollide_vec3_sub(d, seg[1], seg[0]);
@@ -588,18 +629,22 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
              * a reference face: the floor under a box's side, the side of
              * a box's bottom edge pressed into a wall. */
             double length = length3(d);
-            double depth_b = local_depth(b, n_b, a), depth_a = local_depth(a, n_a, b);
-            /* B's face unless A's is clearly thinner: along a curved
-             * contact (sphere on sphere) neighbouring pairs then agree
-             * instead of flipping between the two surfaces' normals. */
-            int on_b_face = !(depth_a < 0.5 * depth_b);
             /* Only a pair much longer than deep, of faces not turned the
              * same way, lies on a slab; others (the short jog where the
              * sides of two yawed boxes cross, a solid pushed deep through a
-             * face, faces nearly flush) take their neighbours' facet. */
-            if (fmin(depth_a, depth_b) <= 0.25 * length && glcollide_vec3_dot(n_a, n_b) <= 0.0)
-                for (int k = 0; k < 3; k++)
-                    e.facet[k] = length * (on_b_face ? n_b[k] : -n_a[k]);
+             * face, faces nearly flush) take their neighbours' facet. Faces
+             * turned the same way need no depths. */
+            if (glcollide_vec3_dot(n_a, n_b) <= 0.0) {
+                double depth_b = local_depth(b, n_b, info_b->prism, a);
+                double depth_a = local_depth(a, n_a, info_a->prism, b);
+                /* B's face unless A's is clearly thinner: along a curved
+                 * contact (sphere on sphere) neighbouring pairs then agree
+                 * instead of flipping between the two surfaces' normals. */
+                int on_b_face = !(depth_a < 0.5 * depth_b);
+                if (smaller(depth_a, depth_b) <= 0.25 * length)
+                    for (int k = 0; k < 3; k++)
+                        e.facet[k] = length * (on_b_face ? n_b[k] : -n_a[k]);
+            }
         } else if (on_a && !on_b && has_b) {
             memcpy(e.touch, n_b, sizeof e.touch);
         } else if (on_b && !on_a && has_a) {
@@ -608,7 +653,7 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
         }
         if (antiparallel && length3(cross) < facing_sine) {
             double area, scratch_poly[MAX_POLYGON][3];
-            overlap_polygon(a, b, n_b, scratch_poly, &area);
+            overlap_polygon(a, b, n_b, info_b->prism, scratch_poly, &area);
             for (int k = 0; k < 3; k++)
                 e.facing[k] = area * n_b[k];
         }
@@ -620,7 +665,7 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
         return GLCOLLIDE_OK;
     if (e.kind == ELEMENT_TOUCH) { /* a face touched: its normal, weighted by the touch's size */
         double size = kind == 2 ? sqrt(length3(e.facing)) : sqrt(distance2(seg[0], seg[1]));
-        size = fmax(size, tol);
+        size = larger(size, tol);
         for (int k = 0; k < 3; k++)
             e.facet[k] = size * e.touch[k];
     }
@@ -731,6 +776,16 @@ static int unite(glcollide_contact_scratch *s, uint32_t i, uint32_t j)
     return 1;
 }
 
+/* floor(x), without a call into libm where x is well inside int64's range
+ * (the grid's cells are integers there). */
+static inline double floor_exact(double x)
+{
+    if (!(fabs(x) < 0x1p52))
+        return floor(x);
+    double t = (double)(int64_t)x; /* toward 0, exact */
+    return t > x ? t - 1.0 : t;
+}
+
 static uint64_t cell_hash(const int64_t c[3])
 {
     uint64_t h = (uint64_t)c[0] * 0x9E3779B97F4A7C15ull;
@@ -741,13 +796,41 @@ static uint64_t cell_hash(const int64_t c[3])
 
 /* The slot of cell c in the open-addressed grid (its own or the empty one
  * where it would go). */
-static size_t cell_slot(const grid_cell *grid, size_t mask, const int64_t c[3])
+static size_t cell_slot_from(const grid_cell *grid, size_t mask, uint32_t stamp, const int64_t c[3],
+                             size_t slot)
 {
-    size_t slot = cell_hash(c) & mask;
-    while (grid[slot].element[0] != UINT32_MAX &&
+    while (grid[slot].stamp == stamp &&
            (grid[slot].cell[0] != c[0] || grid[slot].cell[1] != c[1] || grid[slot].cell[2] != c[2]))
         slot = (slot + 1) & mask;
     return slot;
+}
+
+static size_t cell_slot(const grid_cell *grid, size_t mask, uint32_t stamp, const int64_t c[3])
+{
+    return cell_slot_from(grid, mask, stamp, c, cell_hash(c) & mask);
+}
+
+/* Which neighbours of a point's cell it lies within a quarter cell of:
+ * step[k] -1, 0 or 1 per axis; returns the axes with a step as bits. */
+static int cell_steps(const point_cell *pc, int64_t step[3])
+{
+    int axes = 0;
+    for (int k = 0; k < 3; k++) {
+        double within = pc->scaled[k] - (double)pc->cell[k];
+        /* -1, 0 or 1 without a branch: which side a point lies on is
+         * anyone's guess */
+        step[k] = (int64_t)(within > 0.75) - (int64_t)(within < 0.25);
+        axes |= (step[k] != 0) << k;
+    }
+    return axes;
+}
+
+/* The neighbour of cell c across the faces of the axes in d. */
+static void cell_neighbour(const int64_t c[3], const int64_t step[3], int d, int64_t n[3])
+{
+    n[0] = c[0] + (d & 1 ? step[0] : 0);
+    n[1] = c[1] + (d & 2 ? step[1] : 0);
+    n[2] = c[2] + (d & 4 ? step[2] : 0);
 }
 
 /* Joins element e with the regions recorded in a cell (and records e's
@@ -793,46 +876,79 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
     size_t slots = 16;
     while (slots < 2 * point_count)
         slots *= 2;
-    if (reserve((void **)&s->grid, &s->grid_capacity, slots, sizeof *s->grid))
+    if (reserve((void **)&s->grid, &s->grid_capacity, slots, sizeof *s->grid) ||
+        reserve((void **)&s->point_cells, &s->point_cell_capacity, point_count,
+                sizeof *s->point_cells))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     size_t mask = slots - 1;
-    for (size_t i = 0; i < slots; i++) {
-        for (int k = 0; k < CELL_SLOTS; k++)
-            s->grid[i].element[k] = UINT32_MAX;
-        s->grid[i].mixed = 0;
+    if (slots > s->grid_stamped || s->grid_stamp == UINT32_MAX) { /* new slots, or wrapped */
+        size_t stamped = slots > s->grid_stamped ? slots : s->grid_stamped;
+        for (size_t i = 0; i < stamped; i++)
+            s->grid[i].stamp = 0;
+        s->grid_stamped = stamped;
+        s->grid_stamp = 0;
     }
+    uint32_t stamp = ++s->grid_stamp;
     double side = 4.0 * tol;
+    /* The grid is read at random places (a point's cell and its neighbours):
+     * where it outgrows the caches near the core (bunnies: 917 kB), each
+     * pass asks for the cells of the point a few places ahead. */
+    enum { AHEAD = 8 };
+    size_t ahead_end = slots * sizeof *s->grid > ((size_t)1 << 18) ? point_count : 0;
+    for (size_t i = 0; i < point_count; i++) {
+        point_cell *pc = &s->point_cells[i];
+        for (int k = 0; k < 3; k++) {
+            pc->scaled[k] = s->points[i].position[k] / side;
+            pc->cell[k] = (int64_t)floor_exact(pc->scaled[k]);
+        }
+        pc->slot = cell_hash(pc->cell) & mask; /* its home slot, for now */
+    }
     for (size_t i = 0; i < point_count; i++) {
         contact_point *p = &s->points[i];
-        int64_t c[3];
-        for (int k = 0; k < 3; k++)
-            c[k] = (int64_t)floor(p->position[k] / side);
-        size_t slot = cell_slot(s->grid, mask, c);
-        if (s->grid[slot].element[0] == UINT32_MAX)
-            memcpy(s->grid[slot].cell, c, sizeof c);
+        point_cell *pc = &s->point_cells[i];
+        const int64_t *c = pc->cell;
+        if (i + AHEAD < ahead_end)
+            __builtin_prefetch(&s->grid[s->point_cells[i + AHEAD].slot]);
+        size_t slot = cell_slot_from(s->grid, mask, stamp, c, pc->slot);
+        grid_cell *cell = &s->grid[slot];
+        if (cell->stamp != stamp) { /* a new cell */
+            memcpy(cell->cell, c, sizeof cell->cell);
+            for (int k = 0; k < CELL_SLOTS; k++)
+                cell->element[k] = UINT32_MAX;
+            cell->mixed = 0;
+            cell->stamp = stamp;
+        }
+        pc->slot = slot;
         p->open = !join_cell(s, &s->grid[slot], p->element, 1);
     }
     for (size_t i = 0; i < point_count; i++) {
         contact_point *p = &s->points[i];
-        int64_t c[3], step[3];
-        int axes = 0; /* bit k: a neighbour across axis k's nearer face */
-        for (int k = 0; k < 3; k++) {
-            double f = floor(p->position[k] / side), within = p->position[k] / side - f;
-            c[k] = (int64_t)f;
-            step[k] = within < 0.25 ? -1 : within > 0.75 ? 1 : 0;
-            axes |= step[k] != 0 ? 1 << k : 0;
+        const point_cell *pc = &s->point_cells[i];
+        const int64_t *c = pc->cell;
+        if (i + AHEAD < ahead_end) {
+            const point_cell *ahead = &s->point_cells[i + AHEAD];
+            int64_t ahead_step[3], n[3];
+            int ahead_axes = cell_steps(ahead, ahead_step);
+            __builtin_prefetch(&s->grid[ahead->slot]);
+            for (int d = ahead_axes; d; d = (d - 1) & ahead_axes) { /* its subsets but 0 */
+                cell_neighbour(ahead->cell, ahead_step, d, n);
+                __builtin_prefetch(&s->grid[cell_hash(n) & mask]);
+            }
         }
-        /* Its own cell again (points that came after it share it too),
-         * then the neighbours (d runs over the subsets of axes). */
-        for (int d = 0; d < 8; d++) {
-            if ((d & axes) != d)
-                continue;
-            int64_t n[3] = {c[0] + (d & 1 ? step[0] : 0), c[1] + (d & 2 ? step[1] : 0),
-                            c[2] + (d & 4 ? step[2] : 0)};
-            size_t other = cell_slot(s->grid, mask, n);
-            if (s->grid[other].element[0] != UINT32_MAX &&
-                join_cell(s, &s->grid[other], p->element, 0))
+        int64_t step[3];
+        int axes = cell_steps(pc, step); /* bit k: a neighbour across axis k's nearer face */
+        /* Its own cell again (points that came after it share it too; the
+         * grid only gains cells, so its slot is the one found above), then
+         * the neighbours (d runs over the subsets of axes, ascending: the
+         * joins' order). */
+        for (int d = 0;; d = (d - axes) & axes) {
+            int64_t n[3];
+            cell_neighbour(c, step, d, n);
+            size_t other = d ? cell_slot(s->grid, mask, stamp, n) : pc->slot;
+            if (s->grid[other].stamp == stamp && join_cell(s, &s->grid[other], p->element, 0))
                 p->open = 0;
+            if (d == axes)
+                break;
         }
     }
     return GLCOLLIDE_OK;
@@ -1326,9 +1442,9 @@ static void point_depths(const glcollide_contact_scratch *s, const input *in, co
             double up_a = glcollide_vec3_dot(e->normal_a, r->normal);
             double up_b = glcollide_vec3_dot(e->normal_b, r->normal);
             if (up_a <= slack && up_b <= slack)
-                d = fmax(d, r->top - h);
+                d = larger(d, r->top - h);
             if (up_a >= -slack && up_b >= -slack)
-                d = fmax(d, h - r->bottom);
+                d = larger(d, h - r->bottom);
         } else {
             int side = p->source == SOURCE_VERTEX_B;
             double dir[3];

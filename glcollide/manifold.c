@@ -22,6 +22,18 @@ void glcollide_plane_basis(const double n[3], double e1[3], double e2[3])
     glcollide_vec3_cross(e2, n, e1);
 }
 
+/* fmax and fmin are calls into libm (NaN and signed-zero rules); the values
+ * here are finite and only their order or differences are used. */
+static inline double larger(double acc, double x)
+{
+    return x > acc ? x : acc;
+}
+
+static inline double smaller(double acc, double x)
+{
+    return x < acc ? x : acc;
+}
+
 static int compare_keys(const glcollide_manifold_point *p, const glcollide_manifold_point *q)
 {
     for (int i = 0; i < 2; i++)
@@ -58,7 +70,7 @@ static double added_area(const glcollide_manifold_point *a, const glcollide_mani
         const glcollide_manifold_point *p = t[i], *q = t[(i + 1) % 3];
         double side = (q->u - p->u) * (x->v - p->v) - (q->v - p->v) * (x->u - p->u);
         if (side * orientation < 0.0) /* outside this edge */
-            best = fmax(best, fabs(side));
+            best = larger(best, fabs(side));
     }
     return best;
 }
@@ -81,11 +93,11 @@ uint32_t glcollide_manifold_select(glcollide_manifold_point *points, uint32_t n,
         points[i].distance2 = INFINITY;
         cu += points[i].u / n;
         cv += points[i].v / n;
-        max_depth = fmax(max_depth, points[i].depth);
-        lo_u = fmin(lo_u, points[i].u);
-        hi_u = fmax(hi_u, points[i].u);
-        lo_v = fmin(lo_v, points[i].v);
-        hi_v = fmax(hi_v, points[i].v);
+        max_depth = larger(max_depth, points[i].depth);
+        lo_u = smaller(lo_u, points[i].u);
+        hi_u = larger(hi_u, points[i].u);
+        lo_v = smaller(lo_v, points[i].v);
+        hi_v = larger(hi_v, points[i].v);
     }
     double size = sqrt((hi_u - lo_u) * (hi_u - lo_u) + (hi_v - lo_v) * (hi_v - lo_v));
     double band = 0.01 * width + 1e-12 * size; /* depths this close tie (then keys decide) */
@@ -109,8 +121,13 @@ uint32_t glcollide_manifold_select(glcollide_manifold_point *points, uint32_t n,
     }
     uint32_t kept = 0;
     const glcollide_manifold_point *chosen[3] = {NULL, NULL, NULL};
+    /* The distances to the picks so far are needed by the 2nd pick and by
+     * farthest-point sampling (picks 5 on). */
+    int sampling = max > 4;
     while (pick != UINT32_MAX && kept < max) {
         points[pick].kept = ++kept;
+        if (kept == max)
+            break; /* the last pick: no next one to look for */
         if (kept <= 3)
             chosen[kept - 1] = &points[pick];
         const glcollide_manifold_point *last = &points[pick];
@@ -119,10 +136,12 @@ uint32_t glcollide_manifold_select(glcollide_manifold_point *points, uint32_t n,
         for (uint32_t i = 0; i < n; i++) {
             if (points[i].kept)
                 continue;
-            double du = points[i].u - last->u, dv = points[i].v - last->v;
-            double d2 = du * du + dv * dv;
-            if (d2 < points[i].distance2)
-                points[i].distance2 = d2;
+            if (kept == 1 || sampling) {
+                double du = points[i].u - last->u, dv = points[i].v - last->v;
+                double d2 = du * du + dv * dv;
+                if (d2 < points[i].distance2)
+                    points[i].distance2 = d2;
+            }
             /* The score of a candidate: the 2nd point is the farthest from
              * the 1st; the 3rd makes the largest triangle with them, the
              * 4th adds the most area to it (the largest support polygon: a

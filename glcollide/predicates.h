@@ -139,4 +139,33 @@ static inline int glcollide_plane_side(const glcollide_plane_filter *f, const do
     return sign ? sign : glcollide_orient3d(f->t[0], f->t[1], f->t[2], p);
 }
 
+/* glcollide_plane_side of three points: the filter decides all three without
+ * a branch on its outcomes (which follow no pattern a predictor learns),
+ * orient3d the ones it leaves open. */
+static inline void glcollide_plane_sides3(const glcollide_plane_filter *f, const double *const p[3],
+                                          int sides[3])
+{
+    int undecided = 0;
+    for (int i = 0; i < 3; i++) {
+#if PREDICATES_FLOAT_STAGES
+        const double *t0 = f->t[0], *q = p[i];
+        double wx = q[0] - t0[0], wy = q[1] - t0[1], wz = q[2] - t0[2];
+        double det = (wx * f->normal[0] + wy * f->normal[1]) + wz * f->normal[2];
+        double ax = fabs(wx), ay = fabs(wy), az = fabs(wz);
+        double permanent = (ax * f->magnitude[0] + ay * f->magnitude[1]) + az * f->magnitude[2];
+        double largest = ax > ay ? ax : ay;
+        largest = largest > az ? largest : az;
+        double bound = glcollide_orient3d_bound(permanent, largest);
+        sides[i] = (-det > bound) - (det > bound); /* as glcollide_plane_filter_sign */
+#else
+        sides[i] = 0;
+#endif
+        undecided |= sides[i] == 0;
+    }
+    if (undecided)
+        for (int i = 0; i < 3; i++)
+            if (sides[i] == 0)
+                sides[i] = glcollide_orient3d(f->t[0], f->t[1], f->t[2], p[i]);
+}
+
 #endif /* GLCOLLIDE_PREDICATES_H */

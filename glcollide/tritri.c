@@ -68,7 +68,9 @@ static int same_point(const double *a, const double *b)
 
 static int strictly_one_side(const int s[3])
 {
-    return (s[0] > 0 && s[1] > 0 && s[2] > 0) || (s[0] < 0 && s[1] < 0 && s[2] < 0);
+    int positive = (s[0] > 0) + (s[1] > 0) + (s[2] > 0);
+    int negative = (s[0] < 0) + (s[1] < 0) + (s[2] < 0);
+    return (positive == 3) | (negative == 3);
 }
 
 static int all_zero(const int s[3])
@@ -303,17 +305,21 @@ typedef struct overlap_state {
 static void classify(overlap_state *st)
 {
     const double *const *a = st->a, *const *b = st->b;
-    for (int i = 0; i < 3; i++)
-        st->sb[i] = st->plane_a ? glcollide_plane_side(st->plane_a, b[i])
-                                : glcollide_orient3d(a[0], a[1], a[2], b[i]);
+    if (st->plane_a)
+        glcollide_plane_sides3(st->plane_a, b, st->sb);
+    else
+        for (int i = 0; i < 3; i++)
+            st->sb[i] = glcollide_orient3d(a[0], a[1], a[2], b[i]);
     st->kind = CASE_SEPARATED;
     if (strictly_one_side(st->sb))
         return;
     if (!all_zero(st->sb)) {
         /* A is non-degenerate and B is not in its plane. */
-        for (int i = 0; i < 3; i++)
-            st->sa[i] = st->plane_b ? glcollide_plane_side(st->plane_b, a[i])
-                                    : glcollide_orient3d(b[0], b[1], b[2], a[i]);
+        if (st->plane_b)
+            glcollide_plane_sides3(st->plane_b, a, st->sa);
+        else
+            for (int i = 0; i < 3; i++)
+                st->sa[i] = glcollide_orient3d(b[0], b[1], b[2], a[i]);
         if (strictly_one_side(st->sa))
             return;
         /* All of A in B's plane would put B in A's plane: B is degenerate. */
