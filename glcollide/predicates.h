@@ -108,7 +108,8 @@ typedef struct glcollide_plane_filter {
 void glcollide_plane_filter_init(glcollide_plane_filter *f, const double *t0, const double *t1,
                                  const double *t2);
 
-/* The filter's decision (+1 or -1), or 0 where it cannot decide. */
+/* The filter's decision (+1 or -1), or 0 where it cannot decide (always 0
+ * without the float stages). */
 static inline int glcollide_plane_filter_sign(const glcollide_plane_filter *f, const double p[3])
 {
 #if PREDICATES_FLOAT_STAGES
@@ -121,15 +122,12 @@ static inline int glcollide_plane_filter_sign(const glcollide_plane_filter *f, c
     double largest = ax > ay ? ax : ay;
     largest = largest > az ? largest : az;
     double bound = glcollide_orient3d_bound(permanent, largest);
-    if (det > bound)
-        return -1;
-    if (-det > bound)
-        return 1;
+    return (-det > bound) - (det > bound); /* no branch on the outcome */
 #else
     (void)f;
     (void)p;
-#endif
     return 0;
+#endif
 }
 
 /* glcollide_orient3d(f->t[0], f->t[1], f->t[2], p), exact. */
@@ -147,19 +145,7 @@ static inline void glcollide_plane_sides3(const glcollide_plane_filter *f, const
 {
     int undecided = 0;
     for (int i = 0; i < 3; i++) {
-#if PREDICATES_FLOAT_STAGES
-        const double *t0 = f->t[0], *q = p[i];
-        double wx = q[0] - t0[0], wy = q[1] - t0[1], wz = q[2] - t0[2];
-        double det = (wx * f->normal[0] + wy * f->normal[1]) + wz * f->normal[2];
-        double ax = fabs(wx), ay = fabs(wy), az = fabs(wz);
-        double permanent = (ax * f->magnitude[0] + ay * f->magnitude[1]) + az * f->magnitude[2];
-        double largest = ax > ay ? ax : ay;
-        largest = largest > az ? largest : az;
-        double bound = glcollide_orient3d_bound(permanent, largest);
-        sides[i] = (-det > bound) - (det > bound); /* as glcollide_plane_filter_sign */
-#else
-        sides[i] = 0;
-#endif
+        sides[i] = glcollide_plane_filter_sign(f, p[i]);
         undecided |= sides[i] == 0;
     }
     if (undecided)
