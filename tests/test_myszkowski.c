@@ -719,9 +719,10 @@ END_TEST
 
 /* ------------------------------------------------------------ errors, cost, query */
 
-START_TEST(test_errors)
+/* Object 0 a closed box at the origin, object 1 the same box without its
+ * last two triangles ("open box"), 0.3 along x: the errors' scene. */
+static glcollide_scene *box_and_open_box(void)
 {
-    setup();
     glcollide_scene *scene = NULL;
     ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
     glcollide_mesh *box = NULL, *open = NULL;
@@ -732,6 +733,13 @@ START_TEST(test_errors)
     const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0}, t1[3] = {0.3, 0, 0};
     test_scene_add_object(scene, test_scene_add_mesh(scene, box), t0, q);
     test_scene_add_object(scene, test_scene_add_mesh(scene, open), t1, q);
+    return scene;
+}
+
+START_TEST(test_errors)
+{
+    setup();
+    glcollide_scene *scene = box_and_open_box();
     glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
     glcollide_myszkowski_result result;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
@@ -789,6 +797,7 @@ START_TEST(test_errors)
     glcollide_mesh *empty = NULL, *cube = NULL;
     ck_assert_int_eq(glcollide_mesh_create(NULL, 0, NULL, 0, "empty", &empty), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &cube), GLCOLLIDE_OK);
+    const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0};
     test_scene_add_object(scene, test_scene_add_mesh(scene, empty), t0, q);
     test_scene_add_object(scene, test_scene_add_mesh(scene, cube), t0, q);
     options = glcollide_myszkowski_default_options();
@@ -1273,16 +1282,7 @@ START_TEST(test_world_errors)
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: out is NULL");
     test_log_capture_stop();
     ck_assert_int_eq(glcollide_myszkowski_create(NULL, &twin), GLCOLLIDE_OK);
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
-    glcollide_mesh *box = NULL, *open = NULL;
-    ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &box), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_mesh_create(box->positions, box->vertex_count, box->triangles,
-                                           box->triangle_count - 2, "open box", &open),
-                     GLCOLLIDE_OK);
-    const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0}, t1[3] = {0.3, 0, 0};
-    test_scene_add_object(scene, test_scene_add_mesh(scene, box), t0, q);
-    test_scene_add_object(scene, test_scene_add_mesh(scene, open), t1, q);
+    glcollide_scene *scene = box_and_open_box();
     glcollide_world *world = world_of_scene(scene);
     glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
     glcollide_myszkowski_result result;
