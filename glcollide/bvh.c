@@ -364,12 +364,14 @@ glcollide_aabb glcollide_bvh_bounds(const glcollide_bvh *bvh)
     return box;
 }
 
-/* Walks the nodes depth levels below the root, left to right, handing each
- * node's box to visit; a leaf above that depth hands its triangles' boxes
- * when they fit in its share of the 2^depth places, else its own. */
+/* Walks the nodes depth levels below the root (leaves where shallower), left
+ * to right, handing each node's box to visit; with triangles, a leaf above
+ * that depth hands its triangles' boxes instead when they fit in its share
+ * of the 2^depth places. */
 typedef void (*frontier_visit)(void *data, const bvh_box *box);
 
-static void visit_frontier(const glcollide_bvh *bvh, int depth, frontier_visit visit, void *data)
+static void visit_frontier(const glcollide_bvh *bvh, int depth, int triangles, frontier_visit visit,
+                           void *data)
 {
     if (!bvh || !bvh->node_count)
         return;
@@ -394,7 +396,7 @@ static void visit_frontier(const glcollide_bvh *bvh, int depth, frontier_visit v
         /* A leaf above that depth has room for its triangles' own boxes
          * (2^(depth - d) of the frontier's places are its share): tighter
          * than the leaf's box, and exact for a small mesh. */
-        if (node->count && d < depth &&
+        if (triangles && node->count && d < depth &&
             (depth - d >= 31 || node->count <= (uint32_t)1 << (depth - d))) {
             for (uint32_t s = 0; s < node->count; s++)
                 visit(data, &bvh->slot_boxes[node->first + s]);
@@ -424,7 +426,7 @@ static void gather_box(void *data, const bvh_box *box)
 size_t glcollide_bvh_frontier(const glcollide_bvh *bvh, int depth, double *boxes, size_t capacity)
 {
     frontier_out out = {boxes, capacity, 0};
-    visit_frontier(bvh, depth, gather_box, &out);
+    visit_frontier(bvh, depth, 1, gather_box, &out);
     return out.count;
 }
 
@@ -461,7 +463,7 @@ void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_objec
 {
     glcollide_aabb_empty(out);
     placed_chunks chunks = {.count = 0, .pose = pose, .out = out};
-    visit_frontier(bvh, depth, chunk_add, &chunks);
+    visit_frontier(bvh, depth, 0, chunk_add, &chunks);
     if (chunks.count)
         placed_flush(&chunks);
 }

@@ -224,9 +224,11 @@ void glcollide_boxes_place_union(const double *boxes, size_t stride, size_t coun
  * BVH. */
 size_t glcollide_bvh_frontier(const glcollide_bvh *bvh, int depth, double *boxes, size_t capacity);
 
-/* A world box of the mesh of bvh placed by pose: the union of its
- * glcollide_bvh_frontier boxes at depth, each placed as
- * glcollide_aabb_place places a box. Tighter than the placed root box as
+/* A world box of the mesh of bvh placed by pose: the union of its nodes
+ * depth levels below the root (or leaves where shallower: not their
+ * triangles, unlike glcollide_bvh_frontier; the stencil's views are fitted
+ * to these boxes and its tests' miss rates measured with them), each placed
+ * as glcollide_aabb_place places a box. Tighter than the placed root box as
  * depth grows, at 2^depth boxes' cost; empty for an empty BVH. */
 void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_object *pose, int depth,
                                  glcollide_aabb *out);
