@@ -1242,7 +1242,8 @@ static int check_finite(const double *positions, size_t vertex_count, uint32_t o
  * until the mesh changes), placed, and the pair run; the CPU twin answers
  * the test with the exact method's pair test.
  */
-static int world_pair(glcollide_myszkowski *t, glcollide_world *world, const uint32_t objects[2],
+static int world_pair(glcollide_myszkowski *t, glcollide_world *world,
+                      const glcollide_world_space *placed, const uint32_t objects[2],
                       const uint32_t names[2], const glcollide_myszkowski_options *options,
                       glcollide_myszkowski_result *result, glcollide_myszkowski_map *map)
 {
@@ -1266,15 +1267,19 @@ static int world_pair(glcollide_myszkowski *t, glcollide_world *world, const uin
         if (status != GLCOLLIDE_OK)
             break;
         crossing = options->check_solids && entry->crossing == 1;
-        size_t n = 3 * entry->mesh->vertex_count;
-        status = glcollide_array_reserve((void **)&t->positions[f], &t->position_capacity[f],
-                                         n ? n : 1, sizeof(double), "myszkowski");
-        if (status != GLCOLLIDE_OK)
-            break;
-        glcollide_object_transform_points(pose, entry->mesh->positions, entry->mesh->vertex_count,
-                                          t->positions[f]);
-        status = check_finite(t->positions[f], entry->mesh->vertex_count, names[f], entry->mesh);
-        solid_init(&solids[f], entry->mesh, crossing, pose, t->positions[f]);
+        const double *positions = placed ? placed->objects[objects[f]].positions : NULL;
+        if (!positions) { /* placed here, into the tester's buffers */
+            size_t n = 3 * entry->mesh->vertex_count;
+            status = glcollide_array_reserve((void **)&t->positions[f], &t->position_capacity[f],
+                                             n ? n : 1, sizeof(double), "myszkowski");
+            if (status != GLCOLLIDE_OK)
+                break;
+            glcollide_object_transform_points(pose, entry->mesh->positions,
+                                              entry->mesh->vertex_count, t->positions[f]);
+            positions = t->positions[f];
+        }
+        status = check_finite(positions, entry->mesh->vertex_count, names[f], entry->mesh);
+        solid_init(&solids[f], entry->mesh, crossing, pose, positions);
     }
     if (status == GLCOLLIDE_OK)
         status = pair_run(t, &solids[0], &solids[1], options, result, map);
@@ -1347,7 +1352,7 @@ static int scene_pair(glcollide_myszkowski *tester, const glcollide_scene *scene
     if (status == GLCOLLIDE_OK)
         status = glcollide_world_from_scene(&pair, &world);
     if (status == GLCOLLIDE_OK)
-        status = world_pair(tester, world, objects, names, options, result, map);
+        status = world_pair(tester, world, NULL, objects, names, options, result, map);
     glcollide_world_destroy(&world);
     return status;
 }
@@ -1365,7 +1370,7 @@ static int world_entry(glcollide_myszkowski *tester, glcollide_world *world, uin
                               "myszkowski: objects %u and %u: need two distinct objects of %zu", i,
                               j, world->object_count);
     const uint32_t objects[2] = {i, j};
-    return world_pair(tester, world, objects, objects, options, result, map);
+    return world_pair(tester, world, NULL, objects, objects, options, result, map);
 }
 
 int glcollide_myszkowski_test(glcollide_myszkowski *tester, const glcollide_scene *scene,
@@ -1438,7 +1443,9 @@ int glcollide_query_convex(glcollide_world *persistent, glcollide_context *conte
         return status;
     result->stats.aabb_pairs = candidates.count;
     /* Each pair as glcollide_myszkowski_test_world answers it: the solid
-     * checks are the world's, made once per mesh and kept until it changes. */
+     * checks are the world's, made once per mesh and kept until it changes,
+     * and the world positions those the world keeps per object (placed once
+     * per change, not once per pair). */
     glcollide_myszkowski *tester = NULL;
     if (candidates.count)
         status = glcollide_myszkowski_create(context, &tester);
@@ -1448,7 +1455,7 @@ int glcollide_query_convex(glcollide_world *persistent, glcollide_context *conte
         const uint32_t pair[2] = {candidates.pairs[k].a, candidates.pairs[k].b};
         glcollide_myszkowski_result found;
         memset(&found, 0, sizeof found);
-        status = world_pair(tester, persistent, pair, pair, &pair_options, &found, NULL);
+        status = world_pair(tester, persistent, world, pair, pair, &pair_options, &found, NULL);
         result->stats.candidates++;
         result->stats.draw_calls += found.stats.draw_calls;
         result->stats.gpu_syncs += found.stats.gpu_syncs;
