@@ -255,17 +255,10 @@ int glcollide_sap_pairs_with(const glcollide_aabb *boxes, size_t count, double m
 
     size_t start = pairs->count;
     for (size_t s = 0; s < n; s++) {
-        const double min_x = sweep.x[2 * s], max_x = sweep.x[2 * s + 1];
-        const double *yz = sweep.yz + 4 * s;
         /* Every later box starts at or after this one along x; the sweep
-         * stops at the first that starts beyond its end. The explicit test
-         * of min_x against the other's max keeps inverted (min > max) boxes
-         * exact. */
-        for (size_t t = s + 1; t < n && sweep.x[2 * t] <= max_x; t++) {
-            const double *other = sweep.yz + 4 * t;
-            /* & rather than &&: one hard-to-predict branch instead of five. */
-            if ((min_x <= sweep.x[2 * t + 1]) & (yz[0] <= other[1]) & (other[0] <= yz[1]) &
-                (yz[2] <= other[3]) & (other[2] <= yz[3])) {
+         * stops at the first that starts beyond its end. */
+        for (size_t t = s + 1; t < n && sweep.x[2 * t] <= sweep.x[2 * s + 1]; t++)
+            if (sweep_overlap(&sweep, s, t)) {
                 uint32_t i = sweep.index[s], j = sweep.index[t];
                 status = glcollide_pair_list_push(pairs, i < j ? i : j, i < j ? j : i);
                 if (status != GLCOLLIDE_OK) {
@@ -273,7 +266,6 @@ int glcollide_sap_pairs_with(const glcollide_aabb *boxes, size_t count, double m
                     goto done;
                 }
             }
-        }
     }
     status = sort_new_pairs(pairs, start, count, workspace, &own);
 done:
