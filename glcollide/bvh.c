@@ -656,6 +656,8 @@ static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const
                 place_b(f, &nb->box, &kept);
             else
                 place_a(f, &na->box, &kept);
+        } else {
+            memset(&kept, 0, sizeof kept); /* unused: the boxes share a frame */
         }
         for (uint32_t c = 0; c < 2; c++) {
             uint32_t ca = descend_a ? na->first + c : ia;

@@ -82,8 +82,8 @@ int glcollide_mesh_generate_box(double hx, double hy, double hz, glcollide_mesh 
         status = positive("box", "hz", hz);
     if (status == GLCOLLIDE_OK && !out)
         status = glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "box: out is NULL");
-    double *positions;
-    uint32_t *triangles;
+    double *positions = NULL;
+    uint32_t *triangles = NULL;
     if (status == GLCOLLIDE_OK)
         status = allocate("box", 8, 12, &positions, &triangles);
     if (status < 0)
@@ -111,8 +111,8 @@ static int lathe(const char *generator, double north_z, double south_z, const do
 {
     size_t vertex_count = 2 + ring_count * slices;
     size_t triangle_count = 2 * slices * ring_count;
-    double *positions;
-    uint32_t *triangles;
+    double *positions = NULL;
+    uint32_t *triangles = NULL;
     int status = allocate(generator, vertex_count, triangle_count, &positions, &triangles);
     if (status < 0)
         return status;
@@ -229,8 +229,8 @@ int glcollide_mesh_generate_torus(double major_radius, double minor_radius, int 
             major_segments, minor_segments);
     size_t major = (size_t)major_segments, minor = (size_t)minor_segments;
     size_t vertex_count = major * minor, triangle_count = 2 * major * minor;
-    double *positions;
-    uint32_t *triangles;
+    double *positions = NULL;
+    uint32_t *triangles = NULL;
     status = allocate("torus", vertex_count, triangle_count, &positions, &triangles);
     if (status < 0)
         return status;
@@ -394,8 +394,8 @@ int glcollide_mesh_generate_knot(int p, int q, double radius, double tube_radius
         return status;
     size_t along = (size_t)segments, around = (size_t)tube_segments;
     size_t vertex_count = along * around, triangle_count = 2 * along * around;
-    double *positions;
-    uint32_t *triangles;
+    double *positions = NULL;
+    uint32_t *triangles = NULL;
     status = allocate("knot", vertex_count, triangle_count, &positions, &triangles);
     if (status < 0)
         return status;
