@@ -324,6 +324,48 @@ static void gripper_finish(const gripper_state *g, scene_figures *out)
                            : INFINITY;
 }
 
+void scene_states_free(scene_states *states)
+{
+    free(states->poses);
+    memset(states, 0, sizeof *states);
+}
+
+/* Appends the bodies' poses as one state; exits when memory runs out (a
+ * benchmark's recording). */
+static void states_record(scene_states *states, dBodyID *bodies, size_t count)
+{
+    if (states->count == 0)
+        states->bodies = count;
+    if (states->count == states->capacity) {
+        size_t capacity = states->capacity ? 2 * states->capacity : 64;
+        double *poses = realloc(states->poses, capacity * count * 7 * sizeof *poses);
+        if (!poses) {
+            fprintf(stderr, "scene: out of memory recording states\n");
+            exit(1);
+        }
+        states->poses = poses;
+        states->capacity = capacity;
+    }
+    double *pose = states->poses + states->count++ * count * 7;
+    for (size_t b = 0; b < count; b++, pose += 7) {
+        const dReal *p = dBodyGetPosition(bodies[b]), *q = dBodyGetQuaternion(bodies[b]);
+        for (int k = 0; k < 3; k++)
+            pose[k] = p[k];
+        for (int k = 0; k < 4; k++)
+            pose[3 + k] = q[k];
+    }
+}
+
+static void states_pose(const scene_states *states, size_t state, dBodyID *bodies)
+{
+    const double *pose = states->poses + state * states->bodies * 7;
+    for (size_t b = 0; b < states->bodies; b++, pose += 7) {
+        dQuaternion q = {pose[3], pose[4], pose[5], pose[6]};
+        dBodySetPosition(bodies[b], pose[0], pose[1], pose[2]);
+        dBodySetQuaternion(bodies[b], q);
+    }
+}
+
 int scene_run(const scene_desc *scene, const scene_params *params, scene_figures *out)
 {
     memset(out, 0, sizeof *out);
@@ -413,11 +455,20 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
     gripper_state grip = {0};
     if (status == 0 && scene->gripper.enabled)
         gripper_build(&grip, &scene->gripper, run.world, solid_body);
+    const scene_states *replay = params->replay;
+    if (status == 0 && replay && replay->count && replay->bodies != body_count) {
+        fprintf(stderr, "%s: %zu bodies, the states replayed have %zu\n", scene->name, body_count,
+                replay->bodies);
+        status = -1;
+    }
+    int steps = replay ? (int)replay->count : params->steps;
     double kinetic_early = 0, kinetic_late = 0;
     int early_steps = 0, late_steps = 0;
     double start = now_ms();
-    for (int step = 0; step < params->steps && status == 0; step++) {
-        if (scene->gripper.enabled)
+    for (int step = 0; step < steps && status == 0; step++) {
+        if (replay)
+            states_pose(replay, (size_t)step, bodies);
+        else if (scene->gripper.enabled)
             gripper_drive(&grip, &scene->gripper, step * params->dt, out);
         if (step == params->settle_steps)
             for (size_t b = 0; b < body_count; b++) {
@@ -432,6 +483,10 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
         else
             dSpaceCollide(space, &run, near_callback);
         run.collide_ms += now_ms() - t0;
+        if (replay) {
+            dJointGroupEmpty(run.joints);
+            continue;
+        }
         if (params->world_step)
             dWorldStep(run.world, params->dt);
         else
@@ -454,10 +509,19 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
             for (size_t b = 0; b < body_count; b++)
                 out->max_speed_late = fmax(out->max_speed_late, body_speed(bodies[b]));
         }
+        if (params->record && params->record_every > 0 && step >= params->settle_steps &&
+            (step - params->settle_steps) % params->record_every == 0)
+            states_record(params->record, bodies, body_count);
     }
     double elapsed = now_ms() - start;
 
-    if (status == 0) {
+    if (status == 0 && replay) {
+        out->body_count = body_count;
+        out->contacts_per_step = steps ? (double)run.contacts / steps : 0;
+        out->max_contacts_step = run.max_step_contacts;
+        out->ms_per_step = steps ? elapsed / steps : 0;
+        out->collide_ms_per_step = steps ? run.collide_ms / steps : 0;
+    } else if (status == 0) {
         out->body_count = body_count;
         for (size_t b = 0; b < body_count; b++) {
             scene_body_figures *f = &out->bodies[b];

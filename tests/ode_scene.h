@@ -70,6 +70,16 @@ typedef enum scene_flavour {
     SCENE_ODE_TRIMESH /* trimeshes, ODE's own space and trimesh collider */
 } scene_flavour;
 
+/* Poses of a scene's bodies at a series of steps: a run records them, a
+ * later run (of any flavour) replays them. */
+typedef struct scene_states {
+    size_t count, capacity; /* states */
+    size_t bodies;          /* poses per state */
+    double *poses;          /* count x bodies x 7: position, quaternion w x y z */
+} scene_states;
+
+void scene_states_free(scene_states *states);
+
 typedef struct scene_params {
     scene_flavour flavour;
     int world_step; /* 1: dWorldStep, else dWorldQuickStep */
@@ -81,6 +91,15 @@ typedef struct scene_params {
     int settle_steps; /* figures are measured from this step on */
     double gravity[3];
     double max_correcting_vel; /* dWorldSetContactMaxCorrectingVel; 0: ODE's default (none) */
+    /* Benchmarks: with record set, the bodies' poses are appended to it every
+     * record_every steps from settle_steps on. With replay set, the run
+     * steps nothing: each recorded state is posed and collided once (the
+     * contacts made and dropped), so two colliders can be timed on the same
+     * states; collide_ms_per_step and contacts_per_step are then per state,
+     * the other figures are left 0. */
+    scene_states *record;
+    int record_every;
+    const scene_states *replay;
 } scene_params;
 
 /* The parameters of the reports: QuickStep 50 iterations, ERP 0.2, CFM 1e-5,

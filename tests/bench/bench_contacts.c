@@ -47,6 +47,12 @@
  * cylinders on a 32 x 32 tessellated table) and gripper-rotor (the vise
  * lifting the rotor off a plane and holding it, dWorldStep).
  *
+ * Each collider steps its own trajectory there, and where ODE's stack drifts
+ * or falls its pairs meet other triangles. So the states of both trimesh
+ * runs (every 5th step after the first fifth) are also replayed: "replay"
+ * lines time both colliders on the same states, those of glcollide's run
+ * and those of ODE's, median of --repeat replays.
+ *
  *   bench-contacts [--repeat R] [--steps S]     both parts, a table
  *   bench-contacts --csv [--scene NAME] ...     rows of tests/bench/run.sh
  */
@@ -354,6 +360,56 @@ static void bench_primitive_pair(const char *name, int repeat, int csv)
     glcollide_mesh_destroy(&s.mesh);
 }
 
+/*
+ * The stepped runs above compare each collider on its own trajectory: where
+ * ODE's trimesh stack drifts or collapses, its pairs meet other triangles
+ * than glcollide's resting stack does. Here both colliders collide the same
+ * states, those recorded from glcollide's run and those from ODE's: the
+ * collision time per state, median of repeat replays, the two colliders
+ * alternating.
+ */
+static void bench_replay(const scene_desc *scene, const char *name, const scene_states *states,
+                         scene_flavour glcollide, scene_flavour ode, int repeat, int csv)
+{
+    static const char *const origin[2] = {"glcollide-states", "ode-states"};
+    const scene_states *sets[2] = {&states[1], &states[2]};
+    for (int set = 0; set < 2; set++) {
+        if (!sets[set]->count)
+            continue;
+        double *ms[2] = {malloc((size_t)repeat * sizeof(double)),
+                         malloc((size_t)repeat * sizeof(double))};
+        double contacts[2] = {0, 0};
+        if (!ms[0] || !ms[1])
+            exit(1);
+        for (int r = 0; r < repeat; r++)
+            for (int c = 0; c < 2; c++) {
+                scene_params p = scene_default_params(c == 0 ? glcollide : ode);
+                p.world_step = scene->gripper.enabled;
+                p.replay = sets[set];
+                scene_figures f;
+                if (scene_run(scene, &p, &f) != 0)
+                    exit(1);
+                ms[c][r] = f.collide_ms_per_step;
+                contacts[c] = f.contacts_per_step;
+            }
+        char label[96];
+        snprintf(label, sizeof label, "%s@%s", name, origin[set]);
+        if (csv) {
+            print_row(csv, "replay", label, "glcollide", BENCH_NONE, ms[0], repeat, contacts[0],
+                      BENCH_NONE, -1);
+            print_row(csv, "replay", label, "ode-trimesh", BENCH_NONE, ms[1], repeat, contacts[1],
+                      BENCH_NONE, -1);
+        } else {
+            double g = bench_median(ms[0], repeat), o = bench_median(ms[1], repeat);
+            printf("replay     %-16s on %-16s %zu states: collide glcollide %7.3f ms, "
+                   "ode-trimesh %7.3f ms per state (contacts %5.1f / %5.1f), ratio %.2f\n",
+                   name, origin[set], sets[set]->count, g, o, contacts[0], contacts[1], g / o);
+        }
+        free(ms[0]);
+        free(ms[1]);
+    }
+}
+
 static void bench_stack(const char *name, int repeat, int steps, int csv)
 {
     scene_desc scene;
@@ -378,12 +434,20 @@ static void bench_stack(const char *name, int repeat, int steps, int csv)
     size_t triangles = 0;
     for (size_t i = 0; i < scene.count; i++)
         triangles += scene.solids[i].mesh ? scene.solids[i].mesh->triangle_count : 0;
+    /* The trimesh runs' states (every 5th step after settling), recorded in
+     * the first repeat, replayed below for both colliders. */
+    scene_states states[KINDS];
+    memset(states, 0, sizeof states);
     for (int r = 0; r < repeat; r++)
         for (int k = 0; k < KINDS; k++) {
             scene_params p = scene_default_params(kinds[k].flavour);
             p.steps = steps;
             p.settle_steps = steps / 5;
             p.world_step = scene.gripper.enabled; /* QuickStep lets the grip creep */
+            if (r == 0 && kinds[k].flavour != SCENE_PRIMITIVES) {
+                p.record = &states[k];
+                p.record_every = 5;
+            }
             scene_figures f;
             if (scene_run(&scene, &p, &f) != 0)
                 exit(1);
@@ -401,6 +465,9 @@ static void bench_stack(const char *name, int repeat, int steps, int csv)
         free(step_ms[k]);
         free(collide_ms[k]);
     }
+    bench_replay(&scene, name, states, kinds[1].flavour, kinds[2].flavour, repeat, csv);
+    for (int k = 0; k < KINDS; k++)
+        scene_states_free(&states[k]);
 }
 
 static int usage(void)
