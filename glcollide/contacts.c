@@ -481,6 +481,10 @@ static int add_point(glcollide_contact_scratch *s, size_t *count, const double p
 static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
                              const glcollide_index_pair *candidates, size_t candidate_count)
 {
+    /* The box of every candidate triangle's corners: the points any plane
+     * here is asked about (glcollide_plane_filter_set_extent). */
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint32_t used_count[2];
     for (int side = 0; side < 2; side++) {
         uint32_t largest = 0;
         for (size_t i = 0; i < candidate_count; i++) {
@@ -508,8 +512,22 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
             triangle_of(positions, triangles, t, c);
             glcollide_plane_filter_init(&info->plane, c[0], c[1], c[2]);
             info->shaped = 0;
+            for (int j = 0; j < 3; j++)
+                for (int k = 0; k < 3; k++) {
+                    lo[k] = smaller(lo[k], c[j][k]);
+                    hi[k] = larger(hi[k], c[j][k]);
+                }
         }
+        used_count[side] = used;
     }
+    /* A NaN coordinate is left out of the box: a point with one has a NaN
+     * determinant, which no bound decides. */
+    double extent = 0.0;
+    for (int k = 0; k < 3; k++)
+        extent = larger(extent, hi[k] - lo[k]);
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < used_count[side]; i++)
+            glcollide_plane_filter_set_extent(&s->info[side][i].plane, extent);
     return GLCOLLIDE_OK;
 }
 

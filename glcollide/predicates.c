@@ -523,6 +523,7 @@ void glcollide_plane_filter_init(glcollide_plane_filter *f, const double *t0, co
     f->magnitude[0] = fabs(x1) + fabs(x2);
     f->magnitude[1] = fabs(y1) + fabs(y2);
     f->magnitude[2] = fabs(z1) + fabs(z2);
+    f->set_bound = INFINITY;
 }
 
 int glcollide_orient3d(const double a[3], const double b[3], const double c[3], const double d[3])

@@ -103,10 +103,43 @@ typedef struct glcollide_plane_filter {
     const double *t[3];
     double normal[3];    /* rounded (t1 - t0) x (t2 - t0) */
     double magnitude[3]; /* per component, the sum of its two products' magnitudes */
+    /* The bound for a set of points declared with
+     * glcollide_plane_filter_set_extent; +inf where none was. */
+    double set_bound;
 } glcollide_plane_filter;
 
 void glcollide_plane_filter_init(glcollide_plane_filter *f, const double *t0, const double *t1,
                                  const double *t2);
+
+/*
+ * Declares that every point p tested with f from now on lies in a box with
+ * t0 whose side is at most extent on each axis: each computed difference
+ * p_k - t0_k is then at most extent in magnitude (rounding is monotone), so
+ * the filter's permanent is at most the one computed with extent for every
+ * |p_k - t0_k|, and so is its bound (monotone in both arguments where its
+ * first form applies, which is checked; +inf, no set bound, elsewhere). A
+ * point whose determinant clears this one bound is decided without its
+ * own: three subtractions, three products and two sums. A point outside the
+ * box gets a wrong answer: only callers that know their points use it (the
+ * contact stage: the candidate triangles' vertices, whose box it measures).
+ */
+static inline void glcollide_plane_filter_set_extent(glcollide_plane_filter *f, double extent)
+{
+    double permanent =
+        (extent * f->magnitude[0] + extent * f->magnitude[1]) + extent * f->magnitude[2];
+    double rel = ORIENT3D_C3 * permanent, m = extent + 1.0;
+    f->set_bound =
+        PREDICATES_FLOAT_STAGES && rel >= 0x1p-960 * m ? rel * (1.0 + 0x1p-50) : INFINITY;
+}
+
+/* The filter's determinant det[t1 - t0, t2 - t0, p - t0] (-orient3d), as
+ * the filter computes it. */
+static inline double glcollide_plane_filter_det(const glcollide_plane_filter *f, const double p[3])
+{
+    const double *t0 = f->t[0];
+    double wx = p[0] - t0[0], wy = p[1] - t0[1], wz = p[2] - t0[2];
+    return (wx * f->normal[0] + wy * f->normal[1]) + wz * f->normal[2];
+}
 
 /* The filter's decision (+1 or -1), or 0 where it cannot decide (always 0
  * without the float stages). */
@@ -130,28 +163,35 @@ static inline int glcollide_plane_filter_sign(const glcollide_plane_filter *f, c
 #endif
 }
 
-/* glcollide_orient3d(f->t[0], f->t[1], f->t[2], p), exact. */
+/* glcollide_orient3d(f->t[0], f->t[1], f->t[2], p), exact: the set bound
+ * where it decides, else the point's own filter, else orient3d. */
 static inline int glcollide_plane_side(const glcollide_plane_filter *f, const double p[3])
 {
+    double det = glcollide_plane_filter_det(f, p);
+    if (fabs(det) > f->set_bound)
+        return det < 0.0 ? 1 : -1;
     int sign = glcollide_plane_filter_sign(f, p);
     return sign ? sign : glcollide_orient3d(f->t[0], f->t[1], f->t[2], p);
 }
 
-/* glcollide_plane_side of three points: the filter decides all three without
- * a branch on its outcomes (which follow no pattern a predictor learns),
- * orient3d the ones it leaves open. */
+/* glcollide_plane_side of three points: the set bound decides all three
+ * without a branch on its outcomes (which follow no pattern a predictor
+ * learns), the filter and orient3d the ones it leaves open. */
 static inline void glcollide_plane_sides3(const glcollide_plane_filter *f, const double *const p[3],
                                           int sides[3])
 {
     int undecided = 0;
     for (int i = 0; i < 3; i++) {
-        sides[i] = glcollide_plane_filter_sign(f, p[i]);
+        double det = glcollide_plane_filter_det(f, p[i]);
+        sides[i] = (-det > f->set_bound) - (det > f->set_bound);
         undecided |= sides[i] == 0;
     }
     if (undecided)
         for (int i = 0; i < 3; i++)
-            if (sides[i] == 0)
-                sides[i] = glcollide_orient3d(f->t[0], f->t[1], f->t[2], p[i]);
+            if (sides[i] == 0) {
+                int sign = glcollide_plane_filter_sign(f, p[i]);
+                sides[i] = sign ? sign : glcollide_orient3d(f->t[0], f->t[1], f->t[2], p[i]);
+            }
 }
 
 #endif /* GLCOLLIDE_PREDICATES_H */

@@ -433,6 +433,123 @@ START_TEST(test_orient_extreme_range)
 }
 END_TEST
 
+/* The box of n points as the contact stage measures it: the largest side. */
+static double set_extent(const double (*pts)[3], int n)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], pts[i][k]);
+            hi[k] = fmax(hi[k], pts[i][k]);
+        }
+    return fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+}
+
+/* Every triangle of a set against every point of it, with the set's bound
+ * (glcollide_plane_filter_set_extent): one point and three at a time, equal
+ * to orient3d. Returns how many the set bound decided alone. */
+static int require_set_sides(const double (*pts)[3], int n, const char *what)
+{
+    double extent = set_extent(pts, n);
+    int quick = 0;
+    for (int t = 0; t + 2 < n; t += 3) {
+        glcollide_plane_filter plane;
+        glcollide_plane_filter_init(&plane, pts[t], pts[t + 1], pts[t + 2]);
+        glcollide_plane_filter_set_extent(&plane, extent);
+        for (int q = 0; q + 2 < n; q += 3) {
+            const double *tri[3] = {pts[q], pts[q + 1], pts[q + 2]};
+            int sides[3];
+            glcollide_plane_sides3(&plane, tri, sides);
+            for (int i = 0; i < 3; i++) {
+                int expected = glcollide_orient3d(pts[t], pts[t + 1], pts[t + 2], tri[i]);
+                TEST_REQUIRE(sides[i] == expected, "%s: triangle %d point %d: %d, orient3d %d",
+                             what, t, q + i, sides[i], expected);
+                TEST_REQUIRE(glcollide_plane_side(&plane, tri[i]) == expected,
+                             "%s: triangle %d point %d alone", what, t, q + i);
+                quick += fabs(glcollide_plane_filter_det(&plane, tri[i])) > plane.set_bound;
+            }
+        }
+    }
+    return quick;
+}
+
+/*
+ * The set bound of a prepared plane (one bound for every point of a box, in
+ * place of each point's own): on random sets over the whole expansion range
+ * (seed 0x5eed0011), on sets of points exactly in the triangles' planes
+ * whose determinants round to nonzero values (integer coordinates near
+ * 2^40: a bound too small calls them off the plane), and on points at
+ * distances from a plane around the bound itself, it decides as orient3d
+ * does; it decides most generic points alone (the reason it exists).
+ */
+START_TEST(test_plane_set_bound_exact)
+{
+    test_rng rng = {0x5eed0011u};
+    enum { SETS = 400, POINTS = 24 };
+    static double pts[POINTS][3];
+    int quick = 0, asked = 0;
+    for (int set = 0; set < SETS; set++) {
+        int scale = (int)test_rng_below(&rng, 360) - 180;
+        double offset = ldexp(test_rng_uniform(&rng, -8, 8), scale);
+        for (int i = 0; i < POINTS; i++)
+            for (int k = 0; k < 3; k++)
+                pts[i][k] = offset + ldexp(test_rng_uniform(&rng, -1, 1), scale);
+        for (int i = 3; i < POINTS; i += 4) /* nearly in the first triangle's plane */
+            for (int k = 0; k < 3; k++)
+                pts[i][k] = 0.25 * pts[0][k] + 0.5 * pts[1][k] + 0.25 * pts[2][k];
+        quick += require_set_sides(pts, POINTS, "random set");
+        asked += (POINTS / 3) * (POINTS / 3) * 3;
+    }
+    /* Exactly coplanar integer points far from the origin: t0 + i u + j v. */
+    int rounded = 0;
+    for (int set = 0; set < SETS; set++) {
+        double base[3], u[3], v[3];
+        for (int k = 0; k < 3; k++) {
+            base[k] = ldexp(1.0, 40) + (double)test_rng_below(&rng, 1u << 20);
+            u[k] = (double)test_rng_below(&rng, 1u << 24) - (double)(1u << 23);
+            v[k] = (double)test_rng_below(&rng, 1u << 24) - (double)(1u << 23);
+        }
+        for (int i = 0; i < POINTS; i++) {
+            double a = (double)test_rng_below(&rng, 64) - 32.0,
+                   b = (double)test_rng_below(&rng, 64) - 32.0;
+            for (int k = 0; k < 3; k++)
+                pts[i][k] = base[k] + a * u[k] + b * v[k];
+        }
+        require_set_sides(pts, POINTS, "coplanar integers");
+        glcollide_plane_filter plane;
+        glcollide_plane_filter_init(&plane, pts[0], pts[1], pts[2]);
+        for (int i = 3; i < POINTS; i++)
+            rounded += glcollide_plane_filter_det(&plane, pts[i]) != 0.0;
+    }
+    /* Points at distances 2^-k of the set's size from a plane, k in 30..64. */
+    for (int set = 0; set < SETS; set++) {
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++)
+                pts[i][k] = test_rng_uniform(&rng, -1, 1);
+        double n[3], e1[3], e2[3];
+        for (int k = 0; k < 3; k++) {
+            e1[k] = pts[1][k] - pts[0][k];
+            e2[k] = pts[2][k] - pts[0][k];
+        }
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+        n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+        n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        for (int i = 3; i < POINTS; i++) {
+            double a = test_rng_uniform(&rng, 0, 1), b = test_rng_uniform(&rng, 0, 1 - a);
+            double d = ldexp(test_rng_uniform(&rng, -1, 1), -30 - (int)test_rng_below(&rng, 35));
+            for (int k = 0; k < 3; k++)
+                pts[i][k] = pts[0][k] + a * e1[k] + b * e2[k] + d * n[k];
+        }
+        require_set_sides(pts, POINTS, "near a plane");
+    }
+    printf("predicates: set bound decided %d of %d random points alone; %d coplanar points "
+           "with a rounded nonzero determinant\n",
+           quick, asked, rounded);
+    ck_assert_int_ge(quick, asked / 2);
+    ck_assert_int_gt(rounded, 100);
+}
+END_TEST
+
 /* The stages agree on random inputs spread over the expansion range, where
  * the filter is mostly decisive; this also times the public predicates. */
 START_TEST(test_orient_stages_agree)
@@ -534,6 +651,7 @@ Suite *suite_predicates(void)
     tcase_add_test(tc, test_orient_ulp_apart);
     tcase_add_test(tc, test_orient_extreme_range);
     tcase_add_test(tc, test_orient_stages_agree);
+    tcase_add_test(tc, test_plane_set_bound_exact);
     tcase_add_test(tc, test_drop_axis);
     suite_add_tcase(suite, tc);
     return suite;
