@@ -147,10 +147,8 @@ static inline int glcollide_plane_filter_sign(const glcollide_plane_filter *f, c
 {
 #if PREDICATES_FLOAT_STAGES
     const double *t0 = f->t[0];
-    double wx = p[0] - t0[0], wy = p[1] - t0[1], wz = p[2] - t0[2];
-    /* det[u, v, w] = w . (u x v) = -orient3d(t0, t1, t2, p) */
-    double det = (wx * f->normal[0] + wy * f->normal[1]) + wz * f->normal[2];
-    double ax = fabs(wx), ay = fabs(wy), az = fabs(wz);
+    double det = glcollide_plane_filter_det(f, p);
+    double ax = fabs(p[0] - t0[0]), ay = fabs(p[1] - t0[1]), az = fabs(p[2] - t0[2]);
     double permanent = (ax * f->magnitude[0] + ay * f->magnitude[1]) + az * f->magnitude[2];
     double largest = ax > ay ? ax : ay;
     largest = largest > az ? largest : az;
@@ -163,15 +161,22 @@ static inline int glcollide_plane_filter_sign(const glcollide_plane_filter *f, c
 #endif
 }
 
+/* glcollide_orient3d(f->t[0], f->t[1], f->t[2], p), exact, without the set
+ * bound: the point's own filter, else orient3d. */
+static inline int glcollide_plane_side_own(const glcollide_plane_filter *f, const double p[3])
+{
+    int sign = glcollide_plane_filter_sign(f, p);
+    return sign ? sign : glcollide_orient3d(f->t[0], f->t[1], f->t[2], p);
+}
+
 /* glcollide_orient3d(f->t[0], f->t[1], f->t[2], p), exact: the set bound
- * where it decides, else the point's own filter, else orient3d. */
+ * where it decides, else glcollide_plane_side_own. */
 static inline int glcollide_plane_side(const glcollide_plane_filter *f, const double p[3])
 {
     double det = glcollide_plane_filter_det(f, p);
     if (fabs(det) > f->set_bound)
         return det < 0.0 ? 1 : -1;
-    int sign = glcollide_plane_filter_sign(f, p);
-    return sign ? sign : glcollide_orient3d(f->t[0], f->t[1], f->t[2], p);
+    return glcollide_plane_side_own(f, p);
 }
 
 /* glcollide_plane_side of three points: the set bound decides all three
@@ -188,10 +193,8 @@ static inline void glcollide_plane_sides3(const glcollide_plane_filter *f, const
     }
     if (undecided)
         for (int i = 0; i < 3; i++)
-            if (sides[i] == 0) {
-                int sign = glcollide_plane_filter_sign(f, p[i]);
-                sides[i] = sign ? sign : glcollide_orient3d(f->t[0], f->t[1], f->t[2], p[i]);
-            }
+            if (sides[i] == 0)
+                sides[i] = glcollide_plane_side_own(f, p[i]);
 }
 
 #endif /* GLCOLLIDE_PREDICATES_H */
