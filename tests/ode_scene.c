@@ -515,14 +515,14 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
     }
     double elapsed = now_ms() - start;
 
-    if (status == 0 && replay) {
+    if (status == 0) { /* per step, or per state replayed */
         out->body_count = body_count;
         out->contacts_per_step = steps ? (double)run.contacts / steps : 0;
         out->max_contacts_step = run.max_step_contacts;
         out->ms_per_step = steps ? elapsed / steps : 0;
         out->collide_ms_per_step = steps ? run.collide_ms / steps : 0;
-    } else if (status == 0) {
-        out->body_count = body_count;
+    }
+    if (status == 0 && !replay) {
         for (size_t b = 0; b < body_count; b++) {
             scene_body_figures *f = &out->bodies[b];
             const dReal *p = dBodyGetPosition(bodies[b]), *r = dBodyGetRotation(bodies[b]);
@@ -549,10 +549,6 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
         }
         out->kinetic_early = early_steps ? kinetic_early / early_steps : 0;
         out->kinetic_late = late_steps ? kinetic_late / late_steps : 0;
-        out->contacts_per_step = params->steps ? (double)run.contacts / params->steps : 0;
-        out->max_contacts_step = run.max_step_contacts;
-        out->ms_per_step = params->steps ? elapsed / params->steps : 0;
-        out->collide_ms_per_step = params->steps ? run.collide_ms / params->steps : 0;
         if (scene->gripper.enabled)
             gripper_finish(&grip, out);
     }
