@@ -4,7 +4,7 @@
 #ifndef GLCOLLIDE_BENCH_H
 #define GLCOLLIDE_BENCH_H
 
-#include "../helpers/splitmix64.h"
+#include "helpers/splitmix64.h"
 
 #include <stdint.h>
 #include <stdio.h>

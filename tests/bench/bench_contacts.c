@@ -35,7 +35,7 @@
  * glcollide_ode_trimesh_data_build_*; ode: dCollide without glcollide's
  * override, OPCODE trees prebuilt.
  *
- * Stacks: the stability scenes (tests/ode_scene.c) stepped whole, the time
+ * Stacks: the stability scenes (tests/ode/ode_scene.c) stepped whole, the time
  * per step (collision + dWorldQuickStep) and the collision alone, median of
  * --repeat runs of --steps steps: primitives (ODE's boxes and cylinders),
  * glcollide (trimeshes, glcollide's space and contacts), ode-trimesh
@@ -57,8 +57,8 @@
  *   bench-contacts --csv [--scene NAME] ...     rows of tests/bench/run.sh
  */
 #define _POSIX_C_SOURCE 200809L
-#include "../meshes.h"
-#include "../ode_scene.h"
+#include "helpers/meshes.h"
+#include "ode/ode_scene.h"
 #include "bench.h"
 #include "bench_ode.h"
 

@@ -20,7 +20,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
-#include "../helpers/hail_scene.h"
+#include "helpers/hail_scene.h"
 
 #include <glcollide/glcollide.h>
 #include <glcollide/particles.h>

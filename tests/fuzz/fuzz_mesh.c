@@ -8,7 +8,7 @@
  * loaders sees whatever the loaders let through. Any crash, leak or
  * undefined behaviour is a bug; refusals are fine.
  */
-#include "../../glcollide/mesh_text.h"
+#include "mesh/mesh_text.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

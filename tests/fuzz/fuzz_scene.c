@@ -7,7 +7,7 @@
  * answer any finite scene. Any crash, leak or undefined behaviour is a
  * bug; refusals are fine.
  */
-#include "../../glcollide/internal.h"
+#include "world/world.h"
 #include "fuzz.h"
 
 #include <string.h>

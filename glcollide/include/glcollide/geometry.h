@@ -334,7 +334,7 @@ GLCOLLIDE_API void glcollide_contact_scratch_destroy(glcollide_contact_scratch *
  * points spread over the region, the deepest first. Regions take turns when
  * max_contacts is smaller than regions x points_per_region; the count never
  * grows with max_contacts beyond that. Faces touching without overlap give
- * depth 0 and the face normal. See glcollide/contacts.c for the model.
+ * depth 0 and the face normal. See glcollide/contacts/contacts.c for the model.
  * A solid wholly inside another has no crossing curve: see
  * glcollide_contacts_containment.
  *

@@ -8,7 +8,7 @@
  * Contacts follow the contact-region model of glcollide_contacts_generate
  * (one normal per connected region of the overlap, a small manifold of
  * points spread over it, depths never more than the overlap along the
- * normal); glcollide/contacts_primitive.c tells how each primitive does it.
+ * normal); glcollide/contacts/contacts_primitive.c tells how each primitive does it.
  * Thread-compatible: distinct scratches may be used from distinct threads.
  */
 #ifndef GLCOLLIDE_PRIMITIVES_H

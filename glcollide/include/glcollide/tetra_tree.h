@@ -19,7 +19,7 @@
  * winds, twice in the overlaps included; the paper's parity would call
  * those outside. On the surface = inside, as glcollide_point_in_mesh: every answer here is
  * exactly that of glcollide_point_in_mesh (exact predicates on the CPU; see
- * glcollide/tetra_tree.c for how points on shared features are counted and
+ * glcollide/methods/tetra_tree.c for how points on shared features are counted and
  * why the answer is exact). The GPU classifies in float and certifies each
  * sign against an error bound; particles whose signs it cannot certify (a
  * thin band around the planes of the tetrahedra) are flagged and finished

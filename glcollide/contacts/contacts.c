@@ -1,0 +1,1806 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Contacts between two triangle meshes for rigid-body solvers (ODE's
+ * dContactGeom), made per contact region: a connected part of the two
+ * solids' overlap (or of their touching set) gets one normal, one depth
+ * scale and a small manifold of points spread over it.
+ *
+ * Why regions: one triangle pair at a time, the side faces of two resting
+ * boxes give sideways normals and depths as large as a face; a solver fed
+ * such contacts launches the top box. A region's normal must undo the
+ * region's overlap as a whole.
+ *
+ * 1. Elements. Each candidate pair (a of A, b of B) is decided exactly (the
+ *    triangle test on prepared planes, each candidate triangle prepared
+ *    once). A pair where each triangle enters the other solid (has a vertex
+ *    strictly behind the other's plane) along a segment that is not an edge
+ *    of both gives a segment of the intersection curve, oriented along
+ *    n_a x n_b: that leaves the part of a inside B on its left, so the
+ *    segments of a region form the boundary curve of A's surface patch
+ *    inside B. Other meeting pairs touch: an edge or vertex of one on the
+ *    other's face (touch normal: the face's), edges meeting edges (no
+ *    normal of their own: the corners of flush faces would point
+ *    sideways), faces back to back (their overlap polygon and area F).
+ *    Coplanar faces turned the same way (flush sides) give nothing.
+ * 2. Facets: a segment lies on the face the other triangle enters less
+ *    deeply within the face's prism (B's unless A's is clearly thinner), as
+ *    a separating-axis test picks a reference face, when that depth is at
+ *    most a quarter of the segment's length and the faces are not turned
+ *    the same way; a touch lies on its touched face. Weighted by length.
+ * 3. Regions: elements sharing a point (within 1e-7 of the contact set's
+ *    size; union-find over a hash grid of their points) are connected when
+ *    their facets agree (45 degrees, or one of them negligible); sets kept
+ *    apart are merged afterwards where their normals agree within 60
+ *    degrees (a box on a box is one region, a box in a corner two).
+ * 4. Normal: the overlap volume's gradient with respect to translating A is
+ *    minus the vector area of A's patch inside B, which depends only on the
+ *    boundary curve: V = 1/2 sum (p - c) x (q - c) over the region's
+ *    segments. For a box sunk into a box the side strips cancel and V is
+ *    vertical, whatever the tessellation. With faces touching back to back
+ *    the area F - V, from B toward A (ODE's convention: moving A along it
+ *    separates the pair). Used when the curve is closed and agrees with the
+ *    facets' sum; else the facets' sum (where they disagree the faces near
+ *    both compete below); else the sum of n_b - n_a (edges on edges); else
+ *    the offset of the triangles' centroids. Then the candidate face normals
+ *    within 20 degrees (any direction after a fallback) compete: the one
+ *    along which the overlap is thinnest is the normal. Flush boxes overlap
+ *    in a slab whose strips tilt V by about depth / size; the face normal
+ *    has no such tilt.
+ * 5. Depth: the width W of the overlap along the normal, from points known
+ *    to lie in both solids: the curve's points, and the vertices of the
+ *    crossing triangles behind or on every partner's plane (exact; where B
+ *    is concave near a this can only leave vertices out), so no contact
+ *    reports more depth than the solids overlap along its normal. A
+ *    vertex's depth is how far it travels along the normal to leave through
+ *    a partner's plane; a curve point's, the thickness the two faces it
+ *    lies on let a line run inside both solids along the normal through it
+ *    (a flush slab's rim: the slab's thickness; a tilted face's crossing
+ *    line, or a sphere's rim: 0); each clamped to [0, W].
+ * 6. Manifold (manifold.c): points_per_region (default 4) points per
+ *    region: the deepest (within 10% of W; among those, the farthest from
+ *    the centre), the farthest from it, the largest triangle, the largest
+ *    added area, then farthest-point sampling; ties by keys (vertices
+ *    before curve points, then triangle and corner indices), so a resting
+ *    pair keeps the same contacts step after step. With fewer slots than
+ *    regions times points, regions take turns (deeper, then larger, first),
+ *    one point a turn; output grouped by region. The count never grows with
+ *    the caller's buffer beyond regions times points_per_region: in ODE's
+ *    default friction model mu bounds each contact's friction force, so
+ *    more contacts would mean more friction.
+ *
+ * The result does not depend on the order of candidates (elements are
+ * sorted by their triangle pair; every tie is broken by keys). Scratch
+ * memory lives in a glcollide_contact_scratch and only grows.
+ *
+ * A closed mesh inside another with no surface crossing has no curve:
+ * glcollide_contacts_containment (at the end) pushes it out.
+ */
+#include "geometry/geometry_internal.h"
+#include "contacts/manifold.h"
+#include "geometry/predicates.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_POLYGON = 9, MAX_DIRECTIONS = 16 };
+enum { ELEMENT_SEGMENT = 0, ELEMENT_TOUCH = 1 };
+/* Vertices sort before curve points: where both stand at one corner, the
+ * mesh's own corner is the one reported, step after step. */
+enum { SOURCE_VERTEX_A = 0, SOURCE_VERTEX_B = 1, SOURCE_CURVE = 2 };
+
+/* Faces closer to antiparallel than this (|n_a x n_b|) count as facing:
+ * their overlap area feeds the normal (rounding-level tilts only). */
+static const double facing_sine = 1e-6;
+/* Points within this fraction of the contact set's size are one point. */
+static const double connect_tolerance = 1e-7;
+/* Face normals closer than this cosine (20 degrees) to a region's vector
+ * area are candidates for its normal. */
+static const double direction_cone = 0.9396926207859084;
+
+/* One candidate pair that meets: a segment of the curve or a touch. */
+typedef struct element {
+    uint32_t a, b;
+    uint32_t kind;
+    uint32_t first_point, point_count;
+    uint32_t region;                 /* union-find parent, then the region's index */
+    double facing[3];                /* n_b * overlap area, for faces touching back to back */
+    double touch[3];                 /* a touch's normal: the face touched, from B toward A */
+    double hint[3];                  /* n_b - n_a, for regions without area or face touches */
+    double offset[3];                /* centroid of a - centroid of b, the last resort */
+    double normal_a[3], normal_b[3]; /* unit face normals (0 for a triangle without area) */
+    double facet[3];  /* the face the pair lies on, times its length; 0: no facet (edges) */
+    double facets[3]; /* union-find roots: the sum of their set's facets */
+} element;
+
+/* A point a contact can be made at. */
+typedef struct contact_point {
+    double position[3];
+    double depth;
+    uint32_t first_partner, partner_count; /* vertices: the other mesh's triangles meeting theirs */
+    uint32_t element; /* curve points: owner; vertices: an element of their triangle */
+    uint32_t source;
+    uint32_t index; /* end / polygon corner, or vertex index */
+    uint32_t region;
+    uint32_t kept;
+    uint32_t open; /* a segment's end that no other element shares */
+} contact_point;
+
+typedef struct region {
+    double centroid[3];
+    uint32_t curve_points;
+    uint32_t open_points; /* the curve is closed when 0 */
+    double facets[3];     /* sum of its elements' facets */
+    double area[3];       /* F - V */
+    double hint[3];
+    double offset[3];
+    double normal[3];
+    double top, bottom, width;
+    double lo[3], hi[3];
+    uint32_t first, count; /* its candidate points, after bucketing */
+    uint32_t kept;
+    uint32_t first_element; /* smallest element index: the region's key */
+    uint32_t direction_count;
+    uint32_t guessed; /* the normal is a fallback: face normals are tried in every direction */
+    /* The closed curve's vector area, unit, where the facets' normal was
+     * taken instead (they disagree): its cone of faces is tried too. */
+    double second[3];
+    uint32_t has_second;
+} region;
+
+enum { CELL_SLOTS = 4 };
+/* A cell of the connection grid: the first element of each region (that
+ * could not join the others) seen there. A slot holds a cell of this call
+ * when its stamp is the call's (the grid is not cleared between calls). */
+typedef struct grid_cell {
+    int64_t cell[3];
+    uint32_t element[CELL_SLOTS];
+    uint32_t first; /* the element of the cell's first point */
+    uint32_t mixed; /* points of more than one element fell here */
+    uint32_t stamp;
+} grid_cell;
+
+/* A point's place in the connection grid: its coordinates over the cell
+ * side, its cell and the slot of that cell. */
+typedef struct point_cell {
+    double scaled[3];
+    int64_t cell[3]; /* floor(scaled) */
+    size_t slot;
+} point_cell;
+
+/* What the pairs of a call need of each of their triangles, computed once
+ * per triangle: a candidate triangle typically meets several others. Most
+ * candidates do not meet: the plane is made for every candidate triangle,
+ * the rest only for a triangle of a pair that meets (info_shape). */
+typedef struct triangle_info {
+    glcollide_plane_filter plane; /* holds the triangle's corners */
+    int shaped;                   /* the fields below are made */
+    int has_normal;
+    double normal[3];         /* unit, outward; 0 without area */
+    double max_edge, max_abs; /* largest edge component and coordinate */
+    double prism[3][3];       /* normal x edge i: inward normals of the prism's sides */
+} triangle_info;
+
+/* A sort key with its payload. */
+typedef struct keyed {
+    uint64_t key;
+    uint32_t index, pad;
+} keyed;
+
+struct glcollide_contact_scratch {
+    element *elements, *elements_tmp;
+    size_t element_capacity, element_tmp_capacity;
+    contact_point *points, *bucketed;
+    size_t point_capacity, bucketed_capacity;
+    keyed *keys, *keys_tmp;
+    size_t key_capacity, key_tmp_capacity;
+    region *regions;
+    size_t region_capacity;
+    grid_cell *grid;
+    size_t grid_capacity;
+    size_t grid_stamped;     /* slots whose stamp is set */
+    uint32_t grid_stamp;     /* this call's */
+    point_cell *point_cells; /* per point: its place in the grid */
+    size_t point_cell_capacity;
+    uint32_t *order; /* regions by importance */
+    size_t order_capacity;
+    uint32_t *partners; /* partner lists of inside vertices */
+    size_t partner_capacity;
+    double *directions; /* MAX_DIRECTIONS candidate normals per region */
+    size_t direction_capacity;
+    glcollide_index_pair *refused; /* element pairs kept apart for their facets */
+    size_t refused_count, refused_capacity;
+    glcollide_manifold_point *manifold; /* one region's points during selection */
+    size_t manifold_capacity;
+    uint32_t *slot[2]; /* per mesh triangle index: its entry in info[side] */
+    size_t slot_capacity[2];
+    triangle_info *info[2];
+    size_t info_capacity[2];
+};
+
+int glcollide_contact_scratch_create(glcollide_contact_scratch **out)
+{
+    if (!out)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: scratch out is NULL");
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "contacts: out of memory for scratch");
+    return GLCOLLIDE_OK;
+}
+
+static void scratch_release(glcollide_contact_scratch *s)
+{
+    free(s->elements);
+    free(s->elements_tmp);
+    free(s->points);
+    free(s->bucketed);
+    free(s->keys);
+    free(s->keys_tmp);
+    free(s->regions);
+    free(s->grid);
+    free(s->point_cells);
+    free(s->order);
+    free(s->partners);
+    free(s->directions);
+    free(s->refused);
+    free(s->manifold);
+    for (int side = 0; side < 2; side++) {
+        free(s->slot[side]);
+        free(s->info[side]);
+    }
+    memset(s, 0, sizeof *s);
+}
+
+void glcollide_contact_scratch_destroy(glcollide_contact_scratch **scratch)
+{
+    if (!scratch || !*scratch)
+        return;
+    scratch_release(*scratch);
+    free(*scratch);
+    *scratch = NULL;
+}
+
+glcollide_contact_options glcollide_contact_default_options(void)
+{
+    glcollide_contact_options options = {0};
+    options.points_per_region = 4;
+    return options;
+}
+
+/* ---------------------------------------------------------------- small geometry */
+
+/* fmax and fmin are calls into libm (NaN rules); accumulators that start
+ * finite need only these (a NaN candidate is ignored, as fmax would). */
+static inline double larger(double acc, double x)
+{
+    return x > acc ? x : acc;
+}
+
+static inline double smaller(double acc, double x)
+{
+    return x < acc ? x : acc;
+}
+
+static double length3(const double v[3])
+{
+    return sqrt(glcollide_vec3_dot(v, v));
+}
+
+static double distance2(const double p[3], const double q[3])
+{
+    double d[3];
+    glcollide_vec3_sub(d, p, q);
+    return glcollide_vec3_dot(d, d);
+}
+
+/* Unit normal of triangle t (counter-clockwise = outward); 0 if it has no area. */
+static int unit_normal(const double *const t[3], double n[3])
+{
+    double e1[3], e2[3];
+    glcollide_vec3_sub(e1, t[1], t[0]);
+    glcollide_vec3_sub(e2, t[2], t[0]);
+    glcollide_vec3_cross(n, e1, e2);
+    double len = length3(n);
+    if (!(len > 0.0) || !isfinite(len))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        n[k] /= len;
+    return 1;
+}
+
+/* Does segment pq lie on one edge line of triangle t (within tol)? */
+static int on_boundary(const double *const t[3], int has_normal, const double p[3],
+                       const double q[3], double tol)
+{
+    if (!has_normal)
+        return 1; /* a triangle without area is all boundary */
+    for (int i = 0; i < 3; i++) {
+        const double *u = t[i], *v = t[(i + 1) % 3];
+        double e[3], up[3], uq[3], c[3];
+        glcollide_vec3_sub(e, v, u);
+        double len = length3(e);
+        if (!(len > 0.0))
+            continue;
+        glcollide_vec3_sub(up, p, u);
+        glcollide_vec3_sub(uq, q, u);
+        glcollide_vec3_cross(c, e, up);
+        if (length3(c) > tol * len)
+            continue;
+        glcollide_vec3_cross(c, e, uq);
+        if (length3(c) <= tol * len)
+            return 1;
+    }
+    return 0;
+}
+
+/* Keeps the part of poly[0..n) where dot(m, p - origin) >= 0 (Sutherland-Hodgman). */
+static int clip_half_space(double poly[MAX_POLYGON][3], int n, const double m[3],
+                           const double origin[3])
+{
+    double out[MAX_POLYGON][3], side[MAX_POLYGON];
+    int inside = 0;
+    for (int i = 0; i < n; i++) {
+        double d[3];
+        glcollide_vec3_sub(d, poly[i], origin);
+        side[i] = glcollide_vec3_dot(m, d);
+        inside += side[i] >= 0.0;
+    }
+    if (inside == n || inside == 0) /* kept whole (mostly) or cut away */
+        return inside;
+    /* Corners and crossings are written always and counted when they are
+     * kept: which sides the corners lie on follows no pattern a branch
+     * predictor learns. */
+    int count = 0;
+    for (int i = 0; i < n && count + 2 <= MAX_POLYGON; i++) {
+        int j = i + 1 < n ? i + 1 : 0;
+        int in_i = side[i] >= 0.0, in_j = side[j] >= 0.0;
+        memcpy(out[count], poly[i], sizeof out[0]);
+        count += in_i;
+        double s = side[i] / (side[i] - side[j]); /* used only where the edge crosses */
+        for (int k = 0; k < 3; k++)
+            out[count][k] = poly[i][k] + s * (poly[j][k] - poly[i][k]);
+        count += in_i != in_j;
+    }
+    memcpy(poly, out, (size_t)count * sizeof out[0]);
+    return count;
+}
+
+/* Triangle t clipped to the infinite prism over face (its corners and the
+ * inward normals of the prism's sides); returns the corner count. */
+static int clip_to_prism(const double *const t[3], const double *const face[3],
+                         const double prism[3][3], double poly[MAX_POLYGON][3])
+{
+    for (int i = 0; i < 3; i++)
+        memcpy(poly[i], t[i], sizeof poly[i]);
+    int count = 3;
+    for (int i = 0; i < 3 && count > 0; i++)
+        count = clip_half_space(poly, count, prism[i], face[i]);
+    return count;
+}
+
+/* The part of a over face b (a clipped to the prism over b), projected onto
+ * b's plane; returns the corner count and the polygon's area. */
+static int overlap_polygon(const double *const a[3], const double *const b[3], const double n_b[3],
+                           const double prism_b[3][3], double poly[MAX_POLYGON][3], double *area)
+{
+    int count = clip_to_prism(a, b, prism_b, poly);
+    double plane = glcollide_vec3_dot(n_b, b[0]), sum[3];
+    for (int i = 0; i < count; i++) {
+        double off = glcollide_vec3_dot(n_b, poly[i]) - plane;
+        for (int k = 0; k < 3; k++)
+            poly[i][k] -= off * n_b[k];
+    }
+    glcollide_polygon_vector_area(poly, count, sum);
+    *area = fabs(glcollide_vec3_dot(sum, n_b));
+    return count;
+}
+
+/* How far triangle other dips below the plane of face (unit normal n)
+ * within the prism over face (other clipped to face's side planes). */
+static double local_depth(const double *const face[3], const double n[3], const double prism[3][3],
+                          const double *const other[3])
+{
+    double poly[MAX_POLYGON][3];
+    int count = clip_to_prism(other, face, prism, poly);
+    double plane = glcollide_vec3_dot(n, face[0]), depth = 0.0;
+    for (int i = 0; i < count; i++)
+        depth = larger(depth, plane - glcollide_vec3_dot(n, poly[i]));
+    return depth;
+}
+
+/* ---------------------------------------------------------------- scratch arrays */
+
+static int reserve(void **array, size_t *capacity, size_t count, size_t size)
+{
+    return glcollide_array_reserve(array, capacity, count, size, "contacts");
+}
+
+/* LSD radix sort of keyed items by key (8 passes of 8 bits, skipping
+ * passes where every key has the same byte); stable. */
+static void radix_sort(keyed *items, keyed *tmp, size_t n)
+{
+    uint64_t all_or = 0, all_and = ~(uint64_t)0;
+    for (size_t i = 0; i < n; i++) {
+        all_or |= items[i].key;
+        all_and &= items[i].key;
+    }
+    keyed *from = items, *to = tmp;
+    for (int shift = 0; shift < 64; shift += 8) {
+        if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
+            continue;
+        size_t count[256] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(from[i].key >> shift) & 0xff]++;
+        glcollide_counts_to_offsets(count, 256);
+        for (size_t i = 0; i < n; i++)
+            to[count[(from[i].key >> shift) & 0xff]++] = from[i];
+        keyed *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != items)
+        memcpy(items, from, n * sizeof *items);
+}
+
+/* ---------------------------------------------------------------- elements */
+
+typedef struct input {
+    const double *positions_a, *positions_b;
+    const uint32_t *triangles_a, *triangles_b;
+} input;
+
+static void triangle_of(const double *positions, const uint32_t *triangles, uint32_t t,
+                        const double *out[3])
+{
+    const uint32_t *v = triangles + 3 * (size_t)t;
+    for (int i = 0; i < 3; i++)
+        out[i] = positions + 3 * (size_t)v[i];
+}
+
+static int add_point(glcollide_contact_scratch *s, size_t *count, const double p[3], uint32_t owner,
+                     uint32_t source, uint32_t index)
+{
+    if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+        return GLCOLLIDE_OK;
+    if (reserve((void **)&s->points, &s->point_capacity, *count + 1, sizeof *s->points))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    contact_point *c = &s->points[(*count)++];
+    memset(c, 0, sizeof *c);
+    memcpy(c->position, p, sizeof c->position);
+    c->element = owner;
+    c->source = source;
+    c->index = index;
+    return GLCOLLIDE_OK;
+}
+
+/* The info of every candidate triangle (side 0: A's, 1: B's), each once:
+ * slot[side][t] numbers the triangles met; only the slots of candidate
+ * triangles are written, so a whole mesh passed with few candidates costs
+ * one array as long as its largest candidate index, untouched elsewhere. */
+static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
+                             const glcollide_index_pair *candidates, size_t candidate_count)
+{
+    /* The box of every candidate triangle's corners: the points any plane
+     * here is asked about (glcollide_plane_filter_set_extent). */
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint32_t used_count[2];
+    for (int side = 0; side < 2; side++) {
+        uint32_t largest = 0;
+        for (size_t i = 0; i < candidate_count; i++) {
+            uint32_t t = side ? candidates[i].b : candidates[i].a;
+            largest = t > largest ? t : largest;
+        }
+        if (reserve((void **)&s->slot[side], &s->slot_capacity[side], (size_t)largest + 1,
+                    sizeof *s->slot[side]) ||
+            reserve((void **)&s->info[side], &s->info_capacity[side], candidate_count,
+                    sizeof *s->info[side]))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        uint32_t *slot = s->slot[side];
+        for (size_t i = 0; i < candidate_count; i++)
+            slot[side ? candidates[i].b : candidates[i].a] = UINT32_MAX;
+        const double *positions = side ? in->positions_b : in->positions_a;
+        const uint32_t *triangles = side ? in->triangles_b : in->triangles_a;
+        uint32_t used = 0;
+        for (size_t i = 0; i < candidate_count; i++) {
+            uint32_t t = side ? candidates[i].b : candidates[i].a;
+            if (slot[t] != UINT32_MAX)
+                continue;
+            slot[t] = used;
+            triangle_info *info = &s->info[side][used++];
+            const double *c[3];
+            triangle_of(positions, triangles, t, c);
+            glcollide_plane_filter_init(&info->plane, c[0], c[1], c[2]);
+            info->shaped = 0;
+            for (int j = 0; j < 3; j++)
+                for (int k = 0; k < 3; k++) {
+                    lo[k] = smaller(lo[k], c[j][k]);
+                    hi[k] = larger(hi[k], c[j][k]);
+                }
+        }
+        used_count[side] = used;
+    }
+    /* A NaN coordinate is left out of the box: a point with one has a NaN
+     * determinant, which no bound decides. */
+    double extent = 0.0;
+    for (int k = 0; k < 3; k++)
+        extent = larger(extent, hi[k] - lo[k]);
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < used_count[side]; i++)
+            glcollide_plane_filter_set_extent(&s->info[side][i].plane, extent);
+    return GLCOLLIDE_OK;
+}
+
+/* The rest of a triangle's info, once: for the triangles of meeting pairs. */
+static void info_shape(triangle_info *info)
+{
+    if (info->shaped)
+        return;
+    info->shaped = 1;
+    const double *const *c = info->plane.t;
+    info->has_normal = unit_normal(c, info->normal);
+    if (!info->has_normal)
+        memset(info->normal, 0, sizeof info->normal);
+    info->max_edge = info->max_abs = 0.0;
+    for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++) {
+            info->max_abs = larger(info->max_abs, fabs(c[j][k]));
+            info->max_edge = larger(info->max_edge, fabs(c[(j + 1) % 3][k] - c[j][k]));
+        }
+    for (int i = 0; i < 3; i++) {
+        double e[3];
+        glcollide_vec3_sub(e, c[(i + 1) % 3], c[i]);
+        glcollide_vec3_cross(info->prism[i], info->normal, e); /* points inward */
+    }
+}
+
+static triangle_info *info_of(const glcollide_contact_scratch *s, int side, uint32_t t)
+{
+    return &s->info[side][s->slot[side][t]];
+}
+
+/*
+ * The element of one candidate pair, appended to s->elements with its
+ * points in s->points (0 when the pair does not meet or gives nothing).
+ */
+static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t ta, uint32_t tb,
+                        size_t *element_count, size_t *point_count)
+{
+    triangle_info *info_a = info_of(s, 0, ta), *info_b = info_of(s, 1, tb);
+    double seg[2][3];
+    int side_a[3], side_b[3];
+    int kind = glcollide_tri_tri_intersection_planes(&info_a->plane, &info_b->plane, seg[0], seg[1],
+                                                     side_a, side_b);
+    if (kind == 0)
+        return GLCOLLIDE_OK;
+    info_shape(info_a);
+    info_shape(info_b);
+    const double *const *a = info_a->plane.t, *const *b = info_b->plane.t;
+    const double *n_a = info_a->normal, *n_b = info_b->normal;
+    int has_a = info_a->has_normal, has_b = info_b->has_normal;
+    if (!has_a && !has_b)
+        return GLCOLLIDE_OK;
+    (void)in;
+
+    double max_edge = larger(info_a->max_edge, info_b->max_edge);
+    double max_abs = larger(info_a->max_abs, info_b->max_abs);
+    double tol = 1e-9 * max_edge + 64.0 * DBL_EPSILON * max_abs;
+
+    element e = {0};
+    e.a = ta;
+    e.b = tb;
+    e.kind = ELEMENT_TOUCH;
+    if (has_a)
+        memcpy(e.normal_a, n_a, sizeof e.normal_a);
+    if (has_b)
+        memcpy(e.normal_b, n_b, sizeof e.normal_b);
+    for (int k = 0; k < 3; k++) {
+        e.hint[k] = e.normal_b[k] - e.normal_a[k];
+        e.offset[k] = (a[0][k] + a[1][k] + a[2][k] - b[0][k] - b[1][k] - b[2][k]) / 3.0;
+    }
+    double poly[MAX_POLYGON][3];
+    int corners = 0;
+    double cross[3] = {0, 0, 0};
+    if (has_a && has_b)
+        glcollide_vec3_cross(cross, n_a, n_b);
+    int antiparallel = has_a && has_b && glcollide_vec3_dot(n_a, n_b) < 0.0;
+
+    if (kind == 2) {
+        if (!antiparallel)
+            return GLCOLLIDE_OK; /* flush faces of overlapping solids */
+        double area;
+        corners = overlap_polygon(a, b, n_b, info_b->prism, poly, &area);
+        for (int k = 0; k < 3; k++) {
+            e.facing[k] = area * n_b[k];
+            e.touch[k] = n_b[k];
+        }
+    } else {
+        /* A pair crosses when each triangle enters the other solid (has a
+         * vertex strictly behind the other's plane) along a segment that is
+         * not an edge of both. Otherwise it touches: an edge or vertex of
+         * one on the other's face (the face's normal, from B toward A); edges
+         * or vertices meeting carry no normal of their own (the corners of
+         * flush faces would point sideways). */
+        int a_enters = 0, b_enters = 0;
+        for (int i = 0; i < 3; i++) {
+            a_enters |= has_b && side_a[i] > 0;
+            b_enters |= has_a && side_b[i] > 0;
+        }
+        int point = distance2(seg[0], seg[1]) <= tol * tol;
+        int crossing = a_enters && b_enters && !point;
+        int on_a = on_boundary(a, has_a, seg[0], seg[1], tol);
+        /* A crossing off a's edges is a segment whatever b's edges: on_b is
+         * looked at only where it decides (0 otherwise, unused). */
+        int on_b = crossing && !on_a ? 0 : on_boundary(b, has_b, seg[0], seg[1], tol);
+        if (crossing && !(on_a && on_b)) {
+            e.kind = ELEMENT_SEGMENT;
+            double d[3];
+            glcollide_vec3_sub(d, seg[1], seg[0]);
+            if (glcollide_vec3_dot(d, cross) < 0.0) { /* orient along n_a x n_b */
+                double t[3];
+                memcpy(t, seg[0], sizeof t);
+                memcpy(seg[0], seg[1], sizeof t);
+                memcpy(seg[1], t, sizeof t);
+            }
+            /* The pair's facet: the face the other triangle enters less
+             * deeply (within its prism), as a separating-axis test picks
+             * a reference face: the floor under a box's side, the side of
+             * a box's bottom edge pressed into a wall. */
+            double length = length3(d);
+            /* Only a pair much longer than deep, of faces not turned the
+             * same way, lies on a slab; others (the short jog where the
+             * sides of two yawed boxes cross, a solid pushed deep through a
+             * face, faces nearly flush) take their neighbours' facet. Faces
+             * turned the same way need no depths. */
+            if (glcollide_vec3_dot(n_a, n_b) <= 0.0) {
+                double depth_b = local_depth(b, n_b, info_b->prism, a);
+                double depth_a = local_depth(a, n_a, info_a->prism, b);
+                /* B's face unless A's is clearly thinner: along a curved
+                 * contact (sphere on sphere) neighbouring pairs then agree
+                 * instead of flipping between the two surfaces' normals. */
+                int on_b_face = !(depth_a < 0.5 * depth_b);
+                if (smaller(depth_a, depth_b) <= 0.25 * length)
+                    for (int k = 0; k < 3; k++)
+                        e.facet[k] = length * (on_b_face ? n_b[k] : -n_a[k]);
+            }
+        } else if (on_a && !on_b && has_b) {
+            memcpy(e.touch, n_b, sizeof e.touch);
+        } else if (on_b && !on_a && has_a) {
+            for (int k = 0; k < 3; k++)
+                e.touch[k] = -n_a[k];
+        }
+        if (antiparallel && length3(cross) < facing_sine) {
+            double area, scratch_poly[MAX_POLYGON][3];
+            overlap_polygon(a, b, n_b, info_b->prism, scratch_poly, &area);
+            for (int k = 0; k < 3; k++)
+                e.facing[k] = area * n_b[k];
+        }
+        memcpy(poly[0], seg[0], sizeof poly[0]);
+        memcpy(poly[1], seg[1], sizeof poly[1]);
+        corners = point ? 1 : 2;
+    }
+    if (corners == 0)
+        return GLCOLLIDE_OK;
+    if (e.kind == ELEMENT_TOUCH) { /* a face touched: its normal, weighted by the touch's size */
+        double size = kind == 2 ? sqrt(length3(e.facing)) : sqrt(distance2(seg[0], seg[1]));
+        size = larger(size, tol);
+        for (int k = 0; k < 3; k++)
+            e.facet[k] = size * e.touch[k];
+    }
+    uint32_t index = (uint32_t)*element_count;
+    e.first_point = (uint32_t)*point_count;
+    for (int i = 0; i < corners; i++)
+        if (add_point(s, point_count, poly[i], index, SOURCE_CURVE, (uint32_t)i))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    e.point_count = (uint32_t)(*point_count - e.first_point);
+    if (e.point_count == 0 || (e.kind == ELEMENT_SEGMENT && e.point_count != 2)) {
+        *point_count = e.first_point; /* non-finite */
+        return GLCOLLIDE_OK;
+    }
+    if (reserve((void **)&s->elements, &s->element_capacity, *element_count + 1,
+                sizeof *s->elements))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    s->elements[(*element_count)++] = e;
+    return GLCOLLIDE_OK;
+}
+
+/* Sorts the elements by (a, b) and drops repeated pairs; points are
+ * rewritten in element order with their owners renumbered. */
+static int sort_elements(glcollide_contact_scratch *s, size_t *element_count, size_t *point_count)
+{
+    size_t n = *element_count;
+    if (reserve((void **)&s->keys, &s->key_capacity, n, sizeof *s->keys) ||
+        reserve((void **)&s->keys_tmp, &s->key_tmp_capacity, n, sizeof *s->keys_tmp) ||
+        reserve((void **)&s->elements_tmp, &s->element_tmp_capacity, n, sizeof *s->elements_tmp) ||
+        reserve((void **)&s->bucketed, &s->bucketed_capacity, *point_count, sizeof *s->bucketed))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; i++)
+        s->keys[i] = (keyed){((uint64_t)s->elements[i].a << 32) | s->elements[i].b, (uint32_t)i, 0};
+    radix_sort(s->keys, s->keys_tmp, n);
+    size_t kept = 0, points = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && s->keys[i].key == s->keys[i - 1].key)
+            continue;
+        element e = s->elements[s->keys[i].index];
+        for (uint32_t p = 0; p < e.point_count; p++) {
+            s->bucketed[points + p] = s->points[e.first_point + p];
+            s->bucketed[points + p].element = (uint32_t)kept;
+        }
+        e.first_point = (uint32_t)points;
+        points += e.point_count;
+        s->elements_tmp[kept++] = e;
+    }
+    element *swap_elements = s->elements;
+    size_t swap_element_capacity = s->element_capacity;
+    s->elements = s->elements_tmp;
+    s->element_capacity = s->element_tmp_capacity;
+    s->elements_tmp = swap_elements;
+    s->element_tmp_capacity = swap_element_capacity;
+    contact_point *swap_points = s->points;
+    size_t swap_point_capacity = s->point_capacity;
+    s->points = s->bucketed;
+    s->point_capacity = s->bucketed_capacity;
+    s->bucketed = swap_points;
+    s->bucketed_capacity = swap_point_capacity;
+    *element_count = kept;
+    *point_count = points;
+    return GLCOLLIDE_OK;
+}
+
+/* ---------------------------------------------------------------- regions */
+
+static uint32_t find(element *elements, uint32_t i)
+{
+    while (elements[i].region != i) {
+        elements[i].region = elements[elements[i].region].region;
+        i = elements[i].region;
+    }
+    return i;
+}
+
+/* Can sets with facet sums p and q form one region? When their mean facets
+ * lie within 45 degrees, or one weighs under 5% of the other (its facet is
+ * a detail of the other's overlap, or it has none: touching edges). An
+ * overlap that turns a sharp corner (a peg on a floor pressed against a
+ * wall) is two regions with two normals. */
+static int facets_agree(const double p[3], const double q[3])
+{
+    double lp = length3(p), lq = length3(q);
+    return !(lp > 0.05 * lq) || !(lq > 0.05 * lp) ||
+           glcollide_vec3_dot(p, q) >= 0.7071067811865476 * lp * lq;
+}
+
+/* Joins the sets of i and j when their facets agree; returns 1 when they
+ * are (now) one set. The smaller index is the root: deterministic. A pair
+ * kept apart is recorded (merge_regions looks at it again). */
+static int unite(glcollide_contact_scratch *s, uint32_t i, uint32_t j)
+{
+    element *elements = s->elements;
+    uint32_t ei = i, ej = j;
+    i = find(elements, i);
+    j = find(elements, j);
+    if (i == j)
+        return 1;
+    if (!facets_agree(elements[i].facets, elements[j].facets)) {
+        if (reserve((void **)&s->refused, &s->refused_capacity, s->refused_count + 1,
+                    sizeof *s->refused) == GLCOLLIDE_OK)
+            s->refused[s->refused_count++] = (glcollide_index_pair){ei, ej};
+        return 0;
+    }
+    uint32_t root = i < j ? i : j, other = i < j ? j : i;
+    elements[other].region = root;
+    for (int k = 0; k < 3; k++)
+        elements[root].facets[k] += elements[other].facets[k];
+    return 1;
+}
+
+/* floor(x), without a call into libm where x is well inside int64's range
+ * (the grid's cells are integers there). */
+static inline double floor_exact(double x)
+{
+    if (!(fabs(x) < 0x1p52))
+        return floor(x);
+    double t = (double)(int64_t)x; /* toward 0, exact */
+    return t > x ? t - 1.0 : t;
+}
+
+static uint64_t cell_hash(const int64_t c[3])
+{
+    uint64_t h = (uint64_t)c[0] * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)c[1] * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+    h ^= (uint64_t)c[2] * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
+    return h ^ (h >> 29);
+}
+
+/* The slot of cell c in the open-addressed grid (its own or the empty one
+ * where it would go). */
+static size_t cell_slot_from(const grid_cell *grid, size_t mask, uint32_t stamp, const int64_t c[3],
+                             size_t slot)
+{
+    while (grid[slot].stamp == stamp &&
+           (grid[slot].cell[0] != c[0] || grid[slot].cell[1] != c[1] || grid[slot].cell[2] != c[2]))
+        slot = (slot + 1) & mask;
+    return slot;
+}
+
+static size_t cell_slot(const grid_cell *grid, size_t mask, uint32_t stamp, const int64_t c[3])
+{
+    return cell_slot_from(grid, mask, stamp, c, cell_hash(c) & mask);
+}
+
+/* Which neighbours of a point's cell it lies within a quarter cell of:
+ * step[k] -1, 0 or 1 per axis; returns the axes with a step as bits. */
+static int cell_steps(const point_cell *pc, int64_t step[3])
+{
+    int axes = 0;
+    for (int k = 0; k < 3; k++) {
+        double within = pc->scaled[k] - (double)pc->cell[k];
+        /* -1, 0 or 1 without a branch: which side a point lies on is
+         * anyone's guess */
+        step[k] = (int64_t)(within > 0.75) - (int64_t)(within < 0.25);
+        axes |= (step[k] != 0) << k;
+    }
+    return axes;
+}
+
+/* The neighbour of cell c across the faces of the axes in d. */
+static void cell_neighbour(const int64_t c[3], const int64_t step[3], int d, int64_t n[3])
+{
+    n[0] = c[0] + (d & 1 ? step[0] : 0);
+    n[1] = c[1] + (d & 2 ? step[1] : 0);
+    n[2] = c[2] + (d & 4 ? step[2] : 0);
+}
+
+/* Joins element e with the regions recorded in a cell (and records e's
+ * region there when it joined none); returns whether the cell holds a point
+ * of another element than e (a point of e's there is shared). */
+static int join_cell(glcollide_contact_scratch *s, grid_cell *cell, uint32_t e, int record)
+{
+    int joined = 0;
+    uint32_t n = 0;
+    for (; n < CELL_SLOTS && cell->element[n] != UINT32_MAX; n++)
+        joined |= unite(s, e, cell->element[n]);
+    if (record) {
+        if (n == 0)
+            cell->first = e;
+        else if (cell->first != e)
+            cell->mixed = 1;
+        if (!joined && n < CELL_SLOTS)
+            cell->element[n] = e;
+    }
+    return cell->mixed || cell->first != e;
+}
+
+/*
+ * Connects elements whose points lie within tol of each other, in time
+ * linear in the points: points are binned into cells of side 4 tol; each
+ * point joins the regions recorded in its cell, then in the neighbours
+ * across the faces it lies within tol of (on each axis at most one: on
+ * average 3.4 cells a point, not 8). A point within tol of p lies in one of
+ * those cells; points up to 8 sqrt(3) tol apart may be joined too, the same
+ * tolerance for a region's shape.
+ * Joins respect facets (facets_agree). A segment's point that meets no other
+ * element's leaves its region's curve open (point.open).
+ */
+static int connect_elements(glcollide_contact_scratch *s, size_t element_count, size_t point_count,
+                            double tol)
+{
+    s->refused_count = 0;
+    for (size_t i = 0; i < element_count; i++) {
+        element *e = &s->elements[i];
+        e->region = (uint32_t)i;
+        memcpy(e->facets, e->facet, sizeof e->facets);
+    }
+    size_t slots = 16;
+    while (slots < 2 * point_count)
+        slots *= 2;
+    if (reserve((void **)&s->grid, &s->grid_capacity, slots, sizeof *s->grid) ||
+        reserve((void **)&s->point_cells, &s->point_cell_capacity, point_count,
+                sizeof *s->point_cells))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    size_t mask = slots - 1;
+    if (slots > s->grid_stamped || s->grid_stamp == UINT32_MAX) { /* new slots, or wrapped */
+        size_t stamped = slots > s->grid_stamped ? slots : s->grid_stamped;
+        for (size_t i = 0; i < stamped; i++)
+            s->grid[i].stamp = 0;
+        s->grid_stamped = stamped;
+        s->grid_stamp = 0;
+    }
+    uint32_t stamp = ++s->grid_stamp;
+    double side = 4.0 * tol;
+    /* The grid is read at random places (a point's cell and its neighbours):
+     * where it outgrows the caches near the core (bunnies: 917 kB), each
+     * pass asks for the cells of the point a few places ahead. */
+    enum { AHEAD = 8 };
+    size_t ahead_end = slots * sizeof *s->grid > ((size_t)1 << 18) ? point_count : 0;
+    for (size_t i = 0; i < point_count; i++) {
+        point_cell *pc = &s->point_cells[i];
+        for (int k = 0; k < 3; k++) {
+            pc->scaled[k] = s->points[i].position[k] / side;
+            pc->cell[k] = (int64_t)floor_exact(pc->scaled[k]);
+        }
+        pc->slot = cell_hash(pc->cell) & mask; /* its home slot, for now */
+    }
+    for (size_t i = 0; i < point_count; i++) {
+        contact_point *p = &s->points[i];
+        point_cell *pc = &s->point_cells[i];
+        const int64_t *c = pc->cell;
+        if (i + AHEAD < ahead_end)
+            __builtin_prefetch(&s->grid[s->point_cells[i + AHEAD].slot]);
+        size_t slot = cell_slot_from(s->grid, mask, stamp, c, pc->slot);
+        grid_cell *cell = &s->grid[slot];
+        if (cell->stamp != stamp) { /* a new cell */
+            memcpy(cell->cell, c, sizeof cell->cell);
+            for (int k = 0; k < CELL_SLOTS; k++)
+                cell->element[k] = UINT32_MAX;
+            cell->mixed = 0;
+            cell->stamp = stamp;
+        }
+        pc->slot = slot;
+        p->open = !join_cell(s, &s->grid[slot], p->element, 1);
+    }
+    for (size_t i = 0; i < point_count; i++) {
+        contact_point *p = &s->points[i];
+        const point_cell *pc = &s->point_cells[i];
+        const int64_t *c = pc->cell;
+        if (i + AHEAD < ahead_end) {
+            const point_cell *ahead = &s->point_cells[i + AHEAD];
+            int64_t ahead_step[3], n[3];
+            int ahead_axes = cell_steps(ahead, ahead_step);
+            __builtin_prefetch(&s->grid[ahead->slot]);
+            for (int d = ahead_axes; d; d = (d - 1) & ahead_axes) { /* its subsets but 0 */
+                cell_neighbour(ahead->cell, ahead_step, d, n);
+                __builtin_prefetch(&s->grid[cell_hash(n) & mask]);
+            }
+        }
+        int64_t step[3];
+        int axes = cell_steps(pc, step); /* bit k: a neighbour across axis k's nearer face */
+        /* Its own cell again (points that came after it share it too; the
+         * grid only gains cells, so its slot is the one found above), then
+         * the neighbours (d runs over the subsets of axes, ascending: the
+         * joins' order). */
+        for (int d = 0;; d = (d - axes) & axes) {
+            int64_t n[3];
+            cell_neighbour(c, step, d, n);
+            size_t other = d ? cell_slot(s->grid, mask, stamp, n) : pc->slot;
+            if (s->grid[other].stamp == stamp && join_cell(s, &s->grid[other], p->element, 0))
+                p->open = 0;
+            if (d == axes)
+                break;
+        }
+    }
+    return GLCOLLIDE_OK;
+}
+
+/* ---------------------------------------------------------------- inside vertices */
+
+/* Is v behind or on the plane of every partner (triangles of the other
+ * mesh, side other, meeting v's triangle)? */
+static int behind_all(const glcollide_contact_scratch *s, const double v[3], int other,
+                      const uint32_t *partners, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (glcollide_plane_side(&info_of(s, other, partners[i])->plane, v) < 0)
+            return 0;
+    return 1;
+}
+
+/* How far v must travel along dir to leave the other solid through the
+ * plane of a partner facing dir (the nearest such plane); -1 when no
+ * partner faces dir. For a vertex of a box's face sunk into a box this is
+ * its penetration below the face, as ODE's box-box collider reports it. */
+static double exit_distance(const glcollide_contact_scratch *s, const double v[3],
+                            const double dir[3], int other, const uint32_t *partners, size_t count)
+{
+    double best = -1.0;
+    for (size_t i = 0; i < count; i++) {
+        const triangle_info *info = info_of(s, other, partners[i]);
+        if (!info->has_normal)
+            continue;
+        const double *const *t = info->plane.t, *n = info->normal;
+        double d[3];
+        double facing = glcollide_vec3_dot(n, dir);
+        if (!(facing > 0.0))
+            continue;
+        glcollide_vec3_sub(d, v, t[0]);
+        double distance = -glcollide_vec3_dot(n, d) / facing;
+        if (distance < 0.0)
+            distance = 0.0;
+        if (best < 0.0 || distance < best)
+            best = distance;
+    }
+    return best;
+}
+
+/*
+ * Vertices of A's crossing triangles inside B (side 0), then of B's inside
+ * A (side 1), appended as candidate points. keys[] holds the elements
+ * grouped by the triangle of that side; a triangle whose segments lie in
+ * more than one region gives no vertices.
+ */
+static int inside_vertices(glcollide_contact_scratch *s, const input *in, size_t element_count,
+                           size_t *point_count, size_t *partner_count, int side)
+{
+    const double *own_positions = side ? in->positions_b : in->positions_a;
+    const uint32_t *own_triangles = side ? in->triangles_b : in->triangles_a;
+    for (size_t i = 0; i < element_count; i++) {
+        const element *e = &s->elements[i];
+        uint32_t own = side ? e->b : e->a, other = side ? e->a : e->b;
+        s->keys[i] = (keyed){((uint64_t)own << 32) | other, (uint32_t)i, other};
+    }
+    radix_sort(s->keys, s->keys_tmp, element_count);
+    /* The partners of one triangle, reusing keys_tmp as a plain list. */
+    uint32_t *partners = (uint32_t *)(void *)s->keys_tmp;
+    for (size_t first = 0; first < element_count;) {
+        uint32_t own = (uint32_t)(s->keys[first].key >> 32);
+        size_t last = first, segments = 0;
+        uint32_t group_region = UINT32_MAX, element_index = 0;
+        int split = 0;
+        for (; last < element_count && (uint32_t)(s->keys[last].key >> 32) == own; last++) {
+            const element *e = &s->elements[s->keys[last].index];
+            partners[last - first] = s->keys[last].pad;
+            if (e->kind != ELEMENT_SEGMENT)
+                continue;
+            if (segments++ == 0) {
+                group_region = e->region;
+                element_index = s->keys[last].index;
+            } else if (e->region != group_region) {
+                split = 1;
+            }
+        }
+        if (segments > 0 && !split) {
+            const uint32_t *t = own_triangles + 3 * (size_t)own;
+            uint32_t first_partner = UINT32_MAX;
+            for (int c = 0; c < 3; c++) {
+                const double *v = own_positions + 3 * (size_t)t[c];
+                if (!behind_all(s, v, !side, partners, last - first))
+                    continue;
+                if (first_partner == UINT32_MAX) { /* the group's partners, once */
+                    if (reserve((void **)&s->partners, &s->partner_capacity,
+                                *partner_count + (last - first), sizeof *s->partners))
+                        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+                    first_partner = (uint32_t)*partner_count;
+                    memcpy(s->partners + first_partner, partners,
+                           (last - first) * sizeof *partners);
+                    *partner_count += last - first;
+                }
+                if (add_point(s, point_count, v, element_index,
+                              side ? SOURCE_VERTEX_B : SOURCE_VERTEX_A, (uint32_t)c))
+                    return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+                contact_point *p = &s->points[*point_count - 1];
+                p->region = group_region;
+                p->first_partner = first_partner;
+                p->partner_count = (uint32_t)(last - first);
+            }
+        }
+        first = last;
+    }
+    return GLCOLLIDE_OK;
+}
+
+/* ---------------------------------------------------------------- per region */
+
+/*
+ * The region's normal: its vector area F - V when its curve is closed, that
+ * has an area and agrees with its facets within 45 degrees; else the mean of
+ * its facets (the faces its pairs lie on); else of n_b - n_a over its pairs
+ * (edges meeting edges: the corners of flush boxes cancel, their tops and
+ * sides do not); else the direction from B's triangles to A's; else +z.
+ */
+static void region_normal(region *r)
+{
+    double size2 = distance2(r->lo, r->hi), len = length3(r->area);
+    int has_area = r->open_points == 0 && len > 1e-12 * size2 && isfinite(len);
+    int closed_area = has_area && facets_agree(r->area, r->facets);
+    const double *choices[4] = {closed_area ? r->area : r->facets, r->facets, r->hint, r->offset};
+    r->guessed = 0;
+    /* Facets are local (a face may look thinner than it is where the other
+     * mesh's triangulation cuts it short); the vector area of a closed curve
+     * is the overlap's own gradient. Where they disagree, the faces around
+     * both compete: the thinnest overlap decides (choose_normal). */
+    r->has_second = has_area && !closed_area;
+    for (int k = 0; k < 3 && r->has_second; k++)
+        r->second[k] = r->area[k] / len;
+    for (int c = 0; c < 4; c++) {
+        len = length3(choices[c]);
+        if (!(len > 0.0) || !isfinite(len) || (c == 2 && !(len > 1e-9 * r->curve_points)))
+            continue;
+        for (int k = 0; k < 3; k++)
+            r->normal[k] = choices[c][k] / len;
+        r->guessed = c >= 2;
+        return;
+    }
+    r->normal[0] = r->normal[1] = 0.0;
+    r->normal[2] = 1.0;
+    r->guessed = 1;
+}
+
+/* A point's key for the manifold's ties, stable from step to step while the
+ * same triangles meet, and the same whether a caller passes whole meshes or
+ * only the candidate triangles (in the same order): vertices before curve
+ * points, vertices by their triangle and corner, curve points by their
+ * element (sorted by triangle pair) and end. */
+static void point_key(const contact_point *p, const element *elements, uint64_t key[2])
+{
+    const element *e = &elements[p->element];
+    uint64_t primary = p->source == SOURCE_VERTEX_A   ? e->a
+                       : p->source == SOURCE_VERTEX_B ? e->b
+                                                      : p->element;
+    key[0] = ((uint64_t)p->source << 40) | (primary << 8) | p->index;
+    key[1] = p->element;
+}
+
+/* The manifold of region r from its bucketed points: their kept ranks. */
+static int select_manifold(glcollide_contact_scratch *s, region *r, size_t max)
+{
+    if (reserve((void **)&s->manifold, &s->manifold_capacity, r->count, sizeof *s->manifold))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    contact_point *points = s->bucketed + r->first;
+    for (uint32_t i = 0; i < r->count; i++) {
+        glcollide_manifold_point *m = &s->manifold[i];
+        memcpy(m->position, points[i].position, sizeof m->position);
+        m->depth = points[i].depth;
+        point_key(&points[i], s->elements, m->key);
+    }
+    r->kept =
+        glcollide_manifold_select(s->manifold, r->count, r->normal, r->centroid, r->width, max);
+    for (uint32_t i = 0; i < r->count; i++)
+        points[i].kept = s->manifold[i].kept;
+    return GLCOLLIDE_OK;
+}
+
+/* Regions numbered by their smallest element (elements are sorted, and a
+ * set's root is its smallest element): after full compression every element
+ * points at its root, which comes first. */
+static int number_regions(glcollide_contact_scratch *s, size_t element_count, size_t *count)
+{
+    for (size_t i = 0; i < element_count; i++)
+        s->elements[i].region = find(s->elements, (uint32_t)i);
+    size_t region_count = 0;
+    for (size_t i = 0; i < element_count; i++)
+        region_count += s->elements[i].region == i;
+    if (reserve((void **)&s->regions, &s->region_capacity, region_count, sizeof *s->regions) ||
+        reserve((void **)&s->order, &s->order_capacity, region_count, sizeof *s->order))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    region_count = 0;
+    for (size_t i = 0; i < element_count; i++) {
+        element *e = &s->elements[i];
+        if (e->region != i) {
+            e->region = s->elements[e->region].region; /* the root's, already numbered */
+            continue;
+        }
+        s->regions[region_count].first_element = (uint32_t)i;
+        e->region = (uint32_t)region_count++;
+    }
+    *count = region_count;
+    return GLCOLLIDE_OK;
+}
+
+/* Each region's centroid, box, vector area and hint, then its normal. */
+static void region_sums(glcollide_contact_scratch *s, size_t element_count, size_t point_count,
+                        size_t region_count)
+{
+    for (size_t i = 0; i < region_count; i++) {
+        region *r = &s->regions[i];
+        uint32_t first = r->first_element;
+        memset(r, 0, sizeof *r);
+        r->first_element = first;
+        for (int k = 0; k < 3; k++) {
+            r->lo[k] = INFINITY;
+            r->hi[k] = -INFINITY;
+        }
+    }
+    for (size_t i = 0; i < point_count; i++) {
+        uint32_t index = s->elements[s->points[i].element].region;
+        region *r = &s->regions[index];
+        s->points[i].region = index;
+        for (int k = 0; k < 3; k++) {
+            r->centroid[k] += s->points[i].position[k];
+            r->lo[k] = smaller(r->lo[k], s->points[i].position[k]);
+            r->hi[k] = larger(r->hi[k], s->points[i].position[k]);
+        }
+        r->curve_points++;
+        r->open_points +=
+            s->points[i].open && s->elements[s->points[i].element].kind == ELEMENT_SEGMENT;
+    }
+    for (size_t i = 0; i < region_count; i++)
+        for (int k = 0; k < 3; k++)
+            s->regions[i].centroid[k] /= s->regions[i].curve_points;
+    for (size_t i = 0; i < element_count; i++) {
+        const element *e = &s->elements[i];
+        region *r = &s->regions[e->region];
+        for (int k = 0; k < 3; k++) {
+            r->area[k] += e->facing[k];
+            r->hint[k] += e->hint[k];
+            r->offset[k] += e->offset[k];
+            r->facets[k] += e->facet[k];
+        }
+        if (e->kind != ELEMENT_SEGMENT)
+            continue;
+        double p[3], q[3], c[3];
+        glcollide_vec3_sub(p, s->points[e->first_point].position, r->centroid);
+        glcollide_vec3_sub(q, s->points[e->first_point + 1].position, r->centroid);
+        glcollide_vec3_cross(c, p, q);
+        for (int k = 0; k < 3; k++)
+            r->area[k] -= 0.5 * c[k];
+    }
+    for (size_t i = 0; i < region_count; i++)
+        region_normal(&s->regions[i]);
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+/*
+ * One overlap can be bounded by several curve components (a hole in a
+ * patch, an island where two surfaces graze): components whose pairs share
+ * a triangle are joined when their facets agree. Returns 1 when regions
+ * were joined (renumbered, *region_count updated), 0 otherwise.
+ */
+static int merge_regions(glcollide_contact_scratch *s, size_t element_count, size_t *region_count)
+{
+    uint32_t *parent = s->order; /* free until the output */
+    for (size_t i = 0; i < *region_count; i++)
+        parent[i] = (uint32_t)i;
+    int joined = 0;
+    for (int side = 0; side < 2; side++) {
+        for (size_t i = 0; i < element_count; i++) {
+            const element *e = &s->elements[i];
+            s->keys[i] =
+                (keyed){((uint64_t)(side ? e->b : e->a) << 32) | e->region, (uint32_t)i, 0};
+        }
+        radix_sort(s->keys, s->keys_tmp, element_count);
+        for (size_t i = 1; i < element_count; i++) {
+            if (s->keys[i].key >> 32 != s->keys[i - 1].key >> 32)
+                continue;
+            uint32_t r1 = (uint32_t)s->keys[i - 1].key, r2 = (uint32_t)s->keys[i].key;
+            uint32_t x = find_root(parent, r1), y = find_root(parent, r2);
+            if (x == y || !facets_agree(s->regions[r1].facets, s->regions[r2].facets))
+                continue;
+            parent[x > y ? x : y] = x < y ? x : y;
+            joined = 1;
+        }
+    }
+    /* Parts of one curved overlap kept apart for their facets (two sets grown
+     * from either side of a sphere's rim): joined when their normals agree
+     * within 60 degrees; a right-angled corner stays two regions. */
+    for (size_t i = 0; i < s->refused_count; i++) {
+        uint32_t r1 = s->elements[s->refused[i].a].region, r2 = s->elements[s->refused[i].b].region;
+        uint32_t x = find_root(parent, r1), y = find_root(parent, r2);
+        if (x == y || glcollide_vec3_dot(s->regions[r1].normal, s->regions[r2].normal) < 0.5)
+            continue;
+        parent[x > y ? x : y] = x < y ? x : y;
+        joined = 1;
+    }
+    if (!joined)
+        return 0;
+    /* Renumber: roots in order (a root is its set's smallest region). */
+    size_t count = 0;
+    for (size_t i = 0; i < *region_count; i++) {
+        uint32_t root = find_root(parent, (uint32_t)i);
+        parent[i] = root;
+        if (root == i)
+            s->regions[count++].first_element = s->regions[i].first_element;
+    }
+    /* parent[] now maps to roots; a root's new number is its rank. */
+    uint32_t rank = 0;
+    for (size_t i = 0; i < *region_count; i++)
+        if (parent[i] == i)
+            parent[i] = rank++ | 0x80000000u;
+    for (size_t i = 0; i < *region_count; i++)
+        if (!(parent[i] & 0x80000000u))
+            parent[i] = parent[parent[i]];
+    for (size_t i = 0; i < element_count; i++)
+        s->elements[i].region = parent[s->elements[i].region] & 0x7fffffffu;
+    *region_count = count;
+    return 1;
+}
+
+/* The points bucketed by region into s->bucketed (stable: element order,
+ * then vertices). */
+static int bucket_points(glcollide_contact_scratch *s, size_t point_count, size_t region_count)
+{
+    for (size_t i = 0; i < region_count; i++)
+        s->regions[i].count = 0;
+    for (size_t i = 0; i < point_count; i++)
+        s->regions[s->points[i].region].count++;
+    uint32_t offset = 0;
+    for (size_t i = 0; i < region_count; i++) {
+        s->regions[i].first = offset;
+        offset += s->regions[i].count;
+        s->regions[i].count = 0;
+    }
+    if (reserve((void **)&s->bucketed, &s->bucketed_capacity, point_count, sizeof *s->bucketed))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < point_count; i++) {
+        region *r = &s->regions[s->points[i].region];
+        s->bucketed[r->first + r->count++] = s->points[i];
+    }
+    return GLCOLLIDE_OK;
+}
+
+/* Offers direction d (unit) to a region's candidates: kept when within the
+ * cone around the region's normal (anywhere when that is a guess: touching
+ * edges only) and new; a full list keeps the directions closest to that
+ * normal. */
+static void offer_direction(region *r, double *directions, const double d[3])
+{
+    double closeness = glcollide_vec3_dot(d, r->normal);
+    if (r->has_second)
+        closeness = larger(closeness, glcollide_vec3_dot(d, r->second));
+    if (closeness < (r->guessed ? -2.0 : direction_cone))
+        return;
+    uint32_t worst = 0;
+    double worst_closeness = 2.0;
+    for (uint32_t i = 0; i < r->direction_count; i++) {
+        const double *e = directions + 3 * i;
+        double c = glcollide_vec3_dot(e, r->normal);
+        if (r->has_second)
+            c = larger(c, glcollide_vec3_dot(e, r->second));
+        if (glcollide_vec3_dot(e, d) > 1.0 - 1e-15)
+            return; /* the same face orientation */
+        if (c < worst_closeness) {
+            worst_closeness = c;
+            worst = i;
+        }
+    }
+    if (r->direction_count < MAX_DIRECTIONS)
+        worst = r->direction_count++;
+    else if (closeness <= worst_closeness)
+        return;
+    memcpy(directions + 3 * worst, d, 3 * sizeof *d);
+}
+
+/* Candidate normals per region: its normal (and the vector area's where
+ * they differ), then the face normals (n_b, and -n_a) of its pairs near
+ * either. */
+static int collect_directions(glcollide_contact_scratch *s, size_t element_count,
+                              size_t region_count)
+{
+    if (reserve((void **)&s->directions, &s->direction_capacity, 3 * MAX_DIRECTIONS * region_count,
+                sizeof *s->directions))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < region_count; i++) {
+        region *r = &s->regions[i];
+        double *directions = s->directions + 3 * MAX_DIRECTIONS * i;
+        memcpy(directions, r->normal, 3 * sizeof(double));
+        r->direction_count = 1;
+        if (r->has_second)
+            offer_direction(r, directions, r->second);
+    }
+    for (size_t i = 0; i < element_count; i++) {
+        const element *e = &s->elements[i];
+        region *r = &s->regions[e->region];
+        double *directions = s->directions + 3 * MAX_DIRECTIONS * e->region;
+        double n[3] = {-e->normal_a[0], -e->normal_a[1], -e->normal_a[2]};
+        if (glcollide_vec3_dot(e->normal_b, e->normal_b) > 0.0)
+            offer_direction(r, directions, e->normal_b);
+        if (glcollide_vec3_dot(n, n) > 0.0)
+            offer_direction(r, directions, n);
+    }
+    return GLCOLLIDE_OK;
+}
+
+/* The overlap's width along d, from the region's points known to lie in
+ * both solids: B's side (curve, B's vertices) on top, A's at the bottom;
+ * INFINITY as soon as it exceeds limit. */
+static double width_along(const double d[3], const contact_point *points, uint32_t n, double limit,
+                          double *top, double *bottom)
+{
+    *top = -INFINITY;
+    *bottom = INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        double h = glcollide_vec3_dot(d, points[i].position);
+        if (points[i].source != SOURCE_VERTEX_A)
+            *top = larger(*top, h);
+        if (points[i].source != SOURCE_VERTEX_B)
+            *bottom = smaller(*bottom, h);
+        if (*top - *bottom > limit)
+            return INFINITY; /* wider than the best so far: not chosen */
+    }
+    return *top > *bottom ? *top - *bottom : 0.0;
+}
+
+/*
+ * The region's normal: of its candidates (the vector-area normal and the
+ * face normals within 20 degrees of it), the one along which the overlap is
+ * thinnest, as separating-axis tests choose a reference face. Flush boxes
+ * overlap in a thin slab whose side strips tilt the vector area by about
+ * depth / size; the face normal has none of that tilt, and a width measured
+ * along a tilted normal would count the face's size into the depth.
+ */
+static void choose_normal(region *r, const double *directions, const contact_point *points,
+                          uint32_t n)
+{
+    uint32_t best = 0;
+    double best_width = INFINITY, top = 0.0, bottom = 0.0;
+    for (uint32_t i = 0; i < r->direction_count; i++) {
+        double t, b;
+        double w = width_along(directions + 3 * i, points, n, best_width, &t, &b);
+        if (w < best_width) {
+            best_width = w;
+            best = i;
+            top = t;
+            bottom = b;
+        }
+    }
+    memcpy(r->normal, directions + 3 * best, sizeof r->normal);
+    r->width = best_width < INFINITY ? best_width : 0.0;
+    r->top = top;
+    r->bottom = bottom;
+}
+
+/*
+ * Each point's depth. A vertex inside the other solid: how far it travels
+ * along the normal to leave it (through the plane of a partner facing that
+ * way), as ODE's box-box collider reports a box's corners. A curve point
+ * lies on both surfaces: its depth is the overlap's thickness along the
+ * normal through it, where the two faces it lies on let a line run inside
+ * both solids: up from it (toward A) when A's face is not turned up and B's
+ * face not turned up either (then up to the top of the region's overlap),
+ * down from it when both are not turned down. On the rim of a slab whose
+ * walls are parallel to the normal (flush boxes) that is the slab's
+ * thickness; on a tilted face's crossing line, or a sphere's rim, it is 0.
+ */
+static void point_depths(const glcollide_contact_scratch *s, const input *in, const region *r,
+                         contact_point *points, uint32_t n)
+{
+    const double slack = 1e-9;
+    for (uint32_t i = 0; i < n; i++) {
+        contact_point *p = &points[i];
+        double h = glcollide_vec3_dot(r->normal, p->position), d = 0.0;
+        if (p->source == SOURCE_CURVE) {
+            const element *e = &s->elements[p->element];
+            double up_a = glcollide_vec3_dot(e->normal_a, r->normal);
+            double up_b = glcollide_vec3_dot(e->normal_b, r->normal);
+            if (up_a <= slack && up_b <= slack)
+                d = larger(d, r->top - h);
+            if (up_a >= -slack && up_b >= -slack)
+                d = larger(d, h - r->bottom);
+        } else {
+            int side = p->source == SOURCE_VERTEX_B;
+            double dir[3];
+            d = side ? h - r->bottom : r->top - h;
+            for (int k = 0; k < 3; k++) /* A leaves B along +n, B leaves A along -n */
+                dir[k] = side ? -r->normal[k] : r->normal[k];
+            double exit = exit_distance(s, p->position, dir, !side, s->partners + p->first_partner,
+                                        p->partner_count);
+            if (exit >= 0.0)
+                d = exit;
+        }
+        p->depth = d > 0.0 ? (d < r->width ? d : r->width) : 0.0;
+    }
+}
+
+/* ---------------------------------------------------------------- the pipeline */
+
+static int generate(glcollide_contact_scratch *s, const input *in,
+                    const glcollide_index_pair *candidates, size_t candidate_count,
+                    const glcollide_contact_options *options, glcollide_contact *contacts,
+                    size_t max_contacts, size_t *count)
+{
+    size_t element_count = 0, point_count = 0;
+    if (prepare_triangles(s, in, candidates, candidate_count))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < candidate_count; i++)
+        if (make_element(s, in, candidates[i].a, candidates[i].b, &element_count, &point_count))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    if (element_count == 0)
+        return GLCOLLIDE_OK;
+    if (sort_elements(s, &element_count, &point_count))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+
+    double lo[3], hi[3], max_abs = 0.0;
+    memcpy(lo, s->points[0].position, sizeof lo);
+    memcpy(hi, s->points[0].position, sizeof hi);
+    for (size_t i = 0; i < point_count; i++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = smaller(lo[k], s->points[i].position[k]);
+            hi[k] = larger(hi[k], s->points[i].position[k]);
+            max_abs = larger(max_abs, fabs(s->points[i].position[k]));
+        }
+    double tol = connect_tolerance * sqrt(distance2(lo, hi)) + 64.0 * DBL_EPSILON * max_abs;
+    if (!(tol > 0.0))
+        tol = DBL_MIN;
+    if (connect_elements(s, element_count, point_count, tol))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+
+    size_t region_count;
+    if (number_regions(s, element_count, &region_count))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    region_sums(s, element_count, point_count, region_count);
+    if (merge_regions(s, element_count, &region_count))
+        region_sums(s, element_count, point_count, region_count);
+
+    /* Vertices inside the other mesh join their region's points. */
+    size_t partner_count = 0;
+    if (inside_vertices(s, in, element_count, &point_count, &partner_count, 0) ||
+        inside_vertices(s, in, element_count, &point_count, &partner_count, 1) ||
+        bucket_points(s, point_count, region_count) ||
+        collect_directions(s, element_count, region_count))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < region_count; i++) {
+        region *r = &s->regions[i];
+        choose_normal(r, s->directions + 3 * MAX_DIRECTIONS * i, s->bucketed + r->first, r->count);
+        point_depths(s, in, r, s->bucketed + r->first, r->count);
+    }
+
+    size_t per_region = options->points_per_region ? options->points_per_region : 4;
+    for (size_t i = 0; i < region_count; i++) {
+        region *r = &s->regions[i];
+        if (select_manifold(s, r, per_region))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        s->order[i] = (uint32_t)i;
+    }
+    /* Regions by importance: deeper, then larger, then key (insertion sort:
+     * region counts are small). */
+    for (size_t i = 1; i < region_count; i++)
+        for (size_t j = i; j > 0; j--) {
+            const region *p = &s->regions[s->order[j - 1]], *q = &s->regions[s->order[j]];
+            double ap = length3(p->area), aq = length3(q->area);
+            int swap = q->width > p->width ||
+                       (q->width == p->width &&
+                        (aq > ap || (aq == ap && q->first_element < p->first_element)));
+            if (!swap)
+                break;
+            uint32_t t = s->order[j - 1];
+            s->order[j - 1] = s->order[j];
+            s->order[j] = t;
+        }
+    /* Turns: pick number 1 of every region, then number 2, ... */
+    size_t written = 0;
+    for (uint32_t turn = 1; written < max_contacts; turn++) {
+        size_t before = written;
+        for (size_t o = 0; o < region_count && written < max_contacts; o++) {
+            const region *r = &s->regions[s->order[o]];
+            if (turn > r->kept)
+                continue;
+            for (uint32_t i = 0; i < r->count; i++) {
+                const contact_point *p = &s->bucketed[r->first + i];
+                if (p->kept != turn)
+                    continue;
+                glcollide_contact *c = &contacts[written++];
+                memcpy(c->position, p->position, sizeof c->position);
+                memcpy(c->normal, r->normal, sizeof c->normal);
+                c->depth = p->depth;
+                c->triangle_a = s->elements[p->element].a;
+                c->triangle_b = s->elements[p->element].b;
+                c->region = (uint32_t)o;
+                break;
+            }
+        }
+        if (written == before)
+            break;
+    }
+    /* Output grouped by region, each region's picks in order. */
+    glcollide_contacts_group_by_region(contacts, written);
+    *count = written;
+    return GLCOLLIDE_OK;
+}
+
+int glcollide_contacts_generate(const double *positions_a, const uint32_t *triangles_a,
+                                const double *positions_b, const uint32_t *triangles_b,
+                                const glcollide_index_pair *candidates, size_t candidate_count,
+                                glcollide_contact *contacts, size_t max_contacts, size_t *count)
+{
+    return glcollide_contacts_generate_with(positions_a, triangles_a, positions_b, triangles_b,
+                                            candidates, candidate_count, contacts, max_contacts,
+                                            count, NULL, NULL);
+}
+
+int glcollide_contacts_generate_with(const double *positions_a, const uint32_t *triangles_a,
+                                     const double *positions_b, const uint32_t *triangles_b,
+                                     const glcollide_index_pair *candidates, size_t candidate_count,
+                                     glcollide_contact *contacts, size_t max_contacts,
+                                     size_t *count, const glcollide_contact_options *options,
+                                     glcollide_contact_scratch *scratch)
+{
+    if (!count)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: count is NULL");
+    *count = 0;
+    if (candidate_count > 0 &&
+        (!positions_a || !triangles_a || !positions_b || !triangles_b || !candidates))
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "contacts: NULL mesh arrays or candidates with %zu candidates",
+                              candidate_count);
+    if (max_contacts > 0 && !contacts)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "contacts: contacts is NULL with max_contacts %zu", max_contacts);
+    if (candidate_count == 0 || max_contacts == 0)
+        return GLCOLLIDE_OK;
+    glcollide_contact_options defaults = glcollide_contact_default_options();
+    if (!options)
+        options = &defaults;
+    glcollide_contact_scratch own = {0}, *s = scratch ? scratch : &own;
+    input in = {positions_a, positions_b, triangles_a, triangles_b};
+    int status =
+        generate(s, &in, candidates, candidate_count, options, contacts, max_contacts, count);
+    if (s == &own)
+        scratch_release(&own);
+    if (status != GLCOLLIDE_OK)
+        *count = 0; /* logged by the array helper */
+    return status;
+}
+
+/* ---------------------------------------------------------------- containment */
+
+/* A solid's vertex in world space. */
+static void solid_vertex(const glcollide_contact_solid *s, size_t v, double out[3])
+{
+    glcollide_object_transform_points(&s->pose, s->positions + 3 * v, 1, out);
+}
+
+/* World point p in the solid's object space (the rotation's transpose). */
+static void to_object(const glcollide_contact_solid *s, const double p[3], double out[3])
+{
+    double m[9], d[3];
+    glcollide_object_rotation_matrix(&s->pose, m);
+    glcollide_vec3_sub(d, p, s->pose.translation);
+    for (int k = 0; k < 3; k++)
+        out[k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
+}
+
+/* Is the inner solid inside the outer one? The caller knows their surfaces
+ * do not meet, so one vertex decides, if it is clearly away from the other
+ * surface: within 1e-9 of the scene's size of it, the solids only touch
+ * (rounding put them a hair apart), and nothing is contained. */
+static int solid_inside(const glcollide_contact_solid *inner, const glcollide_contact_solid *outer)
+{
+    if (!outer->closed || !inner->triangle_count || !outer->triangle_count || !outer->bvh)
+        return 0;
+    double world[3], local[3];
+    solid_vertex(inner, inner->triangles[0], world);
+    to_object(outer, world, local);
+    glcollide_aabb box = glcollide_bvh_bounds(outer->bvh);
+    double size = 0.0;
+    for (int k = 0; k < 3; k++)
+        size = fmax(size, fmax(fabs(box.min[k]), fabs(box.max[k])));
+    if (!(glcollide_bvh_nearest(outer->bvh, outer->positions, local, NULL, NULL) > 1e-9 * size))
+        return 0;
+    return glcollide_point_in_mesh(outer->positions, outer->triangles, outer->triangle_count,
+                                   outer->bvh, local);
+}
+
+/*
+ * Contacts pushing inner out of outer: the way out is toward the point s of
+ * outer's surface nearest to inner's centroid c (direction u = s - c); the
+ * depth is how far inner must travel along u for its last vertex to pass the
+ * plane through s normal to u; the points are inner's vertices, the
+ * trailing one first, then spread (farthest-point sampling in the plane
+ * normal to u). One region, uniform depth: the whole solid moves.
+ */
+static size_t push_out(const glcollide_contact_solid *inner, const glcollide_contact_solid *outer,
+                       int inner_is_a, size_t per_region, glcollide_contact *contacts, size_t max)
+{
+    size_t n = inner->vertex_count;
+    double c[3] = {0, 0, 0};
+    for (size_t v = 0; v < n; v++) {
+        double w[3];
+        solid_vertex(inner, v, w);
+        for (int k = 0; k < 3; k++)
+            c[k] += w[k] / (double)n;
+    }
+    double c_local[3], s_local[3], s[3], u[3];
+    uint32_t nearest = 0;
+    to_object(outer, c, c_local);
+    if (!(glcollide_bvh_nearest(outer->bvh, outer->positions, c_local, s_local, &nearest) <
+          INFINITY))
+        return 0;
+    glcollide_object_transform_points(&outer->pose, s_local, 1, s);
+    glcollide_vec3_sub(u, s, c);
+    double len = length3(u);
+    if (!(len > 0.0)) { /* the centroid on the surface: the face's outward normal */
+        const uint32_t *t = outer->triangles + 3 * (size_t)nearest;
+        double p[3][3];
+        for (int i = 0; i < 3; i++)
+            solid_vertex(outer, t[i], p[i]);
+        const double *tri[3] = {p[0], p[1], p[2]};
+        if (!unit_normal(tri, u))
+            return 0;
+        len = 1.0;
+    } else {
+        for (int k = 0; k < 3; k++)
+            u[k] /= len;
+    }
+    double depth = 0.0;
+    for (size_t v = 0; v < n; v++) {
+        double w[3], d[3];
+        solid_vertex(inner, v, w);
+        glcollide_vec3_sub(d, s, w);
+        depth = fmax(depth, glcollide_vec3_dot(d, u));
+    }
+    if (!isfinite(depth))
+        return 0;
+    /* Farthest-point sampling over the vertices in the plane normal to u,
+     * from the trailing vertex; ties to the smaller index. */
+    double e1[3], e2[3];
+    glcollide_plane_basis(u, e1, e2);
+    size_t want = per_region < max ? per_region : max, count = 0;
+    size_t picked[64];
+    if (want > 64)
+        want = 64;
+    size_t first = 0;
+    double first_h = INFINITY;
+    for (size_t v = 0; v < n; v++) {
+        double w[3];
+        solid_vertex(inner, v, w);
+        double h = glcollide_vec3_dot(w, u);
+        if (h < first_h) {
+            first_h = h;
+            first = v;
+        }
+    }
+    picked[count++] = first;
+    while (count < want) {
+        size_t best = SIZE_MAX;
+        double best_d = 0.0;
+        for (size_t v = 0; v < n; v++) {
+            double w[3];
+            solid_vertex(inner, v, w);
+            double nearest_d = INFINITY;
+            for (size_t i = 0; i < count; i++) {
+                double q[3], d[3];
+                solid_vertex(inner, picked[i], q);
+                glcollide_vec3_sub(d, w, q);
+                double du = glcollide_vec3_dot(d, e1), dv = glcollide_vec3_dot(d, e2);
+                nearest_d = fmin(nearest_d, du * du + dv * dv);
+            }
+            if (nearest_d > best_d) {
+                best_d = nearest_d;
+                best = v;
+            }
+        }
+        if (best == SIZE_MAX)
+            break;
+        picked[count++] = best;
+    }
+    /* A triangle of inner using each picked vertex (for side1/side2). */
+    for (size_t i = 0; i < count; i++) {
+        glcollide_contact *out = &contacts[i];
+        solid_vertex(inner, picked[i], out->position);
+        uint32_t owner = 0;
+        for (size_t t = 0; t < 3 * inner->triangle_count; t++)
+            if (inner->triangles[t] == picked[i]) {
+                owner = (uint32_t)(t / 3);
+                break;
+            }
+        for (int k = 0; k < 3; k++) /* from B toward A: A moves along it */
+            out->normal[k] = inner_is_a ? u[k] : -u[k];
+        out->depth = depth;
+        out->triangle_a = inner_is_a ? owner : nearest;
+        out->triangle_b = inner_is_a ? nearest : owner;
+        out->region = 0;
+    }
+    return count;
+}
+
+int glcollide_contacts_containment(const glcollide_contact_solid *a,
+                                   const glcollide_contact_solid *b,
+                                   const glcollide_contact_options *options,
+                                   glcollide_contact *contacts, size_t max_contacts, size_t *count)
+{
+    if (!count)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: count is NULL");
+    *count = 0;
+    if (!a || !b || (max_contacts > 0 && !contacts) ||
+        (a->triangle_count && (!a->positions || !a->triangles)) ||
+        (b->triangle_count && (!b->positions || !b->triangles)))
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "contacts: NULL solid, arrays or contacts for containment");
+    if (max_contacts == 0)
+        return GLCOLLIDE_OK;
+    glcollide_contact_options defaults = glcollide_contact_default_options();
+    size_t per_region = options && options->points_per_region ? options->points_per_region
+                                                              : defaults.points_per_region;
+    if (a->bvh && solid_inside(a, b))
+        *count = b->bvh ? push_out(a, b, 1, per_region, contacts, max_contacts) : 0;
+    else if (b->bvh && solid_inside(b, a))
+        *count = a->bvh ? push_out(b, a, 0, per_region, contacts, max_contacts) : 0;
+    return GLCOLLIDE_OK;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/* Private declarations of the core layer (glcollide/core): logging, checked
+ * allocation, growable arrays, scratch, sorting, the clock, vector helpers.
+ * Every other layer builds on it; it names none of them. */
+#ifndef GLCOLLIDE_INTERNAL_H
+#define GLCOLLIDE_INTERNAL_H
+
+#include <glcollide/geometry.h>
+#include <glcollide/glcollide.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define GLCOLLIDE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define GLCOLLIDE_PRINTF(f, a)
+#endif
+
+/* Logging (glcollide_log is public: the ODE plugin logs through it too). */
+#define glcollide_log_error(...) glcollide_log(GLCOLLIDE_LOG_ERROR, __VA_ARGS__)
+#define glcollide_log_warning(...) glcollide_log(GLCOLLIDE_LOG_WARNING, __VA_ARGS__)
+#define glcollide_log_info(...) glcollide_log(GLCOLLIDE_LOG_INFO, __VA_ARGS__)
+#define glcollide_log_debug(...) glcollide_log(GLCOLLIDE_LOG_DEBUG, __VA_ARGS__)
+
+/* Text put before every message this thread logs until it is set back
+ * (NULL: none); the string must outlive that. Returns the previous one. */
+const char *glcollide_log_set_prefix(const char *prefix);
+
+/* Logs the message at error level and returns status, for `return glcollide_fail(...)`. */
+int glcollide_fail(int status, const char *format, ...) GLCOLLIDE_PRINTF(2, 3);
+
+/* Monotonic clock in milliseconds. */
+double glcollide_now_ms(void);
+
+/* Overflow-checked allocation of count * size bytes; NULL on overflow or failure. */
+void *glcollide_alloc_array(size_t count, size_t size);
+void *glcollide_realloc_array(void *ptr, size_t count, size_t size);
+char *glcollide_strdup(const char *s);
+
+/*
+ * Grows *array (room for *capacity items of size bytes) to hold at least
+ * count items, geometrically, so that repeated growth is amortised and a
+ * warm caller allocates nothing. On failure logs "<what>: out of memory for
+ * N items" and returns GLCOLLIDE_ERROR_OUT_OF_MEMORY, leaving the array as
+ * it was.
+ */
+int glcollide_array_reserve(void **array, size_t *capacity, size_t count, size_t size,
+                            const char *what);
+
+/* Scratch of bytes: the workspace's block (grown) or, without a workspace, a
+ * block of its own in *own that the caller frees. NULL when out of memory. */
+/* qsort's contract without its heap use (glibc's qsort mallocs a merge
+ * buffer above 1 KiB): heapsort, not stable, deterministic, O(n log n). For
+ * the paths that must not allocate once warm. */
+void glcollide_sort(void *base, size_t count, size_t size,
+                    int (*compare)(const void *, const void *));
+void *glcollide_workspace_get(glcollide_workspace *workspace, size_t bytes, void **own);
+
+/* Counting sort: turns counts[0..n) per bucket into each bucket's first slot. */
+static inline void glcollide_counts_to_offsets(size_t *counts, size_t n)
+{
+    size_t sum = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t count = counts[d];
+        counts[d] = sum;
+        sum += count;
+    }
+}
+
+/* Vector helpers on double[3]. */
+static inline void glcollide_vec3_sub(double out[3], const double a[3], const double b[3])
+{
+    out[0] = a[0] - b[0];
+    out[1] = a[1] - b[1];
+    out[2] = a[2] - b[2];
+}
+static inline double glcollide_vec3_dot(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline void glcollide_vec3_cross(double out[3], const double a[3], const double b[3])
+{
+    double x = a[1] * b[2] - a[2] * b[1];
+    double y = a[2] * b[0] - a[0] * b[2];
+    double z = a[0] * b[1] - a[1] * b[0];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+
+#endif /* GLCOLLIDE_INTERNAL_H */

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/* Private declarations of the geometry layer (glcollide/geometry): exact
+ * triangle tests, closest points, boxes, poses, the BVH's frontier and
+ * point-in-solid on a placed mesh. Builds on the core only. */
+#ifndef GLCOLLIDE_GEOMETRY_INTERNAL_H
+#define GLCOLLIDE_GEOMETRY_INTERNAL_H
+
+#include "core/internal.h"
+
+/*
+ * glcollide_tri_tri_intersection, also giving the exact sides of each
+ * triangle's vertices relative to the other's plane when the triangles meet:
+ * side_a[i] = glcollide_orient3d(b0, b1, b2, a_i) (+1: a_i behind B's
+ * face, i.e. inside B near it), side_b[i] = glcollide_orient3d(a0, a1, a2,
+ * b_i). Either may be NULL (then neither is written).
+ */
+int glcollide_tri_tri_intersection_sides(const double a0[3], const double a1[3], const double a2[3],
+                                         const double b0[3], const double b1[3], const double b2[3],
+                                         double seg0[3], double seg1[3], int side_a[3],
+                                         int side_b[3]);
+
+/* The same on two prepared planes (predicates.h), which hold the triangles:
+ * the vertices' sides are decided by the planes' filters, several times
+ * faster than orient3d where a triangle meets many others. */
+struct glcollide_plane_filter;
+int glcollide_tri_tri_intersection_planes(const struct glcollide_plane_filter *a,
+                                          const struct glcollide_plane_filter *b, double seg0[3],
+                                          double seg1[3], int side_a[3], int side_b[3]);
+
+/* Vector area of a planar polygon: 1/2 sum (p_i - p_0) x (p_i+1 - p_0). */
+static inline void glcollide_polygon_vector_area(const double poly[][3], int n, double out[3])
+{
+    out[0] = out[1] = out[2] = 0.0;
+    for (int i = 1; i + 1 < n; i++) {
+        double a[3], b[3], c[3];
+        glcollide_vec3_sub(a, poly[i], poly[0]);
+        glcollide_vec3_sub(b, poly[i + 1], poly[0]);
+        glcollide_vec3_cross(c, a, b);
+        for (int k = 0; k < 3; k++)
+            out[k] += 0.5 * c[k];
+    }
+}
+
+/* Closest points of segments u1v1 and u2v2, on the first to c1, on the
+ * second to c2 (parallel segments: any closest pair); tritri.c's, shared
+ * with the primitive contacts. */
+void glcollide_closest_segments(const double *u1, const double *v1, const double *u2,
+                                const double *v2, double c1[3], double c2[3]);
+
+/* The point of triangle abc nearest to p (a triangle without area: the
+ * nearest of its corners); bvh.c's, shared with the primitive contacts. */
+void glcollide_closest_point_on_triangle(const double p[3], const double a[3], const double b[3],
+                                         const double c[3], double out[3]);
+
+/* An empty box (min = +inf, max = -inf) and growing it. */
+void glcollide_aabb_empty(glcollide_aabb *box);
+void glcollide_aabb_add_point(glcollide_aabb *box, const double p[3]);
+
+/*
+ * A per-query frame for float buffers: origin, the centre of box (finite,
+ * not empty), and scale, the power of two that takes box's half extent
+ * into [1/2, 1). (p - origin) * scale then lies in [-1, 1] for every p of
+ * the box, whatever its size and place (exact scaling: no rounding beyond
+ * the subtraction's).
+ */
+void glcollide_frame_fit(const glcollide_aabb *box, double origin[3], double *scale);
+
+/*
+ * The world position of local point `local` of an object placed by pose
+ * (rotation m), computed as glcollide_object_transform_points does: the
+ * methods that test world positions exactly see the same numbers however
+ * they get them.
+ */
+static inline void glcollide_place_point(const glcollide_object *pose, const double m[9],
+                                         const double *local, double out[3])
+{
+    for (int r = 0; r < 3; r++)
+        out[r] = m[3 * r] * local[0] + m[3 * r + 1] * local[1] + m[3 * r + 2] * local[2] +
+                 pose->translation[r];
+}
+
+/* The inverse of glcollide_place_point: local = m^T (world - translation),
+ * m the pose's rotation matrix (an orthonormal one: a unit quaternion's). */
+static inline void glcollide_unplace_point(const double translation[3], const double m[9],
+                                           const double *world, double out[3])
+{
+    double d[3] = {world[0] - translation[0], world[1] - translation[1], world[2] - translation[2]};
+    for (int k = 0; k < 3; k++)
+        out[k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
+}
+
+/*
+ * Exact point-in-solid for a mesh placed by pose: the ray is cast in world
+ * space against the world positions of the triangles (computed as
+ * glcollide_place_point does), the candidates found in the object-space
+ * BVH. Same answer as glcollide_point_in_mesh on the world positions.
+ * world_box bounds the placed mesh.
+ */
+/* glcollide_aabb_place with the pose's rotation matrix (row major, from
+ * glcollide_object_rotation_matrix) made once by the caller. */
+void glcollide_aabb_place_with(const glcollide_aabb *local, const double m[9],
+                               const double translation[3], glcollide_aabb *box);
+
+/* The union of count boxes given as centres and half extents in six rows of
+ * stride doubles (cx, cy, cz, hx, hy, hz), each placed by pose as
+ * glcollide_aabb_place places a box; empty when count is 0. */
+void glcollide_boxes_place_union(const double *boxes, size_t stride, size_t count,
+                                 const glcollide_object *pose, glcollide_aabb *out);
+
+/* The boxes of bvh's nodes depth levels below the root, left to right (a
+ * leaf above that depth gives its triangles' boxes where they fit in its
+ * share, 2^(depth - its depth), else its own box: at most 2^depth boxes), in
+ * glcollide_boxes_place_union's rows of stride capacity; returns how many
+ * there are (only the first capacity are written). 0 for an empty or NULL
+ * BVH. */
+size_t glcollide_bvh_frontier(const glcollide_bvh *bvh, int depth, double *boxes, size_t capacity);
+
+/* A world box of the mesh of bvh placed by pose: the union of its nodes
+ * depth levels below the root (or leaves where shallower: not their
+ * triangles, unlike glcollide_bvh_frontier; the stencil's views are fitted
+ * to these boxes and its tests' miss rates measured with them), each placed
+ * as glcollide_aabb_place places a box. Tighter than the placed root box as
+ * depth grows, at 2^depth boxes' cost; empty for an empty BVH. */
+void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_object *pose, int depth,
+                                 glcollide_aabb *out);
+
+int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
+                                  const glcollide_object *pose, const glcollide_aabb *world_box,
+                                  const double p[3]);
+
+#endif /* GLCOLLIDE_GEOMETRY_INTERNAL_H */

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private: the persistent world (see world.c) as the query methods read it,
+ * its world-space view for the methods that draw or test world positions,
+ * and result building.
+ *
+ * Layering: world.c knows meshes, BVHs and boxes, nothing of GL or of any
+ * method; the methods (query_exact.c, query_sap.c, query_cull.c, stencil.c,
+ * myszkowski.c) read the world; query.c dispatches to them.
+ */
+#ifndef GLCOLLIDE_WORLD_H
+#define GLCOLLIDE_WORLD_H
+
+#include "mesh/mesh_internal.h"
+
+/*
+ * Loads the mesh of a scene line "mesh PATH [scale S]", PATH as written in
+ * the scene at scene_path; logs one message on failure (the parser puts the
+ * scene's file:line before it).
+ */
+typedef int (*glcollide_scene_mesh_loader)(const char *scene_path, const char *mesh_path,
+                                           double scale, glcollide_mesh **out, void *user);
+
+/* The scene file format (glcollide_scene_load) on a buffer, adding meshes
+ * (through load_mesh) and objects to scene. For glcollide_scene_load and the
+ * fuzz harness, which loads no files. */
+int glcollide_scene_parse(const char *data, size_t size, const char *path,
+                          glcollide_scene_mesh_loader load_mesh, void *user,
+                          glcollide_scene *scene);
+
+/* A mesh registered in a world: borrowed, with what is derived from it once. */
+typedef struct glcollide_world_mesh_entry {
+    const glcollide_mesh *mesh;
+    glcollide_bvh *bvh;    /* object space; built on first need, refit on change */
+    int bvh_borrowed;      /* bvh is the caller's (glcollide_world_add_mesh_with_bvh) */
+    glcollide_aabb bounds; /* object space, of the vertices triangles use */
+    int solid;             /* -1 undecided, 0 not a closed solid, 1 closed */
+    uint32_t *shells;      /* closed: a vertex of each connected part */
+    size_t shell_count;
+    int crossing;        /* closed: -1 undecided, 1 passes through itself, 0 not */
+    uint64_t changed_at; /* the world's clock at its registration or last change */
+    /* The vertices the last change rewrote: a cache synced just before it
+     * uploads only these (a replacement covers the whole mesh). */
+    size_t changed_first, changed_count;
+    uint64_t previous_change; /* changed_at before the last change */
+    /* The culling methods' tight boxes: the BVH's nodes some levels down, in
+     * glcollide_boxes_place_union's rows (query_cull.c), made when
+     * frontier_at != 1 + changed_at. */
+    double *frontier;
+    size_t frontier_count;
+    uint64_t frontier_at;
+} glcollide_world_mesh_entry;
+
+/* Scratch of a pair's triangle-level work, kept between frames. */
+typedef struct glcollide_world_scratch {
+    glcollide_pair_list pairs;
+    glcollide_workspace sap, boxes;
+} glcollide_world_scratch;
+
+void glcollide_world_scratch_release(glcollide_world_scratch *scratch);
+
+struct glcollide_world {
+    uint64_t id; /* unique in the process: GPU caches tell worlds apart by it */
+    glcollide_world_mesh_entry *meshes;
+    size_t mesh_count, mesh_capacity;
+    glcollide_object *objects; /* pose and mesh index of each object */
+    glcollide_aabb *boxes;     /* world boxes bounding each object (from pose and mesh box) */
+    uint64_t *changed_at;      /* the clock at each object's last pose change */
+    size_t object_count, object_capacity, box_capacity, changed_capacity;
+    uint64_t clock;        /* ticks at every change: caches compare against it */
+    uint64_t solid_checks; /* meshes checked for closedness (GLCOLLIDE_WORLD_SOLIDS) */
+    /* Kept between queries so that a warm frame allocates nothing. */
+    glcollide_pair_list pairs;
+    glcollide_workspace workspace;
+    glcollide_world_scratch scratch;
+    glcollide_aabb *exact_boxes; /* boxes of the world positions, for sap (lazily) */
+    uint64_t *exact_synced;
+    size_t exact_capacity, exact_synced_capacity;
+    struct glcollide_world_space *space; /* world positions, for the methods that need them */
+    /* The culling methods' scratch (query_cull.c), kept between frames. */
+    int32_t *slots;                 /* per object: its place among those taking part, or -1 */
+    uint32_t *taking_part;          /* the objects taking part */
+    glcollide_aabb *regions;        /* per object taking part */
+    glcollide_aabb *tight_boxes;    /* per object: placed BVH nodes (when paired) */
+    uint64_t *tight_at;             /* per object: 1 + its change clock when placed, 0 never */
+    glcollide_aabb *triangle_boxes; /* per triangle left */
+    size_t *ranges;                 /* per object taking part: its triangles left, 2 each */
+    size_t tight_box_capacity, tight_at_capacity;
+    size_t slot_capacity, taking_part_capacity, region_capacity, triangle_box_capacity,
+        range_capacity;
+};
+
+/* When object o last changed: its pose or its mesh. */
+static inline uint64_t glcollide_world_object_changed_at(const glcollide_world *world, size_t o)
+{
+    uint64_t pose = world->changed_at[o];
+    uint64_t mesh = world->meshes[world->objects[o].mesh].changed_at;
+    return pose > mesh ? pose : mesh;
+}
+
+/* What glcollide_world_prepare makes ready for the meshes objects use. */
+enum {
+    GLCOLLIDE_WORLD_BVH = 1,      /* each mesh's object-space BVH */
+    GLCOLLIDE_WORLD_SOLIDS = 2,   /* whether each mesh is a closed solid, and its parts */
+    GLCOLLIDE_WORLD_CROSSING = 4, /* with SOLIDS: whether a closed mesh passes through itself */
+};
+int glcollide_world_prepare(glcollide_world *world, unsigned what);
+/* The same for mesh m alone. */
+int glcollide_world_prepare_mesh(glcollide_world *world, uint32_t m, unsigned what);
+
+/* Boxes of the objects' world positions (exact min/max), updated for the
+ * objects changed since last asked; INVALID_MESH for non-finite ones. */
+int glcollide_world_exact_boxes(glcollide_world *world, const glcollide_aabb **boxes);
+
+/* ------------------------------------------------------------- world space */
+
+/* One object with its positions in world space. */
+typedef struct glcollide_world_mesh {
+    const glcollide_mesh *mesh;
+    double *positions;     /* world space, 3 * vertex_count */
+    glcollide_aabb bounds; /* of the positions triangles use */
+} glcollide_world_mesh;
+
+/* Every object of a world in world space: for the methods that draw or test
+ * world positions (cullide, far, stencil, convex). Kept by the world and
+ * brought up to date for the objects changed since. */
+typedef struct glcollide_world_space {
+    glcollide_world_mesh *objects; /* object_count entries */
+    size_t object_count, object_capacity;
+    glcollide_aabb *bounds; /* object_count world boxes (exact) */
+    size_t bounds_capacity;
+    uint64_t *synced_at;           /* the clock each object was last brought up to */
+    size_t *position_capacity;     /* doubles allocated for each object */
+    const glcollide_object *poses; /* the world's objects: mesh index and pose */
+    size_t mesh_count;
+} glcollide_world_space;
+
+/* The world in world space, up to date. INVALID_MESH for non-finite
+ * positions, OUT_OF_MEMORY. The pointer stays the world's. */
+int glcollide_world_space_get(glcollide_world *world, const glcollide_world_space **space);
+
+/* A world of the scene's meshes (borrowed) and objects. */
+int glcollide_world_from_scene(const glcollide_scene *scene, glcollide_world **out);
+
+/*
+ * Candidate triangle pairs of objects i < j of space: the pairs whose
+ * triangle boxes overlap after each is grown by margin, among the triangles
+ * flagged (flags NULL: all), appended to result (as one group, (i, j)).
+ */
+int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
+                                         unsigned char *const *flags, uint32_t i, uint32_t j,
+                                         double margin, glcollide_query_result *result,
+                                         glcollide_world_scratch *scratch);
+
+/* ------------------------------------------------------------- results */
+
+/* Appends (OUT_OF_MEMORY on failure, logged), growing the result's arrays
+ * (kept between frames). */
+int glcollide_result_add_pair(glcollide_query_result *result, uint32_t a, uint32_t b);
+int glcollide_result_add_triangle_pair(glcollide_query_result *result, uint32_t object_a,
+                                       uint32_t triangle_a, uint32_t object_b, uint32_t triangle_b);
+/* Empties the result, keeping its arrays. */
+void glcollide_result_reset(glcollide_query_result *result);
+/* Sorts pairs by (a, b) and triangle pairs grouped by object pair, then by
+ * triangles, and fills pair_first (offsets of each pair's triangle pairs). */
+int glcollide_result_group(glcollide_query_result *result);
+
+#endif

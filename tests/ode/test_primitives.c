@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Trimeshes against ODE's primitives judged by simulation (the contacts of
+ * glcollide/contacts/contacts_primitive.c through the plugin's collider overrides;
+ * their geometry is tested in tests/unit/test_contacts_primitive.c). Each scene is
+ * built twice in one run (tests/ode/ode_scene.c): from ODE's primitives only,
+ * and with the meshes as trimeshes on glcollide's space, the pairs of a
+ * trimesh with a plane, box, sphere, capsule or cylinder going through
+ * glcollide's colliders. Parameters as the stacking suite's: dWorldQuickStep
+ * (50 iterations) and dWorldStep, ERP 0.2, CFM 1e-5, mu 0.8 with soft
+ * ERP/CFM, dt 2 ms, 5 s.
+ *
+ * Resting scenes (a trimesh box on a plane and on an ODE box; ODE's box,
+ * sphere, capsule and cylinders on a trimesh table, coarse and finely
+ * tessellated; a trimesh cylinder on its side on a plane): each body stays
+ * as its primitive twin does, with the stacking suite's criteria per body
+ * (drift, sinking and tilt within twice the twin's figures or 0.1 mm /
+ * 0.1 mm / 0.1 deg), and never creeps 1 mm whatever the twin does (ODE's own
+ * capsule-box collider lets a lying capsule creep 7 mm over the run), no
+ * centre rises 0.5 mm above its start, kinetic energy at rest small.
+ *
+ * The gripper: a vise of two box fingers on a palm (one fixed, one on a
+ * slider squeezing with 10 N) picks libcgal-demo's rotor_small (fitted to
+ * 10 cm, its flat round ends between the fingers) off a plane, lifts it 5 cm
+ * and holds it 5 s: with mu 0.8, in ODE's default friction model and in
+ * dContactApprox1, it must be lifted and slip less than 1 mm against the
+ * palm over the hold, as the primitive version (a box of the rotor's bounds)
+ * does. The same with capsule fingers (radius 1 cm, lying across the flat
+ * end, which is narrower than their core: a line contact): glcollide's
+ * grip alone is judged, since ODE's own capsule-box collider lets the
+ * primitive version slip by millimetres to centimetres (printed).
+ * dWorldStep: with dWorldQuickStep (50 iterations) ODE's own primitive box
+ * creeps out of the same vise by centimetres, so that stepper cannot judge
+ * a grip.
+ */
+#include "helpers/tests.h"
+
+#include "ode/ode_scene.h"
+
+#include <glcollide/ode.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const double degree = 3.14159265358979323846 / 180.0;
+
+static void run(const char *name, scene_params params, scene_figures *out)
+{
+    ck_assert_msg(scene_run_named(name, &params, out) == 0, "scene %s did not run", name);
+}
+
+/* Both flavours of a resting scene under one stepper, compared body by body. */
+static void check_resting(const char *name, int world_step)
+{
+    scene_params params = scene_default_params(SCENE_PRIMITIVES);
+    params.world_step = world_step;
+    scene_figures prim, mesh;
+    run(name, params, &prim);
+    params.flavour = SCENE_GLCOLLIDE;
+    run(name, params, &mesh);
+    const char *how = world_step ? "dWorldStep" : "dWorldQuickStep";
+    ck_assert_uint_eq(mesh.body_count, prim.body_count);
+    for (size_t b = 0; b < mesh.body_count; b++) {
+        const scene_body_figures *m = &mesh.bodies[b], *p = &prim.bodies[b];
+        ck_assert_msg(m->rise <= 5e-4, "%s (%s): body %zu rose %.3f mm: launched", name, how, b,
+                      1e3 * m->rise);
+        ck_assert_msg(m->drift <= fmin(fmax(2.0 * p->drift, 1e-4), 1e-3),
+                      "%s (%s): body %zu drift %.4f mm, primitives %.4f mm", name, how, b,
+                      1e3 * m->drift, 1e3 * p->drift);
+        ck_assert_msg(m->sink <= fmax(2.0 * p->sink, 1e-4),
+                      "%s (%s): body %zu sank %.4f mm, primitives %.4f mm", name, how, b,
+                      1e3 * m->sink, 1e3 * p->sink);
+        ck_assert_msg(m->tilt <= fmax(2.0 * p->tilt, 0.1 * degree),
+                      "%s (%s): body %zu tilt %.4f deg, primitives %.4f deg", name, how, b,
+                      m->tilt / degree, p->tilt / degree);
+    }
+    ck_assert_msg(mesh.kinetic_late <= fmax(5.0 * prim.kinetic_late, 1e-4),
+                  "%s (%s): kinetic energy at rest %.2e J, primitives %.2e J", name, how,
+                  mesh.kinetic_late, prim.kinetic_late);
+}
+
+static const char *const resting[] = {
+    "box-plane",           "fine-box-plane",           "box-on-ode-box",
+    "primitives-on-table", "primitives-on-fine-table", "cylinder-side-plane"};
+
+START_TEST(test_resting_quickstep)
+{
+    check_resting(resting[_i], 0);
+}
+END_TEST
+
+START_TEST(test_resting_worldstep)
+{
+    check_resting(resting[_i], 1);
+}
+END_TEST
+
+/* The vise lifts the rotor and holds it 5 s, in one friction model. */
+static void check_gripper(const char *name, int approx1, int judge_primitives)
+{
+    scene_params params = scene_default_params(SCENE_PRIMITIVES);
+    params.world_step = 1;
+    params.approx1 = approx1;
+    params.steps = 2900; /* close 0.3 s, lift 0.5 s, hold 5 s */
+    scene_figures prim, mesh;
+    run(name, params, &prim);
+    params.flavour = SCENE_GLCOLLIDE;
+    run(name, params, &mesh);
+    const char *model = approx1 ? "dContactApprox1" : "default friction";
+    if (judge_primitives)
+        ck_assert_msg(prim.lifted >= 0.045 && prim.slip < 1e-3,
+                      "%s (%s): the primitive box lifted %.2f mm, slipped %.4f mm", name, model,
+                      1e3 * prim.lifted, 1e3 * prim.slip);
+    ck_assert_msg(mesh.lifted >= 0.045, "%s (%s): the rotor lifted %.2f mm of 50", name, model,
+                  1e3 * mesh.lifted);
+    ck_assert_msg(mesh.slip < 1e-3, "%s (%s): the rotor slipped %.4f mm over the 5 s hold", name,
+                  model, 1e3 * mesh.slip);
+}
+
+START_TEST(test_gripper)
+{
+    check_gripper("gripper-rotor", _i, 1);
+}
+END_TEST
+
+START_TEST(test_gripper_capsules)
+{
+    check_gripper("gripper-rotor-capsules", _i, 0);
+}
+END_TEST
+
+static void setup(void)
+{
+    dInitODE2(0);
+}
+
+static void teardown(void)
+{
+    glcollide_ode_shutdown();
+    scene_meshes_release();
+    dCloseODE();
+}
+
+Suite *suite_primitives(void)
+{
+    Suite *suite = suite_create("primitives");
+    TCase *tc = tcase_create("primitives");
+    tcase_set_timeout(tc, 600);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    int n = (int)(sizeof resting / sizeof resting[0]);
+    tcase_add_loop_test(tc, test_resting_quickstep, 0, n);
+    tcase_add_loop_test(tc, test_resting_worldstep, 0, n);
+    tcase_add_loop_test(tc, test_gripper, 0, 2);
+    tcase_add_loop_test(tc, test_gripper_capsules, 0, 2);
+    suite_add_tcase(suite, tc);
+    return suite;
+}

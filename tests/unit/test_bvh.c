@@ -1,0 +1,732 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The BVH against brute force: every overlap and query answer must be the set
+ * of triangle pairs (or triangles) whose boxes overlap, for random soups and
+ * for generated and real meshes under random rigid motions and deformations.
+ */
+#include "helpers/tests.h"
+
+#include <glcollide/geometry.h>
+#include <glcollide/glcollide.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- helpers */
+
+/* A triangle soup or a mesh's arrays, owned by the test. */
+typedef struct test_mesh {
+    double *positions;
+    uint32_t *triangles;
+    size_t vertex_count, triangle_count;
+} test_mesh;
+
+static void test_mesh_free(test_mesh *mesh)
+{
+    free(mesh->positions);
+    free(mesh->triangles);
+    memset(mesh, 0, sizeof *mesh);
+}
+
+static test_mesh copy_mesh(const glcollide_mesh *mesh)
+{
+    test_mesh copy = {
+        .positions = malloc(3 * mesh->vertex_count * sizeof(double) + 1),
+        .triangles = malloc(3 * mesh->triangle_count * sizeof(uint32_t) + 1),
+        .vertex_count = mesh->vertex_count,
+        .triangle_count = mesh->triangle_count,
+    };
+    memcpy(copy.positions, mesh->positions, 3 * mesh->vertex_count * sizeof(double));
+    memcpy(copy.triangles, mesh->triangles, 3 * mesh->triangle_count * sizeof(uint32_t));
+    return copy;
+}
+
+/*
+ * n triangles in [0, extent]^3: mostly small, some long slivers, some with
+ * repeated vertices (segments, points). With integer != 0 every coordinate
+ * is a small integer, so that many boxes touch exactly.
+ */
+static test_mesh random_soup(test_rng *rng, size_t n, double extent, int integer)
+{
+    test_mesh soup = {
+        .positions = malloc(9 * n * sizeof(double) + 1),
+        .triangles = malloc(3 * n * sizeof(uint32_t) + 1),
+        .vertex_count = 3 * n,
+        .triangle_count = n,
+    };
+    for (size_t t = 0; t < n; t++) {
+        double size = test_rng_below(rng, 10) == 0 ? extent / 3 : extent / 40;
+        double centre[3];
+        for (int k = 0; k < 3; k++)
+            centre[k] = test_rng_uniform(rng, 0.0, extent);
+        uint32_t shape = test_rng_below(rng, 20);
+        for (int v = 0; v < 3; v++) {
+            double *p = soup.positions + 9 * t + 3 * v;
+            for (int k = 0; k < 3; k++) {
+                p[k] = centre[k] + test_rng_uniform(rng, -size, size);
+                if (integer)
+                    p[k] = floor(p[k]);
+            }
+            if (shape == 0 && v > 0) /* a point */
+                memcpy(p, soup.positions + 9 * t, 3 * sizeof(double));
+            if (shape == 1 && v == 2) /* a segment */
+                memcpy(p, soup.positions + 9 * t + 3, 3 * sizeof(double));
+            soup.triangles[3 * t + v] = (uint32_t)(3 * t + v);
+        }
+    }
+    return soup;
+}
+
+static void transform(const double *in, size_t count, const double m[9], const double t[3],
+                      double *out)
+{
+    for (size_t i = 0; i < count; i++) {
+        const double *p = in + 3 * i;
+        for (int r = 0; r < 3; r++)
+            out[3 * i + r] = m[3 * r] * p[0] + m[3 * r + 1] * p[1] + m[3 * r + 2] * p[2] + t[r];
+    }
+}
+
+/* Triangle boxes grown by margin, as the definition says. */
+static glcollide_aabb *grown_boxes(const double *positions, const uint32_t *triangles, size_t n,
+                                   double margin)
+{
+    glcollide_aabb *boxes = malloc((n + 1) * sizeof *boxes);
+    for (size_t t = 0; t < n; t++) {
+        for (int k = 0; k < 3; k++) {
+            double lo = INFINITY, hi = -INFINITY;
+            for (int v = 0; v < 3; v++) {
+                double x = positions[3 * (size_t)triangles[3 * t + v] + k];
+                lo = x < lo ? x : lo;
+                hi = x > hi ? x : hi;
+            }
+            boxes[t].min[k] = lo - margin;
+            boxes[t].max[k] = hi + margin;
+        }
+    }
+    return boxes;
+}
+
+/* Every (i, j) with overlapping grown boxes, sorted by construction. */
+static void brute_force_pairs(const double *pa, const uint32_t *ta, size_t na, const double *pb,
+                              const uint32_t *tb, size_t nb, double margin, glcollide_pair_list *out)
+{
+    glcollide_aabb *a = grown_boxes(pa, ta, na, margin);
+    glcollide_aabb *b = grown_boxes(pb, tb, nb, margin);
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++)
+            if (glcollide_aabb_overlap(&a[i], &b[j]))
+                TEST_REQUIRE(glcollide_pair_list_push(out, (uint32_t)i, (uint32_t)j) == GLCOLLIDE_OK,
+                             "push failed");
+    free(a);
+    free(b);
+}
+
+typedef struct collected {
+    glcollide_pair_list pairs;
+    size_t calls;
+    size_t stop_after; /* 0: never stop */
+} collected;
+
+static int collect_pair(uint32_t a, uint32_t b, void *user)
+{
+    collected *c = user;
+    c->calls++;
+    TEST_REQUIRE(glcollide_pair_list_push(&c->pairs, a, b) == GLCOLLIDE_OK, "push failed");
+    return c->stop_after && c->calls >= c->stop_after;
+}
+
+static int collect_triangle(uint32_t t, void *user)
+{
+    return collect_pair(t, 0, user);
+}
+
+/* BVH overlap as a sorted set; fails on a pair reported twice. */
+static void bvh_pairs(const glcollide_bvh *a, const glcollide_bvh *b, double margin,
+                      glcollide_pair_list *out)
+{
+    collected c = {0};
+    ck_assert_int_eq(glcollide_bvh_overlap(a, b, margin, collect_pair, &c), 0);
+    glcollide_pair_list_sort_unique(&c.pairs);
+    ck_assert_msg(c.pairs.count == c.calls, "overlap reported %zu pairs, %zu distinct", c.calls,
+                  c.pairs.count);
+    *out = c.pairs;
+}
+
+static void assert_same_pairs(const glcollide_pair_list *got, const glcollide_pair_list *want,
+                              const char *what)
+{
+    ck_assert_msg(got->count == want->count, "%s: %zu pairs, want %zu", what, got->count,
+                  want->count);
+    for (size_t i = 0; i < want->count; i++)
+        TEST_REQUIRE(got->pairs[i].a == want->pairs[i].a && got->pairs[i].b == want->pairs[i].b,
+                     "%s: pair %zu is (%u, %u), want (%u, %u)", what, i, got->pairs[i].a,
+                     got->pairs[i].b, want->pairs[i].a, want->pairs[i].b);
+}
+
+/* Overlap of two BVHs over (pa, pb) == brute force; returns the pair count. */
+static size_t check_overlap(const glcollide_bvh *a, const double *pa, const uint32_t *ta,
+                            const glcollide_bvh *b, const double *pb, const uint32_t *tb,
+                            double margin, const char *what)
+{
+    glcollide_pair_list got, want = {0};
+    bvh_pairs(a, b, margin, &got);
+    brute_force_pairs(pa, ta, glcollide_bvh_triangle_count(a), pb, tb,
+                      glcollide_bvh_triangle_count(b), margin, &want);
+    assert_same_pairs(&got, &want, what);
+    size_t count = want.count;
+    glcollide_pair_list_release(&got);
+    glcollide_pair_list_release(&want);
+    return count;
+}
+
+static glcollide_bvh *build(const test_mesh *mesh)
+{
+    glcollide_bvh *bvh = NULL;
+    ck_assert_int_eq(glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
+                                         mesh->triangle_count, &bvh),
+                     GLCOLLIDE_OK);
+    ck_assert_ptr_nonnull(bvh);
+    ck_assert_uint_eq(glcollide_bvh_triangle_count(bvh), mesh->triangle_count);
+    return bvh;
+}
+
+/* Bounds equal the exact box of the referenced vertices. */
+static void check_bounds(const glcollide_bvh *bvh, const test_mesh *mesh)
+{
+    glcollide_aabb want = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    for (size_t i = 0; i < 3 * mesh->triangle_count; i++)
+        for (int k = 0; k < 3; k++) {
+            double x = mesh->positions[3 * (size_t)mesh->triangles[i] + k];
+            want.min[k] = fmin(want.min[k], x);
+            want.max[k] = fmax(want.max[k], x);
+        }
+    glcollide_aabb got = glcollide_bvh_bounds(bvh);
+    for (int k = 0; k < 3; k++)
+        ck_assert(got.min[k] == want.min[k] && got.max[k] == want.max[k]);
+}
+
+/* ---------------------------------------------------------------- tests */
+
+START_TEST(test_bvh_random_soups)
+{
+    static const double margins[] = {0.0, 0.05, 0.4};
+    size_t total = 0;
+    for (uint64_t seed = 11; seed < 11 + 12; seed++) {
+        test_rng rng = {seed};
+        int integer = seed % 3 == 0;
+        size_t na = 1 + test_rng_below(&rng, 1500), nb = 1 + test_rng_below(&rng, 1500);
+        test_mesh a = random_soup(&rng, na, integer ? 12.0 : 10.0, integer);
+        test_mesh b = random_soup(&rng, nb, integer ? 12.0 : 10.0, integer);
+        glcollide_bvh *ba = build(&a), *bb = build(&b);
+        check_bounds(ba, &a);
+        check_bounds(bb, &b);
+        double margin = margins[seed % 3];
+        char what[96];
+        snprintf(what, sizeof what, "soups %zu x %zu (seed %llu, margin %g)", na, nb,
+                 (unsigned long long)seed, margin);
+        total += check_overlap(ba, a.positions, a.triangles, bb, b.positions, b.triangles, margin,
+                               what);
+        /* The same tree on both sides: (i, j), (j, i) and (i, i) all appear. */
+        snprintf(what, sizeof what, "soup %zu with itself (seed %llu)", na, (unsigned long long)seed);
+        check_overlap(ba, a.positions, a.triangles, ba, a.positions, a.triangles, margin, what);
+        glcollide_bvh_destroy(&ba);
+        glcollide_bvh_destroy(&bb);
+        ck_assert_ptr_null(ba);
+        test_mesh_free(&a);
+        test_mesh_free(&b);
+    }
+    ck_assert_uint_gt(total, 1000);
+}
+END_TEST
+
+/* Query boxes: points, slabs, tiny, huge, empty, inverted. */
+static void random_query_box(test_rng *rng, glcollide_aabb *box, double extent)
+{
+    uint32_t kind = test_rng_below(rng, 6);
+    for (int k = 0; k < 3; k++) {
+        box->min[k] = test_rng_uniform(rng, -0.2 * extent, 1.2 * extent);
+        double size = kind == 0 ? 0.0 : kind == 1 ? extent * 0.01 : kind == 2 ? extent * 0.3 : extent * 2;
+        if (kind == 3 && k == 1)
+            size = 0.0; /* a slab */
+        box->max[k] = box->min[k] + test_rng_uniform(rng, 0.0, size);
+        if (kind == 5 && k == 2) /* inverted: matches nothing */
+            box->max[k] = box->min[k] - 1.0;
+    }
+}
+
+static void check_query_box(const glcollide_bvh *bvh, const test_mesh *mesh, test_rng *rng,
+                            int queries, double extent, const char *name)
+{
+    glcollide_aabb *boxes = grown_boxes(mesh->positions, mesh->triangles, mesh->triangle_count, 0.0);
+    for (int q = 0; q < queries; q++) {
+        glcollide_aabb box;
+        random_query_box(rng, &box, extent);
+        if (q == 0) /* one integer-aligned box on a vertex: touching counts */
+            for (int k = 0; k < 3; k++)
+                box.min[k] = box.max[k] = mesh->positions[3 * (size_t)mesh->triangles[0] + k];
+        collected c = {0};
+        ck_assert_int_eq(glcollide_bvh_query_box(bvh, &box, collect_triangle, &c), 0);
+        glcollide_pair_list_sort_unique(&c.pairs);
+        TEST_REQUIRE(c.pairs.count == c.calls, "%s: query %d reported a triangle twice", name, q);
+        size_t want = 0;
+        for (size_t t = 0; t < mesh->triangle_count; t++) {
+            if (!glcollide_aabb_overlap(&boxes[t], &box))
+                continue;
+            TEST_REQUIRE(want < c.pairs.count && c.pairs.pairs[want].a == t,
+                         "%s: query %d misses triangle %zu", name, q, t);
+            want++;
+        }
+        TEST_REQUIRE(want == c.pairs.count, "%s: query %d: %zu triangles, want %zu", name, q,
+                     c.pairs.count, want);
+        if (q == 0)
+            ck_assert_uint_gt(want, 0);
+        glcollide_pair_list_release(&c.pairs);
+    }
+    free(boxes);
+}
+
+START_TEST(test_bvh_query_box)
+{
+    for (uint64_t seed = 31; seed < 31 + 6; seed++) {
+        test_rng rng = {seed};
+        test_mesh soup = random_soup(&rng, 1 + test_rng_below(&rng, 3000), 10.0, seed % 2 == 0);
+        glcollide_bvh *bvh = build(&soup);
+        char name[64];
+        snprintf(name, sizeof name, "soup (seed %llu)", (unsigned long long)seed);
+        check_query_box(bvh, &soup, &rng, 200, 10.0, name);
+        glcollide_bvh_destroy(&bvh);
+        test_mesh_free(&soup);
+    }
+}
+END_TEST
+
+/* The order of glcollide_pair_list_sort_unique: by a, then b. */
+static int compare_index_pairs(const void *x, const void *y)
+{
+    const glcollide_index_pair *p = x, *q = y;
+    if (p->a != q->a)
+        return p->a < q->a ? -1 : 1;
+    return (p->b > q->b) - (p->b < q->b);
+}
+
+/*
+ * glcollide_bvh_overlap_objects on the object-space BVHs: no pair twice, and
+ * every pair of the world-space candidates (want, exact box overlap) whose
+ * world triangles come within margin is there. Returns the pair count.
+ */
+static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_object *object_a,
+                                    const double *wa, const uint32_t *ta, const glcollide_bvh *b,
+                                    const glcollide_object *object_b, const double *wb,
+                                    const uint32_t *tb, double margin,
+                                    const glcollide_pair_list *want, const char *what)
+{
+    collected c = {0};
+    ck_assert_int_eq(glcollide_bvh_overlap_objects(a, object_a, b, object_b, margin, collect_pair,
+                                                   &c),
+                     0);
+    glcollide_pair_list_sort_unique(&c.pairs);
+    ck_assert_msg(c.pairs.count == c.calls, "%s: %zu pairs, %zu distinct", what, c.calls,
+                  c.pairs.count);
+    size_t near = 0, found = 0;
+    for (size_t i = 0; i < want->count; i++) {
+        const uint32_t *x = ta + 3 * (size_t)want->pairs[i].a, *y = tb + 3 * (size_t)want->pairs[i].b;
+        double distance = glcollide_tri_tri_distance(wa + 3 * x[0], wa + 3 * x[1], wa + 3 * x[2],
+                                                     wb + 3 * y[0], wb + 3 * y[1], wb + 3 * y[2], NULL, NULL);
+        if (distance > margin)
+            continue;
+        near++;
+        glcollide_index_pair key = want->pairs[i];
+        found += c.pairs.count > 0 &&
+                 bsearch(&key, c.pairs.pairs, c.pairs.count, sizeof key, compare_index_pairs) != NULL;
+        TEST_REQUIRE(found == near, "%s: triangles (%u, %u) at distance %g <= margin %g not reported",
+                     what, key.a, key.b, distance, margin);
+    }
+    glcollide_pair_list_release(&c.pairs);
+    return near;
+}
+
+/*
+ * Two instances of generated or real meshes, each moved by random rigid
+ * motions: object-space BVHs are built once and refit to the world positions;
+ * each time the overlap equals brute force and a fresh build's overlap.
+ */
+static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *mesh_b,
+                            uint64_t seed, int motions, const char *name)
+{
+    test_rng rng = {seed};
+    test_mesh a = copy_mesh(mesh_a), b = copy_mesh(mesh_b);
+    glcollide_bvh *ba = build(&a), *bb = build(&b), *oa = build(&a), *ob = build(&b);
+    size_t near = 0;
+    glcollide_aabb bounds = glcollide_bvh_bounds(ba);
+    double size = 0.0;
+    for (int k = 0; k < 3; k++)
+        size = fmax(size, bounds.max[k] - bounds.min[k]);
+    double *wa = malloc(3 * a.vertex_count * sizeof *wa + 1);
+    double *wb = malloc(3 * b.vertex_count * sizeof *wb + 1);
+    size_t total = 0;
+    for (int motion = 0; motion < motions; motion++) {
+        glcollide_object object_a = {0}, object_b = {0};
+        test_rng_quaternion(&rng, object_a.rotation);
+        test_rng_quaternion(&rng, object_b.rotation);
+        double ra[9], rb[9], *ta = object_a.translation, *tb = object_b.translation;
+        glcollide_object_rotation_matrix(&object_a, ra);
+        glcollide_object_rotation_matrix(&object_b, rb);
+        for (int k = 0; k < 3; k++) {
+            ta[k] = test_rng_uniform(&rng, -0.1, 0.1) * size + 1e3 * (motion == 1);
+            tb[k] = test_rng_uniform(&rng, -0.5, 0.5) * size + 1e3 * (motion == 1);
+        }
+        transform(a.positions, a.vertex_count, ra, ta, wa);
+        transform(b.positions, b.vertex_count, rb, tb, wb);
+        glcollide_bvh_refit(ba, wa);
+        glcollide_bvh_refit(bb, wb);
+        test_mesh world_a = {wa, a.triangles, a.vertex_count, a.triangle_count};
+        check_bounds(ba, &world_a);
+        double margin = motion % 2 ? 0.01 * size : 0.0;
+        char what[128];
+        snprintf(what, sizeof what, "%s, motion %d (seed %llu)", name, motion,
+                 (unsigned long long)seed);
+        total += check_overlap(ba, wa, a.triangles, bb, wb, b.triangles, margin, what);
+
+        /* The object-space BVHs placed by the motions find every near pair. */
+        glcollide_pair_list world_pairs;
+        bvh_pairs(ba, bb, margin, &world_pairs);
+        near += check_overlap_objects(oa, &object_a, wa, a.triangles, ob, &object_b, wb,
+                                      b.triangles, margin, &world_pairs, what);
+        glcollide_pair_list_release(&world_pairs);
+
+        /* A fresh build on the moved positions gives the same set. */
+        glcollide_bvh *fa = NULL, *fb = NULL;
+        ck_assert_int_eq(glcollide_bvh_build(wa, a.vertex_count, a.triangles, a.triangle_count, &fa),
+                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_bvh_build(wb, b.vertex_count, b.triangles, b.triangle_count, &fb),
+                         GLCOLLIDE_OK);
+        glcollide_pair_list refit_pairs, fresh_pairs;
+        bvh_pairs(ba, bb, margin, &refit_pairs);
+        bvh_pairs(fa, fb, margin, &fresh_pairs);
+        assert_same_pairs(&refit_pairs, &fresh_pairs, what);
+        glcollide_pair_list_release(&refit_pairs);
+        glcollide_pair_list_release(&fresh_pairs);
+        glcollide_bvh_destroy(&fa);
+        glcollide_bvh_destroy(&fb);
+    }
+    ck_assert_msg(total > 0, "%s: the motions never brought the instances together", name);
+    ck_assert_msg(near > 0, "%s: no pair of triangles ever came within the margin", name);
+    glcollide_bvh_destroy(&oa);
+    glcollide_bvh_destroy(&ob);
+    free(wa);
+    free(wb);
+    glcollide_bvh_destroy(&ba);
+    glcollide_bvh_destroy(&bb);
+    test_mesh_free(&a);
+    test_mesh_free(&b);
+}
+
+START_TEST(test_bvh_generated_meshes)
+{
+    glcollide_mesh *sphere = NULL, *torus = NULL, *knot = NULL, *box = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(1.0, 48, 24, &sphere), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_torus(1.0, 0.3, 48, 16, &torus), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 1.0, 0.25, 192, 12, &knot), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(1.0, 0.5, 2.0, &box), GLCOLLIDE_OK);
+    check_instances(sphere, torus, 101, 4, "sphere/torus");
+    check_instances(knot, knot, 102, 4, "knot/knot");
+    check_instances(box, sphere, 103, 4, "box/sphere");
+    check_instances(torus, torus, 104, 3, "torus/torus");
+    glcollide_mesh_destroy(&sphere);
+    glcollide_mesh_destroy(&torus);
+    glcollide_mesh_destroy(&knot);
+    glcollide_mesh_destroy(&box);
+}
+END_TEST
+
+START_TEST(test_bvh_real_meshes)
+{
+    glcollide_mesh *knot1 = NULL, *elephant = NULL;
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("knot1.off"), 1.0, &knot1), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("elephant.off"), 1.0, &elephant),
+                     GLCOLLIDE_OK);
+    check_instances(knot1, elephant, 201, 3, "knot1/elephant");
+    check_instances(elephant, elephant, 202, 2, "elephant/elephant");
+
+    /* And query_box on the real meshes. */
+    test_rng rng = {203};
+    test_mesh e = copy_mesh(elephant);
+    glcollide_bvh *bvh = build(&e);
+    glcollide_aabb bounds = glcollide_bvh_bounds(bvh);
+    double extent = 0.0;
+    for (int k = 0; k < 3; k++)
+        extent = fmax(extent, bounds.max[k] - bounds.min[k]);
+    /* Shift the mesh into [0, extent] where the random boxes are drawn. */
+    for (size_t i = 0; i < 3 * e.vertex_count; i++)
+        e.positions[i] -= bounds.min[i % 3];
+    glcollide_bvh_refit(bvh, e.positions);
+    check_query_box(bvh, &e, &rng, 100, extent, "elephant");
+    glcollide_bvh_destroy(&bvh);
+    test_mesh_free(&e);
+    glcollide_mesh_destroy(&knot1);
+    glcollide_mesh_destroy(&elephant);
+}
+END_TEST
+
+/* A deformed mesh (same topology): refit equals brute force and a fresh build. */
+START_TEST(test_bvh_refit_deformation)
+{
+    glcollide_mesh *sphere = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(1.0, 40, 20, &sphere), GLCOLLIDE_OK);
+    test_mesh a = copy_mesh(sphere);
+    test_rng rng = {301};
+    test_mesh b = random_soup(&rng, 800, 2.0, 0);
+    for (size_t i = 0; i < 3 * b.vertex_count; i++)
+        b.positions[i] -= 1.0;
+    glcollide_bvh *ba = build(&a), *bb = build(&b);
+    double *deformed = malloc(3 * a.vertex_count * sizeof *deformed);
+    for (int step = 0; step < 4; step++) {
+        /* Twist about z, stretch along x, and jitter: boxes change shape and order. */
+        double twist = 0.8 * (step + 1), stretch = 1.0 + 0.7 * step;
+        for (size_t v = 0; v < a.vertex_count; v++) {
+            const double *p = a.positions + 3 * v;
+            double angle = twist * p[2];
+            double x = p[0] * cos(angle) - p[1] * sin(angle), y = p[0] * sin(angle) + p[1] * cos(angle);
+            deformed[3 * v] = stretch * x + test_rng_uniform(&rng, -0.02, 0.02);
+            deformed[3 * v + 1] = y + test_rng_uniform(&rng, -0.02, 0.02);
+            deformed[3 * v + 2] = p[2] + test_rng_uniform(&rng, -0.02, 0.02);
+        }
+        glcollide_bvh_refit(ba, deformed);
+        test_mesh world = {deformed, a.triangles, a.vertex_count, a.triangle_count};
+        check_bounds(ba, &world);
+        char what[64];
+        snprintf(what, sizeof what, "deformed sphere step %d (seed 301)", step);
+        check_overlap(ba, deformed, a.triangles, bb, b.positions, b.triangles, 0.0, what);
+        check_overlap(ba, deformed, a.triangles, ba, deformed, a.triangles, 0.0, what);
+
+        glcollide_bvh *fresh = build(&world);
+        glcollide_pair_list refit_pairs, fresh_pairs;
+        bvh_pairs(ba, bb, 0.0, &refit_pairs);
+        bvh_pairs(fresh, bb, 0.0, &fresh_pairs);
+        assert_same_pairs(&refit_pairs, &fresh_pairs, what);
+        glcollide_pair_list_release(&refit_pairs);
+        glcollide_pair_list_release(&fresh_pairs);
+        glcollide_bvh_destroy(&fresh);
+    }
+    free(deformed);
+    glcollide_bvh_destroy(&ba);
+    glcollide_bvh_destroy(&bb);
+    test_mesh_free(&a);
+    test_mesh_free(&b);
+    glcollide_mesh_destroy(&sphere);
+}
+END_TEST
+
+START_TEST(test_bvh_empty_and_single)
+{
+    glcollide_bvh *empty = NULL, *single = NULL;
+    ck_assert_int_eq(glcollide_bvh_build(NULL, 0, NULL, 0, &empty), GLCOLLIDE_OK);
+    ck_assert_ptr_nonnull(empty);
+    ck_assert_uint_eq(glcollide_bvh_triangle_count(empty), 0);
+    glcollide_aabb bounds = glcollide_bvh_bounds(empty);
+    for (int k = 0; k < 3; k++)
+        ck_assert(bounds.min[k] > bounds.max[k]);
+    glcollide_bvh_refit(empty, NULL);
+
+    const double positions[] = {0, 0, 0, 1, 0, 0, 0, 2, 0, 5, 5, 5};
+    const uint32_t triangle[] = {0, 1, 2};
+    ck_assert_int_eq(glcollide_bvh_build(positions, 4, triangle, 1, &single), GLCOLLIDE_OK);
+    ck_assert_uint_eq(glcollide_bvh_triangle_count(single), 1);
+    bounds = glcollide_bvh_bounds(single);
+    ck_assert(bounds.min[0] == 0 && bounds.min[1] == 0 && bounds.min[2] == 0);
+    ck_assert(bounds.max[0] == 1 && bounds.max[1] == 2 && bounds.max[2] == 0);
+
+    collected c = {0};
+    ck_assert_int_eq(glcollide_bvh_overlap(empty, single, 1.0, collect_pair, &c), 0);
+    ck_assert_int_eq(glcollide_bvh_overlap(single, empty, 1.0, collect_pair, &c), 0);
+    ck_assert_int_eq(glcollide_bvh_overlap(empty, empty, 1.0, collect_pair, &c), 0);
+    glcollide_aabb everything = {{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
+    ck_assert_int_eq(glcollide_bvh_query_box(empty, &everything, collect_triangle, &c), 0);
+    ck_assert_uint_eq(c.calls, 0);
+
+    /* One triangle with itself: (0, 0). Touching the flat box counts. */
+    ck_assert_int_eq(glcollide_bvh_overlap(single, single, 0.0, collect_pair, &c), 0);
+    ck_assert_uint_eq(c.calls, 1);
+    ck_assert(c.pairs.pairs[0].a == 0 && c.pairs.pairs[0].b == 0);
+    glcollide_aabb touching = {{1, 2, 0}, {3, 3, 3}}, above = {{0, 0, 0.5}, {1, 1, 1}};
+    ck_assert_int_eq(glcollide_bvh_query_box(single, &touching, collect_triangle, &c), 0);
+    ck_assert_uint_eq(c.calls, 2);
+    ck_assert_int_eq(glcollide_bvh_query_box(single, &above, collect_triangle, &c), 0);
+    ck_assert_uint_eq(c.calls, 2);
+
+    /* Margin: a second triangle 0.5 above; margin 0.25 on each side reaches it. */
+    const double lifted[] = {0, 0, 0.5, 1, 0, 0.5, 0, 2, 0.5};
+    glcollide_bvh *upper = NULL;
+    ck_assert_int_eq(glcollide_bvh_build(lifted, 3, triangle, 1, &upper), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_overlap(single, upper, 0.2, collect_pair, &c), 0);
+    ck_assert_uint_eq(c.calls, 2);
+    ck_assert_int_eq(glcollide_bvh_overlap(single, upper, 0.25, collect_pair, &c), 0);
+    ck_assert_uint_eq(c.calls, 3);
+
+    glcollide_pair_list_release(&c.pairs);
+    glcollide_bvh_destroy(&empty);
+    glcollide_bvh_destroy(&single);
+    glcollide_bvh_destroy(&upper);
+    glcollide_bvh_destroy(&upper); /* a cleared handle is fine */
+    glcollide_bvh_destroy(NULL);
+    ck_assert_uint_eq(glcollide_bvh_triangle_count(NULL), 0);
+}
+END_TEST
+
+START_TEST(test_bvh_invalid_arguments)
+{
+    const double positions[] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const uint32_t bad[] = {0, 1, 3};
+    glcollide_bvh *bvh = NULL;
+    test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
+    ck_assert_int_eq(glcollide_bvh_build(positions, 3, bad, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_null(bvh);
+    ck_assert_int_eq(glcollide_bvh_build(positions, 3, NULL, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_bvh_build(NULL, 3, bad, 0, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_bvh_build(positions, 3, bad, 0, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(test_log_count(), 4);
+    test_log_capture_stop();
+}
+END_TEST
+
+START_TEST(test_bvh_early_stop)
+{
+    test_rng rng = {401};
+    test_mesh soup = random_soup(&rng, 2000, 5.0, 0);
+    glcollide_bvh *bvh = build(&soup);
+    collected c = {.stop_after = 7};
+    ck_assert_int_eq(glcollide_bvh_overlap(bvh, bvh, 0.0, collect_pair, &c), 1);
+    ck_assert_uint_eq(c.calls, 7);
+    collected q = {.stop_after = 3};
+    glcollide_aabb box = {{0, 0, 0}, {5, 5, 5}};
+    ck_assert_int_eq(glcollide_bvh_query_box(bvh, &box, collect_triangle, &q), 1);
+    ck_assert_uint_eq(q.calls, 3);
+    glcollide_pair_list_release(&c.pairs);
+    glcollide_pair_list_release(&q.pairs);
+    glcollide_bvh_destroy(&bvh);
+    test_mesh_free(&soup);
+}
+END_TEST
+
+/*
+ * 300,000 triangles in a row along x (no recursion may depend on the count),
+ * each in its own unit cell: with size 1 neighbours touch, so the self
+ * overlap is exactly (i, i) and (i, i +- 1); and 50,000 copies of one
+ * triangle (all centroids equal) still build and answer.
+ */
+START_TEST(test_bvh_large_and_degenerate)
+{
+    const size_t n = 300000;
+    test_mesh row = {
+        .positions = malloc(9 * n * sizeof(double)),
+        .triangles = malloc(3 * n * sizeof(uint32_t)),
+        .vertex_count = 3 * n,
+        .triangle_count = n,
+    };
+    test_rng rng = {501};
+    for (size_t t = 0; t < n; t++) {
+        /* A permutation of the cells, so the build has to sort. */
+        size_t cell = (t * 7919) % n;
+        double *p = row.positions + 9 * t;
+        double y = test_rng_uniform(&rng, 0.0, 0.5), z = test_rng_uniform(&rng, 0.0, 0.5);
+        double v[9] = {(double)cell, y, z, (double)cell + 1.0, y + 0.5, z, (double)cell + 0.5, y, z + 0.5};
+        memcpy(p, v, sizeof v);
+        for (int k = 0; k < 3; k++)
+            row.triangles[3 * t + k] = (uint32_t)(3 * t + k);
+    }
+    double t0 = test_now_ms();
+    glcollide_bvh *bvh = build(&row);
+    double t1 = test_now_ms();
+    collected c = {0};
+    ck_assert_int_eq(glcollide_bvh_overlap(bvh, bvh, 0.0, collect_pair, &c), 0);
+    ck_assert_uint_eq(c.calls, 3 * n - 2);
+    glcollide_pair_list_sort_unique(&c.pairs);
+    ck_assert_uint_eq(c.pairs.count, 3 * n - 2);
+    for (size_t i = 0; i < c.pairs.count; i++) {
+        size_t ca = (c.pairs.pairs[i].a * (size_t)7919) % n, cb = (c.pairs.pairs[i].b * (size_t)7919) % n;
+        TEST_REQUIRE(ca == cb || ca + 1 == cb || cb + 1 == ca, "cells %zu and %zu paired", ca, cb);
+    }
+    printf("bvh: %zu triangles in a row: build %.1f ms\n", n, t1 - t0);
+    glcollide_pair_list_release(&c.pairs);
+    glcollide_bvh_destroy(&bvh);
+    test_mesh_free(&row);
+
+    const size_t copies = 50000;
+    const double positions[] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    uint32_t *same = malloc(3 * copies * sizeof *same);
+    for (size_t t = 0; t < copies; t++)
+        for (int k = 0; k < 3; k++)
+            same[3 * t + k] = (uint32_t)k;
+    ck_assert_int_eq(glcollide_bvh_build(positions, 3, same, copies, &bvh), GLCOLLIDE_OK);
+    glcollide_aabb corner = {{1, 0, 0}, {2, 2, 2}};
+    collected q = {0};
+    ck_assert_int_eq(glcollide_bvh_query_box(bvh, &corner, collect_triangle, &q), 0);
+    ck_assert_uint_eq(q.calls, copies);
+    glcollide_pair_list_sort_unique(&q.pairs);
+    ck_assert_uint_eq(q.pairs.count, copies);
+    glcollide_pair_list_release(&q.pairs);
+    glcollide_bvh_destroy(&bvh);
+    free(same);
+}
+END_TEST
+
+/* Not an assertion: build, refit and overlap times on the 75K-triangle bunny. */
+START_TEST(test_bvh_speed)
+{
+    glcollide_mesh *bunny = NULL;
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("bunny00.off"), 1.0, &bunny), GLCOLLIDE_OK);
+    double t0 = test_now_ms();
+    glcollide_bvh *a = NULL, *b = NULL;
+    ck_assert_int_eq(glcollide_bvh_build(bunny->positions, bunny->vertex_count, bunny->triangles,
+                                         bunny->triangle_count, &a),
+                     GLCOLLIDE_OK);
+    double t1 = test_now_ms();
+    ck_assert_int_eq(glcollide_bvh_build(bunny->positions, bunny->vertex_count, bunny->triangles,
+                                         bunny->triangle_count, &b),
+                     GLCOLLIDE_OK);
+    glcollide_aabb bounds = glcollide_bvh_bounds(a);
+    double size = bounds.max[0] - bounds.min[0];
+    /* b: the bunny turned about y and moved by a quarter of its width. */
+    double *moved = malloc(3 * bunny->vertex_count * sizeof *moved);
+    double c = cos(0.5), s = sin(0.5);
+    double r[9] = {c, 0, s, 0, 1, 0, -s, 0, c}, t[3] = {0.25 * size, 0.05 * size, 0};
+    transform(bunny->positions, bunny->vertex_count, r, t, moved);
+    double t2 = test_now_ms();
+    glcollide_bvh_refit(b, moved);
+    double t3 = test_now_ms();
+    collected pairs = {0};
+    ck_assert_int_eq(glcollide_bvh_overlap(a, b, 0.0, collect_pair, &pairs), 0);
+    double t4 = test_now_ms();
+    ck_assert_uint_gt(pairs.calls, 0);
+    printf("bvh: bunny00 %zu triangles: build %.1f ms, refit %.2f ms, overlap of two instances "
+           "%.2f ms (%zu triangle pairs)\n",
+           bunny->triangle_count, t1 - t0, t3 - t2, t4 - t3, pairs.calls);
+    glcollide_pair_list_release(&pairs.pairs);
+    free(moved);
+    glcollide_bvh_destroy(&a);
+    glcollide_bvh_destroy(&b);
+    glcollide_mesh_destroy(&bunny);
+}
+END_TEST
+
+Suite *suite_bvh(void)
+{
+    Suite *suite = suite_create("bvh");
+    TCase *tc = tcase_create("bvh");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_bvh_random_soups);
+    tcase_add_test(tc, test_bvh_query_box);
+    tcase_add_test(tc, test_bvh_generated_meshes);
+    tcase_add_test(tc, test_bvh_real_meshes);
+    tcase_add_test(tc, test_bvh_refit_deformation);
+    tcase_add_test(tc, test_bvh_empty_and_single);
+    tcase_add_test(tc, test_bvh_invalid_arguments);
+    tcase_add_test(tc, test_bvh_early_stop);
+    tcase_add_test(tc, test_bvh_large_and_degenerate);
+    tcase_add_test(tc, test_bvh_speed);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
