@@ -29,6 +29,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include "../tests/helpers/contact_hash.h"
 #include "render.h"
 
 #include <glcollide/glcollide.h>
@@ -37,6 +38,7 @@
 #include <dlfcn.h>
 #include <epoxy/gl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,7 @@ typedef struct pile {
     int *shape; /* index into shapes */
     int count;
     unsigned long step_pairs, step_contacts;
+    uint64_t contact_hash; /* of every contact made, bit for bit (FNV-1a) */
 } pile;
 
 /* Render and collision shapes: generated primitives' meshes (for drawing)
@@ -106,6 +109,7 @@ static void near_callback(void *data, dGeomID o1, dGeomID o2)
     if (timed)
         p->trimesh_plane_ms += now_ms() - t0;
     for (int i = 0; i < n; i++) {
+        p->contact_hash = contact_hash_add(p->contact_hash, &contact[i].geom);
         contact[i].surface.mode = dContactSoftCFM | dContactSoftERP;
         contact[i].surface.mu = 0.7;
         contact[i].surface.soft_cfm = 1e-4;
@@ -284,6 +288,7 @@ static void build_pile(pile *p, int count)
         }
         dBodySetMass(body, &mass);
         dGeomSetBody(g, body);
+        dGeomSetData(g, (void *)(intptr_t)(i + 1));
         int layer = i / per_layer, cell = i % per_layer;
         state = state * 1103515245u + 12345u;
         double jitter = ((state >> 8) % 1000) / 1000.0 * 0.1 - 0.05;
@@ -423,7 +428,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    pile p = {0};
+    pile p = {.contact_hash = CONTACT_HASH_START};
     if (strcmp(space_name, "glcollide") == 0)
         p.kind = SPACE_GLCOLLIDE;
     else if (strcmp(space_name, "ode-simple") == 0)
@@ -591,10 +596,11 @@ int main(int argc, char **argv)
             trimesh_triangles += (unsigned long)shapes[p.shape[i]].mesh->triangle_count;
     printf("pile-work: collide_ms_min=%.3f collide_ms_max=%.3f step_ms_min=%.3f step_ms_max=%.3f "
            "triangles=%lu candidates=%llu draw_calls=%llu gpu_syncs=%llu readback_bytes=%llu "
-           "upload_bytes=%llu gl_storage_bytes=%llu\n",
+           "upload_bytes=%llu gl_storage_bytes=%llu ahead_pairs=%llu ahead_served=%llu\n",
            collide_ms[0], collide_ms[ran - 1], step_ms[0], step_ms[ran - 1], trimesh_triangles,
            stats.candidates, stats.draw_calls, stats.gpu_syncs, stats.readback_bytes,
-           stats.upload_bytes, (unsigned long long)glcollide_gl_storage_allocated());
+           stats.upload_bytes, (unsigned long long)glcollide_gl_storage_allocated(),
+           stats.ahead_pairs, stats.ahead_served);
     printf("pile-stencil: passes=%llu stencil_ms=%.3f flagged=%llu missed=%llu extra=%llu\n",
            stats.stencil_passes, stats.stencil_ms, stats.stencil_flagged, stats.stencil_missed,
            stats.stencil_extra);
@@ -611,10 +617,12 @@ int main(int argc, char **argv)
            (double)(stats.candidates - warm_start.candidates) / warm_steps);
     printf("pile: space=%s objects=%d steps=%d deform=%s pairs=%lu contacts=%lu "
            "collide_ms_median=%.3f step_ms_median=%.3f gpu=%d culled_pairs=%llu min_z=%.4f "
-           "max_speed=%.3f outside=%d peak_rss_mb=%.1f png=%s\n",
+           "max_speed=%.3f outside=%d peak_rss_mb=%.1f threads=%d contact_hash=%016llx png=%s\n",
            space_name, objects, ran, deform_name, total_pairs, total_contacts, collide_ms[ran / 2],
            step_ms[ran / 2], p.kind == SPACE_GLCOLLIDE && glcollide_ode_has_gpu(),
-           stats.culled_pairs, min_z, max_speed, outside, peak_rss_mb, png_ok ? output : "none");
+           stats.culled_pairs, min_z, max_speed, outside, peak_rss_mb,
+           p.kind == SPACE_GLCOLLIDE ? glcollide_ode_threads() : 1,
+           (unsigned long long)p.contact_hash, png_ok ? output : "none");
     demo_renderer_destroy(renderer);
     glcollide_context_destroy(&gl);
 #ifdef HAVE_GLFW

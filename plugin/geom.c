@@ -40,6 +40,11 @@ glcollide_object plugin_geom_object(dGeomID geom)
 {
     dReal t[7];
     plugin_geom_transform(geom, t);
+    return plugin_transform_object(t);
+}
+
+glcollide_object plugin_transform_object(const dReal t[7])
+{
     glcollide_object object = {0};
     for (int k = 0; k < 3; k++)
         object.translation[k] = (double)t[k];

@@ -89,8 +89,15 @@ void glcollide_ode_set_primitive_contacts(int enabled)
 int glcollide_ode_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
 {
     int c1 = dGeomGetClass(o1), c2 = dGeomGetClass(o2);
-    if (c1 == dTriMeshClass && c2 == dTriMeshClass)
-        return plugin_trimesh_collide(o1, o2, flags, contact, skip);
+    if (c1 == dTriMeshClass && c2 == dTriMeshClass) {
+        /* As dCollide calls the override (registered for one class pair, it
+         * gets its arguments reversed): the same contacts either way. */
+        if (o1 == o2)
+            return 0;
+        int n = plugin_trimesh_collide(o2, o1, flags, contact, skip);
+        plugin_contacts_reverse(contact, n, skip);
+        return n;
+    }
     int primitives = atomic_load_explicit(&plugin.primitives, memory_order_relaxed);
     /* dCollide's own rules first: no contacts of a geom with itself or
      * between geoms of one body. */
@@ -135,6 +142,8 @@ void glcollide_ode_get_stats(glcollide_ode_stats *stats)
         .gl_contexts = atomic_load(&c->gl_contexts),
         .primitive_collides = atomic_load(&c->primitive_collides),
         .primitive_contacts = atomic_load(&c->primitive_contacts),
+        .ahead_pairs = atomic_load(&c->ahead_pairs),
+        .ahead_served = atomic_load(&c->ahead_served),
     };
 }
 
@@ -147,7 +156,8 @@ void glcollide_ode_reset_stats(void)
         &c->gpu_queries,        &c->draw_calls,         &c->gpu_syncs,      &c->readback_bytes,
         &c->upload_bytes,       &c->gl_contexts,        &c->cull_ns,        &c->contact_ns,
         &c->primitive_collides, &c->primitive_contacts, &c->stencil_passes, &c->stencil_flagged,
-        &c->stencil_missed,     &c->stencil_extra,      &c->stencil_ns};
+        &c->stencil_missed,     &c->stencil_extra,      &c->stencil_ns,     &c->ahead_pairs,
+        &c->ahead_served};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         atomic_store(all[i], 0);
 }

@@ -52,7 +52,7 @@ typedef struct plugin_source {
 typedef struct plugin_counters {
     atomic_ullong space_collides, aabb_pairs, culled_pairs, callbacks, trimesh_collides, candidates,
         contacts, contained, gpu_queries, draw_calls, gpu_syncs, readback_bytes, upload_bytes,
-        gl_contexts, primitive_collides, primitive_contacts;
+        gl_contexts, primitive_collides, primitive_contacts, ahead_pairs, ahead_served;
     atomic_ullong stencil_passes, stencil_flagged, stencil_missed, stencil_extra;
     atomic_ullong cull_ns, contact_ns, stencil_ns;
 } plugin_counters;
@@ -80,6 +80,7 @@ typedef struct plugin_shared {
     atomic_int gpu_mode;        /* GLCOLLIDE_ODE_GPU_* */
     atomic_int primitives;      /* trimesh-primitive pairs get glcollide's contacts (default 1) */
     atomic_int stencil_resolution; /* of the stencil flags pass; 0: none */
+    atomic_int threads;            /* glcollide_ode_set_threads; 0: the library's count */
     /* AUTO's measurement (under gpu_lock): steps timed on each path. */
     int calibrate_software; /* calibrate on a software renderer too */
     atomic_int auto_choice; /* GLCOLLIDE_ODE_AUTO_* */
@@ -109,15 +110,34 @@ typedef struct plugin_step_pair {
     int interfering; /* ... and saw the two interpenetrate (a hint: confirmed exactly) */
 } plugin_step_pair;
 
+/* Geom pairs -> an index, in constant time: open addressing on the two
+ * pointers, index + 1 per slot (0: empty), at most half full. Kept between
+ * steps (emptied, not freed). */
+typedef struct plugin_pair_table {
+    uint32_t *slots;
+    size_t size; /* a power of two, or 0 */
+    size_t count;
+} plugin_pair_table;
+
+/* Empties the table (keeping its memory). */
+void plugin_pair_table_clear(plugin_pair_table *table);
+/* Notes index for (a, b), a later one replacing an earlier (key_of(user, i)
+ * gives the geoms of index i, for refilling when the table grows). */
+int plugin_pair_table_add(plugin_pair_table *table, dGeomID a, dGeomID b, uint32_t index,
+                          void (*key_of)(const void *user, uint32_t i, dGeomID *a, dGeomID *b),
+                          const void *user);
+/* The index noted for (a, b), or UINT32_MAX (key_of as for add). */
+uint32_t plugin_pair_table_find(const plugin_pair_table *table, dGeomID a, dGeomID b,
+                                void (*key_of)(const void *user, uint32_t i, dGeomID *a,
+                                               dGeomID *b),
+                                const void *user);
+
 typedef struct plugin_step_cache {
     plugin_step_pair *pairs;
     size_t pair_count, pair_capacity;
     glcollide_index_pair *candidates;
     size_t candidate_count, candidate_capacity;
-    /* The pairs by (a, b), open addressing: index + 1, 0 for an empty slot;
-     * table_size a power of two at least twice pair_count (or 0). */
-    uint32_t *table;
-    size_t table_size;
+    plugin_pair_table table; /* (a, b) -> pairs */
 } plugin_step_cache;
 
 /* The step pair of geoms (a, b), a < b, or NULL: constant time. */
@@ -166,6 +186,66 @@ typedef struct plugin_side {
     size_t used, positions_capacity, triangles_capacity, ids_capacity;
 } plugin_side;
 
+/* What a collider works in between its inputs and ODE's buffer: one per
+ * thread that calls dCollide, and one per worker of a step's contacts
+ * computed ahead (ahead.c). Kept, so that a warm step allocates nothing. */
+typedef struct plugin_scratch {
+    plugin_side sides[2];
+    glcollide_index_pair *local_candidates; /* candidates renumbered to slots */
+    size_t local_candidate_capacity;
+    glcollide_contact *contacts;
+    size_t contact_capacity;
+    glcollide_index_pair *candidates; /* CPU candidates of one trimesh pair */
+    size_t candidate_capacity;
+    glcollide_contact_scratch *contact_scratch;
+    glcollide_primitive_scratch *primitive_scratch; /* trimesh-primitive contacts */
+    glcollide_ray_hit *ray_hits;
+    size_t ray_hit_capacity;
+    /* A worker's answers computed ahead this step (ahead.c), ranked. */
+    glcollide_contact *answers;
+    size_t answer_count, answer_capacity;
+    size_t ranked_max; /* the ranked buffer that sufficed so far (at least 64) */
+} plugin_scratch;
+
+void plugin_scratch_free(plugin_scratch *scratch);
+
+/* A pair of the colliders as they read it from ODE (on the thread that
+ * calls them): everything its contacts depend on, so that they can be
+ * computed on any thread and kept while it stays the same. */
+enum { PLUGIN_PAIR_TRIMESH = 1, PLUGIN_PAIR_PRIMITIVE = 2 };
+typedef struct plugin_pair {
+    int kind;
+    dGeomID g1, g2;                   /* the collider's arguments (the trimesh first) */
+    const plugin_mesh *m1, *m2;       /* captures (m2: NULL for a primitive) */
+    uint64_t generation1, generation2; /* theirs (0 for none) */
+    dReal transform1[7], transform2[7]; /* position + quaternion (a primitive's: 0) */
+    glcollide_object pose1, pose2;
+    glcollide_primitive primitive; /* PRIMITIVE: g2 as glcollide's, pose included */
+    /* This step's GPU candidates of a trimesh pair (NULL: none; valid while
+     * the step's culling adds no pair), and which of the step's pairs they
+     * are (index + 1, 0: none), for telling answers apart. */
+    const plugin_step_pair *culled;
+    const glcollide_index_pair *culled_candidates;
+    size_t culled_index;
+} plugin_pair;
+
+/* An answer computed ahead: the pair it holds for, and its ranked contacts
+ * in a worker's answers. */
+typedef struct plugin_answer {
+    plugin_pair pair;
+    int status; /* GLCOLLIDE_OK, else dCollide computes afresh */
+    int worker;
+    size_t first, count;
+} plugin_answer;
+
+typedef struct plugin_ahead {
+    plugin_answer *answers;
+    size_t answer_count, answer_capacity;
+    plugin_pair_table table; /* (g1, g2) -> answers */
+    plugin_scratch *workers; /* one per worker of the jobs */
+    int worker_count;
+} plugin_ahead;
+
 enum { PLUGIN_MAX_DEPTH = 16, PLUGIN_FOUND_SLOTS = 16 };
 
 /* A registry lookup this thread made (trimesh data -> capture), valid while
@@ -201,17 +281,8 @@ typedef struct plugin_thread {
     size_t cull_mesh_capacity;
     glcollide_query_result cull_result;    /* kept: its arrays are reused */
     glcollide_query_result stencil_result; /* this step's interfering objects */
-    plugin_side sides[2];
-    glcollide_index_pair *local_candidates; /* candidates renumbered to slots */
-    size_t local_candidate_capacity;
-    glcollide_contact *contacts;
-    size_t contact_capacity;
-    glcollide_index_pair *candidates; /* CPU candidates of one trimesh pair */
-    size_t candidate_capacity;
-    glcollide_contact_scratch *contact_scratch;
-    glcollide_primitive_scratch *primitive_scratch; /* trimesh-primitive contacts */
-    glcollide_ray_hit *ray_hits;
-    size_t ray_hit_capacity;
+    plugin_scratch scratch; /* the colliders' own, for calls on this thread */
+    plugin_ahead ahead;     /* this step's contacts computed ahead */
 } plugin_thread;
 
 /* ------------------------------------------------------------- state.c */
@@ -266,6 +337,8 @@ void plugin_meshes_release(void);
 void plugin_geom_transform(dGeomID geom, dReal out[7]);
 /* A geom's placement as a glcollide object (unit quaternion). */
 glcollide_object plugin_geom_object(dGeomID geom);
+/* The same from the transform plugin_geom_transform read. */
+glcollide_object plugin_transform_object(const dReal transform[7]);
 
 /* Can the closed solid outer (placed) contain inner? 0 only where
  * glcollide_contacts_containment would find it does not (a cheap, exact
@@ -282,10 +355,54 @@ dContactGeom *plugin_contact_out(dContactGeom *contact, int skip, size_t i,
  * swapped, for count contacts. */
 void plugin_contacts_reverse(dContactGeom *contact, int count, int skip);
 
+/* Reads a pair (geoms in the collider's order) from ODE: captures, transforms,
+ * poses, the primitive, this step's GPU candidates. 0 when the pair has no
+ * contacts to compute (no capture: logged). */
+int plugin_pair_read(plugin_thread *t, int kind, dGeomID g1, dGeomID g2, plugin_pair *pair);
+/* Are a and b the same pair as read (geoms, captures, transforms, primitive)? */
+int plugin_pair_same(const plugin_pair *a, const plugin_pair *b);
+/* The pair's contacts, ranked (glcollide_contact_options.ranked; triangle
+ * indices the meshes'), into s->contacts[0..*count): at most max. Any thread,
+ * with a scratch of its own. Errors: OUT_OF_MEMORY (logged). */
+int plugin_pair_contacts(plugin_scratch *s, const plugin_pair *pair, size_t max, size_t *count);
+/* A collider call (dColliderFn's contract) for a pair of kind: the answer
+ * computed ahead for it when there is one, else computed here. */
+int plugin_pair_collide(int kind, dGeomID g1, dGeomID g2, int flags, dContactGeom *contact,
+                        int skip);
+/* The contacts a buffer of max_contacts gets from count ranked ones (in
+ * place) into ODE's buffer, as the collider called with the pair's geoms
+ * returns them; returns how many. */
+int plugin_pair_write(const plugin_pair *pair, glcollide_contact *ranked, size_t count,
+                      size_t max_contacts, dContactGeom *contact, int skip);
+
+/* ------------------------------------------------------------- ahead.c */
+
+/* Contacts of the kept trimesh pairs of a space's step computed ahead on the
+ * workers (when more than one thread may run and more than one pair is
+ * there), for the dCollide calls its callback is about to make. */
+void plugin_ahead_compute(plugin_thread *t, const plugin_space_buffers *buffers);
+/* A new outermost step: last step's answers are done with. */
+void plugin_ahead_reset(plugin_thread *t);
+/* The answer computed ahead for pair, as it is now, or NULL. */
+const plugin_answer *plugin_ahead_find(const plugin_thread *t, const plugin_pair *pair);
+/* An answer's ranked contacts. */
+static inline glcollide_contact *plugin_answer_contacts(const plugin_thread *t,
+                                                        const plugin_answer *a)
+{
+    return t->ahead.workers[a->worker].answers + a->first;
+}
+/* The threads a job of the plugin may use (glcollide_ode_set_threads, else
+ * the library's count). */
+int plugin_threads(void);
+void plugin_ahead_free(plugin_ahead *ahead);
+
 /* ------------------------------------------------------------- trimesh.c */
 
 /* The trimesh-trimesh collider (dColliderFn). */
 int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip);
+/* Its contacts of a read pair, ranked (plugin_pair_contacts' contract). */
+int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t max,
+                            size_t *count);
 
 /* ------------------------------------------------------------- primitive.c */
 
@@ -293,6 +410,14 @@ int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *cont
  * cylinder or ray (other), as dColliderFn: the trimesh first. */
 int plugin_primitive_collide(dGeomID mesh, dGeomID other, int flags, dContactGeom *contact,
                              int skip);
+/* Its contacts of a read pair, ranked (plugin_pair_contacts' contract). */
+int plugin_primitive_contacts(plugin_scratch *s, const plugin_pair *pair, size_t max,
+                              size_t *count);
+/* The ODE geom as a glcollide primitive; 0 for a class that is none. */
+int plugin_primitive_of(dGeomID geom, glcollide_primitive *p);
+/* Does the trimesh-primitive pair go to glcollide's collider (primitive
+ * contacts on, a class it serves, not a ray, no triangle callbacks)? */
+int plugin_primitive_served(dGeomID mesh, dGeomID other);
 /* Is class_id one of those? */
 int plugin_primitive_class(int class_id);
 /* Installs the collider for every such class (dSetColliderOverride, both

@@ -100,8 +100,7 @@ static int ode_collide(dGeomID mesh, dGeomID other, int flags, dContactGeom *con
 
 /* ------------------------------------------------------------- contacts */
 
-/* The ODE geom as a glcollide primitive; 0 for a class that is none. */
-static int primitive_of(dGeomID geom, glcollide_primitive *p)
+int plugin_primitive_of(dGeomID geom, glcollide_primitive *p)
 {
     memset(p, 0, sizeof *p);
     dVector4 plane;
@@ -142,37 +141,24 @@ static int primitive_of(dGeomID geom, glcollide_primitive *p)
     return 1;
 }
 
-/* The largest extent of the pair, for the least depth a touch gets. */
-static double pair_size(const plugin_mesh *m, const glcollide_primitive *p)
-{
-    double size = 0.0;
-    for (int k = 0; k < 3; k++)
-        size = fmax(size, m->bounds.max[k] - m->bounds.min[k]);
-    if (p->kind != GLCOLLIDE_PRIMITIVE_PLANE)
-        for (int k = 0; k < 3; k++)
-            size = fmax(size, p->size[k]);
-    return size;
-}
-
 static int has_triangle_callbacks(dGeomID mesh, int ray)
 {
     return dGeomTriMeshGetCallback(mesh) || dGeomTriMeshGetArrayCallback(mesh) ||
            (ray && dGeomTriMeshGetRayCallback(mesh));
 }
 
-static glcollide_contact_solid solid_of(const plugin_mesh *m, dGeomID geom)
+static glcollide_contact_solid solid_of(const plugin_mesh *m, const glcollide_object *pose)
 {
     const glcollide_mesh *mesh = m->mesh;
-    return (glcollide_contact_solid){
-        mesh->positions, mesh->triangles,          mesh->vertex_count, mesh->triangle_count,
-        m->bvh,          plugin_geom_object(geom), m->closed};
+    return (glcollide_contact_solid){mesh->positions, mesh->triangles, mesh->vertex_count,
+                                     mesh->triangle_count, m->bvh, *pose, m->closed};
 }
 
 /* ODE's trimesh-ray contract: hits along the ray within its length (all,
  * the closest, or the first found; back faces culled on request); normal
  * against the face (ODE reverses it for (ray, trimesh): the face's), depth
  * the distance from the ray's start. */
-static int ray_collide(plugin_thread *t, const plugin_mesh *m, dGeomID mesh, dGeomID ray,
+static int ray_collide(plugin_scratch *t, const plugin_mesh *m, dGeomID mesh, dGeomID ray,
                        size_t max_contacts, dContactGeom *contact, int skip)
 {
     dVector3 origin, direction;
@@ -188,7 +174,8 @@ static int ray_collide(plugin_thread *t, const plugin_mesh *m, dGeomID mesh, dGe
     if (plugin_reserve((void **)&t->ray_hits, &t->ray_hit_capacity, max_contacts,
                        sizeof *t->ray_hits) != GLCOLLIDE_OK)
         return 0;
-    glcollide_contact_solid solid = solid_of(m, mesh);
+    glcollide_object pose = plugin_geom_object(mesh);
+    glcollide_contact_solid solid = solid_of(m, &pose);
     size_t count = 0;
     if (glcollide_ray_mesh(&solid, o, d, (double)dGeomRayGetLength(ray), flags, t->ray_hits,
                            max_contacts, &count) != GLCOLLIDE_OK)
@@ -210,45 +197,51 @@ static int ray_collide(plugin_thread *t, const plugin_mesh *m, dGeomID mesh, dGe
     return (int)count;
 }
 
+int plugin_primitive_served(dGeomID mesh, dGeomID other)
+{
+    int class_id = dGeomGetClass(other);
+    return atomic_load_explicit(&plugin.primitives, memory_order_relaxed) &&
+           class_id != dRayClass && plugin_primitive_class(class_id) &&
+           !has_triangle_callbacks(mesh, 0);
+}
+
 int plugin_primitive_collide(dGeomID mesh, dGeomID other, int flags, dContactGeom *contact,
                              int skip)
 {
+    if (dGeomGetClass(other) != dRayClass)
+        return has_triangle_callbacks(mesh, 0)
+                   ? ode_collide(mesh, other, flags, contact, skip)
+                   : plugin_pair_collide(PLUGIN_PAIR_PRIMITIVE, mesh, other, flags, contact, skip);
     size_t max_contacts = (size_t)(flags & 0xffff);
-    int ray = dGeomGetClass(other) == dRayClass;
-    if (has_triangle_callbacks(mesh, ray))
+    if (has_triangle_callbacks(mesh, 1))
         return ode_collide(mesh, other, flags, contact, skip);
     plugin_thread *t = max_contacts ? plugin_thread_get() : NULL;
     const plugin_mesh *m = t ? plugin_geom_mesh(t, mesh) : NULL;
     if (!m)
         return 0;
     unsigned long long start = plugin_now_ns();
-    glcollide_primitive p;
-    size_t count = 0;
-    if (ray) {
-        count = (size_t)ray_collide(t, m, mesh, other, max_contacts, contact, skip);
-    } else if (primitive_of(other, &p) &&
-               (t->primitive_scratch ||
-                glcollide_primitive_scratch_create(&t->primitive_scratch) == GLCOLLIDE_OK) &&
-               plugin_reserve((void **)&t->contacts, &t->contact_capacity, max_contacts,
-                              sizeof *t->contacts) == GLCOLLIDE_OK) {
-        glcollide_contact_solid solid = solid_of(m, mesh);
-        if (glcollide_contacts_mesh_primitive(&solid, &p, NULL, t->contacts, max_contacts, &count,
-                                              t->primitive_scratch) != GLCOLLIDE_OK)
-            count = 0;
-        /* A touch gets a depth of 1e-12 of the pair's size, never exactly
-         * 0: dWorldStep's LCP fails on zero-depth contacts between bodies
-         * moving alike (see trimesh.c). */
-        double least_depth = 1e-12 * pair_size(m, &p);
-        for (size_t i = 0; i < count; i++) {
-            dContactGeom *out =
-                plugin_contact_out(contact, skip, i, &t->contacts[i], least_depth, mesh, other);
-            out->side1 = (int)t->contacts[i].triangle_a;
-            out->side2 = -1;
-        }
-    }
+    int count = ray_collide(&t->scratch, m, mesh, other, max_contacts, contact, skip);
     plugin_counters *counters = &plugin.counters;
     plugin_count(&counters->primitive_collides, 1);
-    plugin_count(&counters->primitive_contacts, count);
+    plugin_count(&counters->primitive_contacts, (unsigned long long)count);
     plugin_count(&counters->contact_ns, plugin_now_ns() - start);
-    return (int)count;
+    return count;
+}
+
+int plugin_primitive_contacts(plugin_scratch *s, const plugin_pair *pair, size_t max,
+                              size_t *count)
+{
+    unsigned long long start = plugin_now_ns();
+    *count = 0;
+    int status = GLCOLLIDE_OK;
+    if (!s->primitive_scratch)
+        status = glcollide_primitive_scratch_create(&s->primitive_scratch);
+    glcollide_contact_options options = glcollide_contact_default_options();
+    options.ranked = 1;
+    glcollide_contact_solid solid = solid_of(pair->m1, &pair->pose1);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_contacts_mesh_primitive(&solid, &pair->primitive, &options,
+                                                   s->contacts, max, count, s->primitive_scratch);
+    plugin_count(&plugin.counters.contact_ns, plugin_now_ns() - start);
+    return status;
 }

@@ -124,51 +124,17 @@ static size_t table_slot(uint64_t key, size_t size)
     return (size_t)key & (size - 1);
 }
 
-static uint64_t pair_key(dGeomID a, dGeomID b)
+static void step_pair_key(const void *user, uint32_t i, dGeomID *a, dGeomID *b)
 {
-    return (uint64_t)(uintptr_t)a * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)b;
+    const plugin_step_pair *p = &((const plugin_step_cache *)user)->pairs[i];
+    *a = p->a;
+    *b = p->b;
 }
 
 const plugin_step_pair *plugin_step_find(const plugin_step_cache *cache, dGeomID a, dGeomID b)
 {
-    if (cache->table_size == 0)
-        return NULL;
-    for (size_t slot = table_slot(pair_key(a, b), cache->table_size);;
-         slot = (slot + 1) & (cache->table_size - 1)) {
-        uint32_t entry = cache->table[slot];
-        if (entry == 0 || entry > cache->pair_count)
-            return NULL;
-        const plugin_step_pair *p = &cache->pairs[entry - 1];
-        if (p->a == a && p->b == b)
-            return p;
-    }
-}
-
-/* Puts pair index p of the cache in its table, grown (and refilled) to stay
- * at most half full. */
-static int step_table_add(plugin_step_cache *cache, size_t p)
-{
-    if (2 * cache->pair_count > cache->table_size) {
-        size_t size = cache->table_size ? cache->table_size : 64;
-        while (2 * cache->pair_count > size)
-            size *= 2;
-        if (size != cache->table_size) {
-            uint32_t *table = realloc(cache->table, size * sizeof *table);
-            if (!table)
-                return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-            cache->table = table;
-            cache->table_size = size;
-        }
-        memset(cache->table, 0, cache->table_size * sizeof *cache->table);
-        for (size_t q = 0; q < p; q++)
-            step_table_add(cache, q);
-    }
-    const plugin_step_pair *pair = &cache->pairs[p];
-    size_t slot = table_slot(pair_key(pair->a, pair->b), cache->table_size);
-    while (cache->table[slot])
-        slot = (slot + 1) & (cache->table_size - 1);
-    cache->table[slot] = (uint32_t)(p + 1);
-    return GLCOLLIDE_OK;
+    uint32_t i = plugin_pair_table_find(&cache->table, a, b, step_pair_key, cache);
+    return i == UINT32_MAX ? NULL : &cache->pairs[i];
 }
 
 static int kept_trimesh_pair(const plugin_space_buffers *buffers, size_t k)
@@ -215,7 +181,8 @@ static int keep_candidates(plugin_thread *t, const plugin_space_buffers *buffers
     plugin_geom_transform(p->a, p->transform_a);
     plugin_geom_transform(p->b, p->transform_b);
     cache->pair_count++;
-    if (step_table_add(cache, cache->pair_count - 1) != GLCOLLIDE_OK) {
+    if (plugin_pair_table_add(&cache->table, p->a, p->b, (uint32_t)(cache->pair_count - 1),
+                              step_pair_key, cache) != GLCOLLIDE_OK) {
         cache->pair_count--; /* not findable: its dCollide finds candidates itself */
         return 0;
     }
@@ -539,6 +506,7 @@ static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpac
     unsigned long long start = plugin_now_ns();
     if (gpu)
         cull_trimesh_pairs(t, buffers);
+    plugin_ahead_compute(t, buffers);
     counted_callback counted = {data, callback, 0};
     for (size_t k = 0; k < buffers->pairs.count; k++) {
         if (!buffers->keep[k])
@@ -562,10 +530,10 @@ void glcollide_ode_space_collide(dSpaceID space, void *data, dNearCallback *call
     if (!t)
         return;
     plugin_count(&plugin.counters.space_collides, 1);
-    if (t->depth == 0) { /* a new step: last step's candidates are done with */
-        if (t->step.pair_count && t->step.table_size)
-            memset(t->step.table, 0, t->step.table_size * sizeof *t->step.table);
+    if (t->depth == 0) { /* a new step: last step's candidates and answers are done with */
+        plugin_pair_table_clear(&t->step.table);
         t->step.pair_count = t->step.candidate_count = 0;
+        plugin_ahead_reset(t);
     }
     if (t->depth >= PLUGIN_MAX_DEPTH) { /* deeper than any real scene: buffers of its own */
         plugin_space_buffers local = {0};

@@ -43,6 +43,78 @@ int plugin_grow(void **array, size_t *capacity, size_t count, size_t size)
     return GLCOLLIDE_OK;
 }
 
+/* ------------------------------------------------------------- pair tables */
+
+/* Slot of a pair in a table of size (a power of two). */
+static size_t pair_slot(dGeomID a, dGeomID b, size_t size)
+{
+    uint64_t key = (uint64_t)(uintptr_t)a * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)b;
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return (size_t)key & (size - 1);
+}
+
+void plugin_pair_table_clear(plugin_pair_table *table)
+{
+    if (table->count)
+        memset(table->slots, 0, table->size * sizeof *table->slots);
+    table->count = 0;
+}
+
+/* The slot holding (a, b), or the empty slot where it would go. */
+static size_t pair_table_probe(const plugin_pair_table *table, dGeomID a, dGeomID b,
+                               void (*key_of)(const void *, uint32_t, dGeomID *, dGeomID *),
+                               const void *user)
+{
+    for (size_t slot = pair_slot(a, b, table->size);; slot = (slot + 1) & (table->size - 1)) {
+        uint32_t entry = table->slots[slot];
+        if (entry == 0)
+            return slot;
+        dGeomID ea, eb;
+        key_of(user, entry - 1, &ea, &eb);
+        if (ea == a && eb == b)
+            return slot;
+    }
+}
+
+int plugin_pair_table_add(plugin_pair_table *table, dGeomID a, dGeomID b, uint32_t index,
+                          void (*key_of)(const void *, uint32_t, dGeomID *, dGeomID *),
+                          const void *user)
+{
+    if (2 * (table->count + 1) > table->size) { /* grow and refill */
+        size_t size = table->size ? 2 * table->size : 64;
+        uint32_t *slots = calloc(size, sizeof *slots);
+        if (!slots)
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        plugin_pair_table old = *table;
+        *table = (plugin_pair_table){slots, size, 0};
+        for (size_t i = 0; i < old.size; i++) {
+            if (!old.slots[i])
+                continue;
+            dGeomID ea, eb;
+            key_of(user, old.slots[i] - 1, &ea, &eb);
+            table->slots[pair_table_probe(table, ea, eb, key_of, user)] = old.slots[i];
+            table->count++;
+        }
+        free(old.slots);
+    }
+    size_t slot = pair_table_probe(table, a, b, key_of, user);
+    table->count += table->slots[slot] == 0;
+    table->slots[slot] = index + 1;
+    return GLCOLLIDE_OK;
+}
+
+uint32_t plugin_pair_table_find(const plugin_pair_table *table, dGeomID a, dGeomID b,
+                                void (*key_of)(const void *, uint32_t, dGeomID *, dGeomID *),
+                                const void *user)
+{
+    if (table->count == 0)
+        return UINT32_MAX;
+    uint32_t entry = table->slots[pair_table_probe(table, a, b, key_of, user)];
+    return entry ? entry - 1 : UINT32_MAX;
+}
+
 /* ------------------------------------------------------------- threads */
 
 static pthread_key_t thread_key;
@@ -71,6 +143,20 @@ static void side_free(plugin_side *side)
     memset(side, 0, sizeof *side);
 }
 
+void plugin_scratch_free(plugin_scratch *s)
+{
+    for (int i = 0; i < 2; i++)
+        side_free(&s->sides[i]);
+    free(s->local_candidates);
+    free(s->contacts);
+    free(s->candidates);
+    glcollide_contact_scratch_destroy(&s->contact_scratch);
+    glcollide_primitive_scratch_destroy(&s->primitive_scratch);
+    free(s->ray_hits);
+    free(s->answers);
+    memset(s, 0, sizeof *s);
+}
+
 static void thread_free(void *state)
 {
     plugin_thread *t = state;
@@ -78,13 +164,11 @@ static void thread_free(void *state)
         return;
     for (int i = 0; i < PLUGIN_MAX_DEPTH; i++)
         plugin_space_buffers_free(&t->space[i]);
-    for (int i = 0; i < 2; i++)
-        side_free(&t->sides[i]);
     if (t->probe)
         dGeomDestroy(t->probe);
     free(t->step.pairs);
     free(t->step.candidates);
-    free(t->step.table);
+    free(t->step.table.slots);
     glcollide_world_destroy(&t->cull_world);
     free(t->cull_ids);
     free(t->cull_generations);
@@ -92,12 +176,8 @@ static void thread_free(void *state)
     free(t->cull_meshes);
     glcollide_query_result_clear(&t->cull_result);
     glcollide_query_result_clear(&t->stencil_result);
-    free(t->local_candidates);
-    free(t->contacts);
-    free(t->candidates);
-    glcollide_contact_scratch_destroy(&t->contact_scratch);
-    glcollide_primitive_scratch_destroy(&t->primitive_scratch);
-    free(t->ray_hits);
+    plugin_scratch_free(&t->scratch);
+    plugin_ahead_free(&t->ahead);
     free(t);
 }
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The trimesh-trimesh collider: candidates from the two captures' BVHs
- * (geom.c) traversed with the pair's relative placement, or this step's
- * GPU candidates (space.c), then glcollide's contact regions.
+ * The trimesh-trimesh collider's contacts: candidates from the two captures'
+ * BVHs (geom.c) traversed with the pair's relative placement, or this step's
+ * GPU candidates (space.c), then glcollide's contact regions. Reading the
+ * pair from ODE and writing into its buffer are pair.c's; what is here runs
+ * on any thread, with the caller's scratch.
  *
  * A pair of trimesh geoms is traversed with the relative placement of the
  * two (oriented box tests), so a rigid motion costs nothing per geom: no
@@ -108,7 +110,7 @@ static void side_place(plugin_side *side, const glcollide_mesh *mesh,
  * triangle once) and renumbers the candidates to slots, in
  * t->local_candidates. Errors: OUT_OF_MEMORY.
  */
-static int gather_sides(plugin_thread *t, const glcollide_mesh *ma, const glcollide_object *oa,
+static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcollide_object *oa,
                         const glcollide_mesh *mb, const glcollide_object *ob,
                         const glcollide_index_pair *candidates, size_t count)
 {
@@ -131,29 +133,6 @@ static int gather_sides(plugin_thread *t, const glcollide_mesh *ma, const glcoll
     return GLCOLLIDE_OK;
 }
 
-/*
- * This step's GPU candidates for (o1, o2): only while both geoms have the
- * captures (generations) and transforms they were culled with, so that a
- * changed mesh, data or placement can never reuse them.
- */
-static const plugin_step_pair *step_pair(const plugin_step_cache *cache, dGeomID o1,
-                                         const plugin_mesh *m1, dGeomID o2, const plugin_mesh *m2)
-{
-    int swapped = o1 > o2;
-    dGeomID a = swapped ? o2 : o1, b = swapped ? o1 : o2;
-    uint64_t generation_a = swapped ? m2->generation : m1->generation;
-    uint64_t generation_b = swapped ? m1->generation : m2->generation;
-    const plugin_step_pair *p = plugin_step_find(cache, a, b);
-    if (!p || p->generation_a != generation_a || p->generation_b != generation_b)
-        return NULL;
-    dReal ta[7], tb[7];
-    plugin_geom_transform(a, ta);
-    plugin_geom_transform(b, tb);
-    return memcmp(ta, p->transform_a, sizeof ta) == 0 && memcmp(tb, p->transform_b, sizeof tb) == 0
-               ? p
-               : NULL;
-}
-
 typedef struct candidate_list {
     glcollide_index_pair *pairs;
     size_t count, capacity;
@@ -173,94 +152,87 @@ static int add_candidate(uint32_t a, uint32_t b, void *user)
 
 int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
 {
-    size_t max_contacts = (size_t)(flags & 0xffff);
-    plugin_thread *t = max_contacts ? plugin_thread_get() : NULL;
-    if (!t)
-        return 0;
-    const plugin_mesh *da = plugin_geom_mesh(t, o1), *db = plugin_geom_mesh(t, o2);
-    if (!da || !db)
-        return 0;
-    const glcollide_mesh *ma = da->mesh, *mb = db->mesh;
-    glcollide_object oa = plugin_geom_object(o1), ob = plugin_geom_object(o2);
-    unsigned long long start = plugin_now_ns();
+    return plugin_pair_collide(PLUGIN_PAIR_TRIMESH, o1, o2, flags, contact, skip);
+}
 
-    /* Candidates: this step's GPU culling, else a CPU BVH over both; the list
-     * lives in the thread's state so that a warm step allocates nothing. */
-    candidate_list cpu = {t->candidates, 0, t->candidate_capacity, GLCOLLIDE_OK};
+int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t max,
+                            size_t *count)
+{
+    const plugin_mesh *da = pair->m1, *db = pair->m2;
+    const glcollide_mesh *ma = da->mesh, *mb = db->mesh;
+    const glcollide_object *oa = &pair->pose1, *ob = &pair->pose2;
+    unsigned long long start = plugin_now_ns();
+    *count = 0;
+
+    /* Candidates: this step's GPU culling (kept as (lower geom, higher
+     * geom)), else a CPU BVH over both; the list lives in the scratch so that
+     * a warm step allocates nothing. */
+    candidate_list cpu = {s->candidates, 0, s->candidate_capacity, GLCOLLIDE_OK};
+    const plugin_step_pair *cached = pair->culled;
     const glcollide_index_pair *candidates = NULL;
     size_t candidate_count = 0;
-    int swapped = o1 > o2;
-    const plugin_step_pair *cached = step_pair(&t->step, o1, da, o2, db);
-    if (cached && !swapped) {
-        candidates = t->step.candidates + cached->first;
+    if (cached && pair->g1 < pair->g2) {
+        candidates = pair->culled_candidates;
         candidate_count = cached->count;
     } else {
-        if (cached) { /* stored as (lower geom, higher geom): swap each pair */
-            for (size_t i = 0; i < cached->count; i++) {
-                const glcollide_index_pair *p = &t->step.candidates[cached->first + i];
-                add_candidate(p->b, p->a, &cpu);
-            }
+        if (cached) { /* swap each pair */
+            for (size_t i = 0; i < cached->count; i++)
+                add_candidate(pair->culled_candidates[i].b, pair->culled_candidates[i].a, &cpu);
         } else {
-            glcollide_bvh_overlap_objects(da->bvh, &oa, db->bvh, &ob, 0.0, add_candidate, &cpu);
+            glcollide_bvh_overlap_objects(da->bvh, oa, db->bvh, ob, 0.0, add_candidate, &cpu);
         }
         candidates = cpu.pairs;
         candidate_count = cpu.count;
     }
+    s->candidates = cpu.pairs;
+    s->candidate_capacity = cpu.capacity;
+    if (cpu.status != GLCOLLIDE_OK) {
+        glcollide_log(GLCOLLIDE_LOG_ERROR, "ODE plugin: out of memory for candidate pairs");
+        return cpu.status;
+    }
 
     /* Only the candidate triangles go to world space, each once. */
-    size_t count = 0;
-    if ((t->contact_scratch ||
-         glcollide_contact_scratch_create(&t->contact_scratch) == GLCOLLIDE_OK) &&
-        gather_sides(t, ma, &oa, mb, &ob, candidates, candidate_count) == GLCOLLIDE_OK &&
-        plugin_reserve((void **)&t->contacts, &t->contact_capacity, max_contacts,
-                       sizeof *t->contacts) == GLCOLLIDE_OK)
-        glcollide_contacts_generate_with(t->sides[0].positions, t->sides[0].triangles,
-                                         t->sides[1].positions, t->sides[1].triangles,
-                                         t->local_candidates, candidate_count, t->contacts,
-                                         max_contacts, &count, NULL, t->contact_scratch);
-    t->candidates = cpu.pairs;
-    t->candidate_capacity = cpu.capacity;
+    glcollide_contact_options options = glcollide_contact_default_options();
+    options.ranked = 1;
+    int status = GLCOLLIDE_OK;
+    if (!s->contact_scratch)
+        status = glcollide_contact_scratch_create(&s->contact_scratch);
+    if (status == GLCOLLIDE_OK)
+        status = gather_sides(s, ma, oa, mb, ob, candidates, candidate_count);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_contacts_generate_with(
+            s->sides[0].positions, s->sides[0].triangles, s->sides[1].positions,
+            s->sides[1].triangles, s->local_candidates, candidate_count, s->contacts, max, count,
+            &options, s->contact_scratch);
+    if (status != GLCOLLIDE_OK)
+        return status;
+    for (size_t i = 0; i < *count; i++) { /* slots to the meshes' triangles */
+        s->contacts[i].triangle_a = s->sides[0].ids[s->contacts[i].triangle_a];
+        s->contacts[i].triangle_b = s->sides[1].ids[s->contacts[i].triangle_b];
+    }
     /* No surfaces meet: one solid may lie inside the other. The exact test
      * runs where its one vertex can be inside (plugin_may_contain), or where
      * this step's stencil pass saw the two interfere (it may also catch what
      * that test passes; a pair it did not flag is still tested: at finite
      * resolution it can miss a contained solid). */
     int contained = 0;
-    if (count == 0 && t->contacts && (da->closed || db->closed) &&
-        ((cached && cached->interfering) || plugin_may_contain(da, &oa, db, &ob) ||
-         plugin_may_contain(db, &ob, da, &oa))) {
+    if (*count == 0 && max > 0 && (da->closed || db->closed) &&
+        ((cached && cached->interfering) || plugin_may_contain(da, oa, db, ob) ||
+         plugin_may_contain(db, ob, da, oa))) {
         glcollide_contact_solid sa = {ma->positions,      ma->triangles, ma->vertex_count,
-                                      ma->triangle_count, da->bvh,       oa,
+                                      ma->triangle_count, da->bvh,       *oa,
                                       da->closed};
         glcollide_contact_solid sb = {mb->positions,      mb->triangles, mb->vertex_count,
-                                      mb->triangle_count, db->bvh,       ob,
+                                      mb->triangle_count, db->bvh,       *ob,
                                       db->closed};
-        glcollide_contacts_containment(&sa, &sb, NULL, t->contacts, max_contacts, &count);
-        contained = count > 0;
+        glcollide_contacts_containment(&sa, &sb, &options, s->contacts, max, count);
+        contained = *count > 0;
     }
     if (cached && cached->stencil)
-        plugin_stencil_agreement(cached->interfering, count > 0);
-    /* Touching contacts get a depth of 1e-12 of the meshes' size, never
-     * exactly 0: ODE's dWorldStep (Dantzig LCP) gives up with "LCP internal
-     * error, s <= 0" and drops the remaining constraint forces when a
-     * zero-depth contact joins bodies moving at exactly the same velocity, as
-     * in a stack placed exactly face to face. */
-    double size = 0.0;
-    for (int k = 0; k < 3; k++)
-        size = fmax(size, fmax(da->bounds.max[k] - da->bounds.min[k],
-                               db->bounds.max[k] - db->bounds.min[k]));
-    double least_depth = 1e-12 * size;
-    for (size_t i = 0; i < count; i++) {
-        const glcollide_contact *c = &t->contacts[i];
-        dContactGeom *out = plugin_contact_out(contact, skip, i, c, least_depth, o1, o2);
-        out->side1 = (int)(contained ? c->triangle_a : t->sides[0].ids[c->triangle_a]);
-        out->side2 = (int)(contained ? c->triangle_b : t->sides[1].ids[c->triangle_b]);
-    }
+        plugin_stencil_agreement(cached->interfering, *count > 0);
     plugin_counters *counters = &plugin.counters;
-    plugin_count(&counters->trimesh_collides, 1);
     plugin_count(&counters->candidates, candidate_count);
-    plugin_count(&counters->contacts, count);
     plugin_count(&counters->contained, (unsigned long long)contained);
     plugin_count(&counters->contact_ns, plugin_now_ns() - start);
-    return (int)count;
+    return GLCOLLIDE_OK;
 }

@@ -1578,9 +1578,10 @@ static int generate(glcollide_contact_scratch *s, const input *in,
         if (written == before)
             break;
     }
-    /* Output grouped by region, each region's picks in order. */
-    glcollide_contacts_group_by_region(contacts, written);
-    *count = written;
+    /* Output grouped by region, each region's picks in order (unless ranked). */
+    *count = options->ranked ? written
+                             : glcollide_contacts_select(contacts, written, written,
+                                                         GLCOLLIDE_CONTACTS_MESH_MESH);
     return GLCOLLIDE_OK;
 }
 

@@ -97,7 +97,6 @@
 enum { SOURCE_MESH = 0, SOURCE_PRIMITIVE = 1, SOURCE_CURVE = 2 };
 enum { MAX_DIRECTIONS = 16, RIM_SAMPLES = 8 };
 
-static const double pi = 3.14159265358979323846;
 /* Face normals within this cosine (20 degrees) of a region's vector-area
  * normal are tried as its normal. */
 static const double direction_cone = 0.9396926207859084;
@@ -1629,48 +1628,11 @@ static void order_regions(glcollide_primitive_scratch *s, size_t region_count)
         }
 }
 
-/*
- * A region's contacts in turn around its normal, from its first pick (the
- * deepest), counter-clockwise. ODE's dWorldStep (Dantzig LCP) is given four
- * coplanar contacts of a face that way by its own box colliders; in the
- * order of the picks (a corner, the corner across, ...) it fails on a box
- * placed exactly on a face ("LCP internal error, s <= 0") and kicks it.
- */
-static void around(glcollide_contact *c, size_t n)
-{
-    if (n < 3)
-        return;
-    double e1[3], e2[3], centre[3] = {0, 0, 0}, angle[64];
-    glcollide_plane_basis(c[0].normal, e1, e2);
-    for (size_t i = 0; i < n; i++)
-        for (int k = 0; k < 3; k++)
-            centre[k] += c[i].position[k] / (double)n;
-    size_t m = n < 64 ? n : 64;
-    double a0 = 0.0;
-    for (size_t i = 0; i < m; i++) {
-        double d[3];
-        glcollide_vec3_sub(d, c[i].position, centre);
-        double a = atan2(glcollide_vec3_dot(d, e2), glcollide_vec3_dot(d, e1));
-        if (i == 0)
-            a0 = a;
-        a -= a0;
-        angle[i] = a < 0.0 ? a + 2.0 * pi : a;
-    }
-    for (size_t i = 2; i < m; i++) /* the first stays first */
-        for (size_t j = i; j > 1 && angle[j] < angle[j - 1]; j--) {
-            double a = angle[j - 1];
-            angle[j - 1] = angle[j];
-            angle[j] = a;
-            glcollide_contact t = c[j - 1];
-            c[j - 1] = c[j];
-            c[j] = t;
-        }
-}
-
 /* The picks into contacts, regions taking turns (pick 1 of every region,
- * then pick 2, ...), then grouped by region; in the world. */
+ * then pick 2, ...), then (unless ranked) grouped by region; in the world. */
 static size_t write_contacts(const glcollide_primitive_scratch *s, const frame *f,
-                             size_t region_count, glcollide_contact *contacts, size_t max_contacts)
+                             size_t region_count, glcollide_contact *contacts, size_t max_contacts,
+                             int ranked)
 {
     size_t written = 0;
     for (uint32_t turn = 1; written < max_contacts; turn++) {
@@ -1696,17 +1658,13 @@ static size_t write_contacts(const glcollide_primitive_scratch *s, const frame *
         if (written == before)
             break;
     }
-    glcollide_contacts_group_by_region(contacts, written);
-    for (size_t first = 0, end; first < written; first = end) {
-        for (end = first + 1; end < written && contacts[end].region == contacts[first].region;)
-            end++;
-        around(contacts + first, end - first);
-    }
-    return written;
+    return ranked ? written
+                  : glcollide_contacts_select(contacts, written, written,
+                                              GLCOLLIDE_CONTACTS_MESH_PRIMITIVE);
 }
 
 static int generate(glcollide_primitive_scratch *s, const frame *f, glcollide_contact *contacts,
-                    size_t max_contacts, size_t *count)
+                    size_t max_contacts, int ranked, size_t *count)
 {
     int status = find_candidates(s, f);
     if (status != GLCOLLIDE_OK)
@@ -1742,7 +1700,7 @@ static int generate(glcollide_primitive_scratch *s, const frame *f, glcollide_co
     if (status != GLCOLLIDE_OK || region_count == 0)
         return status;
     order_regions(s, region_count);
-    *count = write_contacts(s, f, region_count, contacts, max_contacts);
+    *count = write_contacts(s, f, region_count, contacts, max_contacts, ranked);
     return GLCOLLIDE_OK;
 }
 
@@ -1771,7 +1729,7 @@ int glcollide_contacts_mesh_primitive(const glcollide_contact_solid *mesh,
             return status;
         scratch = own;
     }
-    status = generate(scratch, &f, contacts, max_contacts, count);
+    status = generate(scratch, &f, contacts, max_contacts, options && options->ranked, count);
     if (status != GLCOLLIDE_OK)
         *count = 0;
     glcollide_primitive_scratch_destroy(&own);

@@ -179,3 +179,57 @@ void glcollide_contacts_group_by_region(glcollide_contact *contacts, size_t coun
             contacts[j] = t;
         }
 }
+
+/*
+ * A region's contacts in turn around its normal, from its first pick (the
+ * deepest), counter-clockwise. ODE's dWorldStep (Dantzig LCP) is given four
+ * coplanar contacts of a face that way by its own box colliders; in the
+ * order of the picks (a corner, the corner across, ...) it fails on a box
+ * placed exactly on a face ("LCP internal error, s <= 0") and kicks it.
+ */
+static void around(glcollide_contact *c, size_t n)
+{
+    if (n < 3)
+        return;
+    double e1[3], e2[3], centre[3] = {0, 0, 0}, angle[64];
+    glcollide_plane_basis(c[0].normal, e1, e2);
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            centre[k] += c[i].position[k] / (double)n;
+    size_t m = n < 64 ? n : 64;
+    double a0 = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        double d[3];
+        glcollide_vec3_sub(d, c[i].position, centre);
+        double a = atan2(glcollide_vec3_dot(d, e2), glcollide_vec3_dot(d, e1));
+        if (i == 0)
+            a0 = a;
+        a -= a0;
+        angle[i] = a < 0.0 ? a + 2.0 * 3.14159265358979323846 : a;
+    }
+    for (size_t i = 2; i < m; i++) /* the first stays first */
+        for (size_t j = i; j > 1 && angle[j] < angle[j - 1]; j--) {
+            double a = angle[j - 1];
+            angle[j - 1] = angle[j];
+            angle[j] = a;
+            glcollide_contact t = c[j - 1];
+            c[j - 1] = c[j];
+            c[j] = t;
+        }
+}
+
+size_t glcollide_contacts_select(glcollide_contact *contacts, size_t count, size_t max,
+                                 glcollide_contact_kind kind)
+{
+    size_t n = count < max ? count : max;
+    if (!contacts)
+        return 0;
+    glcollide_contacts_group_by_region(contacts, n);
+    if (kind == GLCOLLIDE_CONTACTS_MESH_PRIMITIVE)
+        for (size_t first = 0, end; first < n; first = end) {
+            for (end = first + 1; end < n && contacts[end].region == contacts[first].region;)
+                end++;
+            around(contacts + first, end - first);
+        }
+    return n;
+}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Plain ODE programs for judging contacts by simulation (see ode_scene.h). */
 #define _POSIX_C_SOURCE 200809L
+#include "helpers/contact_hash.h"
 #include "ode/ode_scene.h"
 
 #include "helpers/meshes.h"
@@ -48,6 +49,7 @@ typedef struct run_state {
     int max_step_contacts;
     double collide_ms;
     int step, trace_from, trace_to; /* GLCOLLIDE_SCENE_TRACE=FROM[,TO]: contacts printed */
+    uint64_t contact_hash;          /* every contact, bit for bit */
 } run_state;
 
 static int current_step = -1;
@@ -91,6 +93,7 @@ static void near_callback(void *data, dGeomID o1, dGeomID o2)
                    contact[i].geom.normal[1], contact[i].geom.normal[2], contact[i].geom.depth,
                    contact[i].geom.side1, contact[i].geom.side2);
     for (int i = 0; i < n; i++) {
+        run->contact_hash = contact_hash_add(run->contact_hash, &contact[i].geom);
         contact[i].surface.mode =
             dContactSoftERP | dContactSoftCFM | (run->params->approx1 ? dContactApprox1 : 0);
         contact[i].surface.mu = (dReal)run->params->mu;
@@ -376,7 +379,7 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
     else
         glcollide_ode_shutdown(); /* ODE's own colliders only */
 
-    run_state run = {.params = params, .trace_from = -1};
+    run_state run = {.params = params, .trace_from = -1, .contact_hash = CONTACT_HASH_START};
     dSetMessageHandler(message_handler); /* ODE's messages with the step they came at */
     const char *trace = getenv("GLCOLLIDE_SCENE_TRACE");
     if (trace) {
@@ -424,6 +427,7 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
                 break;
             }
             dGeomID g = dCreateTriMesh(space, meshes[i].data, NULL, NULL, NULL);
+            dGeomSetData(g, (void *)(intptr_t)(8 * (i + 1)));
             if (body) {
                 dGeomSetBody(g, body);
             } else {
@@ -434,6 +438,8 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
             dGeomID g[5];
             double offsets[5][3];
             int n = primitive_geoms(s, space, g, offsets);
+            for (int k = 0; k < n; k++)
+                dGeomSetData(g[k], (void *)(intptr_t)(8 * (i + 1) + k));
             for (int k = 0; k < n && s->shape != SCENE_PLANE; k++) {
                 if (body) {
                     dGeomSetBody(g[k], body);
@@ -519,6 +525,7 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
         out->body_count = body_count;
         out->contacts_per_step = steps ? (double)run.contacts / steps : 0;
         out->max_contacts_step = run.max_step_contacts;
+        out->contact_hash = run.contact_hash;
         out->ms_per_step = steps ? elapsed / steps : 0;
         out->collide_ms_per_step = steps ? run.collide_ms / steps : 0;
     }

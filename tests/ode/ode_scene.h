@@ -16,6 +16,7 @@
 #include <ode/ode.h>
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* ------------------------------------------------------------ scenes */
 
@@ -129,6 +130,7 @@ typedef struct scene_figures {
     double collide_ms_per_step;
     double lifted; /* gripper: the object's rise at the hold's start */
     double slip;   /* gripper: the object's motion against the palm over the hold */
+    uint64_t contact_hash; /* of every contact made (FNV-1a, bit for bit) */
 } scene_figures;
 
 /* Builds and runs the scene; 0 on success, -1 with a message on stderr. */

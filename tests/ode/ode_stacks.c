@@ -5,9 +5,10 @@
  * glcollide, and from trimeshes with ODE's own collider, in one process.
  *
  *   tests/ode-stacks [--world] [--approx1] [--mu M] [--contacts N] [--steps N]
- *                    [--bodies] [--flavours pgo] [SCENE...]
+ *                    [--bodies] [--hash] [--flavours pgo] [SCENE...]
  * (no SCENE: all of them; flavours: p primitives, g glcollide, o ODE trimesh;
- * --bodies: each body's figures too; a gripper scene also prints its lift
+ * --bodies: each body's figures too; --hash: a line "contact-hash LABEL H"
+ * with every contact of the run hashed bit for bit; a gripper scene also prints its lift
  * and slip)
  */
 #include "ode/ode_scene.h"
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int print_bodies;
+static int print_bodies, print_hash;
 
 static void run_scene(const char *name, const scene_params *base, const char *flavours)
 {
@@ -44,6 +45,8 @@ static void run_scene(const char *name, const scene_params *base, const char *fl
         snprintf(label, sizeof label, "%s %s", name, kinds[k].label);
         if (scene_run(&scene, &p, &f) == 0) {
             scene_print(label, &f);
+            if (print_hash)
+                printf("contact-hash %s %016llx\n", label, (unsigned long long)f.contact_hash);
             for (size_t b = 0; print_bodies && b < f.body_count; b++)
                 printf("  body %zu: drift %.4f mm sink %.4f mm tilt %.4f deg rise %.3f mm at "
                        "(%.4f, %.4f, %.4f)\n",
@@ -77,13 +80,15 @@ int main(int argc, char **argv)
             params.steps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--max-vel") == 0 && i + 1 < argc)
             params.max_correcting_vel = atof(argv[++i]);
+        else if (strcmp(argv[i], "--hash") == 0)
+            print_hash = 1;
         else if (strcmp(argv[i], "--bodies") == 0)
             print_bodies = 1;
         else if (strcmp(argv[i], "--flavours") == 0 && i + 1 < argc)
             flavours = argv[++i];
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: ode-stacks [--world] [--approx1] [--mu M] [--contacts N] "
-                            "[--steps N] [--bodies] [--flavours pgo] [SCENE...]\n");
+                            "[--steps N] [--bodies] [--hash] [--flavours pgo] [SCENE...]\n");
             return 2;
         } else {
             first_scene = i;

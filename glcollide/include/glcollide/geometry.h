@@ -302,9 +302,33 @@ typedef struct glcollide_contact {
 typedef struct glcollide_contact_options {
     /* Manifold size per contact region (0: the default, 4). */
     size_t points_per_region;
+    /* Contacts in rank order instead of grouped by region: every region's
+     * first pick (regions by importance: deeper, then larger), then every
+     * region's second, and so on. The first max of them, given to
+     * glcollide_contacts_select, are exactly what the same call without
+     * ranked returns for max_contacts = max: one ranked call at a large
+     * max_contacts serves every smaller buffer (the ODE plugin computes a
+     * step's contacts ahead on worker threads this way). */
+    int ranked;
 } glcollide_contact_options;
 
-/* points_per_region 4. */
+/* Which generator made a ranked list: their outputs are finished alike,
+ * except that a region of a mesh-primitive pair turns around its normal. */
+typedef enum glcollide_contact_kind {
+    GLCOLLIDE_CONTACTS_MESH_MESH = 0,       /* glcollide_contacts_generate, _containment */
+    GLCOLLIDE_CONTACTS_MESH_PRIMITIVE = 1, /* glcollide_contacts_mesh_primitive */
+} glcollide_contact_kind;
+
+/*
+ * The contacts a buffer of max gets, from count ranked ones (options.ranked)
+ * of kind: the first max of them, in place, in the order the unranked call
+ * returns them; returns how many (at most max). A ranked list that filled
+ * its buffer may have been cut: a larger max needs a larger ranked call.
+ */
+GLCOLLIDE_API size_t glcollide_contacts_select(glcollide_contact *contacts, size_t count,
+                                               size_t max, glcollide_contact_kind kind);
+
+/* points_per_region 4, not ranked. */
 GLCOLLIDE_API glcollide_contact_options glcollide_contact_default_options(void);
 
 /*

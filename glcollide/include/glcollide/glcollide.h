@@ -82,6 +82,46 @@ GLCOLLIDE_API void glcollide_log(glcollide_log_level level, const char *format, 
 #endif
     ;
 
+/* ---------------------------------------------------------------- threads */
+
+/*
+ * Worker threads, one pool per process, shared by every caller: the world's
+ * queries (glcollide_query_options.threads) and the ODE plugin's narrow
+ * phase. Answers never depend on the number of threads.
+ *
+ * The count is the number of threads a job may use, the calling thread
+ * included: 1 means no worker thread at all. Default: GLCOLLIDE_THREADS in
+ * the environment when it holds a whole number from 1 to
+ * GLCOLLIDE_WORKERS_MAX (else a warning and the next rule), otherwise the
+ * CPUs this process may run on (sched_getaffinity), at most 16. Workers are
+ * made on first need and parked between jobs; a forked child makes its own
+ * only when it first needs them. A job that finds the pool busy with another
+ * thread's job runs on its caller's thread alone, so several threads using
+ * glcollide at once never make more threads than the count.
+ */
+#define GLCOLLIDE_WORKERS_MAX 256
+/* The count jobs use now. Thread-safe. */
+GLCOLLIDE_API int glcollide_workers_count(void);
+/* Sets it (0: the default above). Errors: INVALID_ARGUMENT outside 0..MAX.
+ * Thread-safe; a job already running keeps its own. */
+GLCOLLIDE_API int glcollide_workers_set_count(int count);
+/* The CPUs this process may run on, at most 16: the default without
+ * GLCOLLIDE_THREADS. */
+GLCOLLIDE_API int glcollide_workers_default_count(void);
+
+/* Task index of count (0..count-1), on worker 0..threads-1: worker numbers a
+ * job's scratch memory; two tasks never run on one worker at once. */
+typedef void (*glcollide_task_fn)(void *user, size_t index, int worker);
+/*
+ * Runs fn for every index 0..count-1 on up to max_threads threads (0: the
+ * count above), the calling thread taking part as worker 0, and returns
+ * when all are done. Tasks must be independent: each writes only what
+ * belongs to its index (or to its worker). The order in which tasks run is
+ * not fixed. Errors: INVALID_ARGUMENT (no fn with tasks to run).
+ */
+GLCOLLIDE_API int glcollide_workers_run(size_t count, int max_threads, glcollide_task_fn fn,
+                                        void *user);
+
 /* ---------------------------------------------------------------- meshes */
 
 /*

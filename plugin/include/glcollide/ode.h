@@ -120,6 +120,21 @@ GLCOLLIDE_ODE_API void glcollide_ode_set_stencil_flags(int resolution);
 
 /* A simple space (dSimpleSpaceCreate) to use with glcollide_ode_space_collide;
  * usable with dSpaceAdd, dSpaceRemove, nesting, dSpaceDestroy as any space. */
+/*
+ * The threads the glcollide space may use for a step's narrow phase (the
+ * calling thread included; 1: none but it). 0 gives back the library's
+ * count (glcollide_workers_count: GLCOLLIDE_THREADS, else the CPUs this
+ * process may run on, at most 16). Before each step's first near callback,
+ * the space computes the contacts of the trimesh-trimesh and
+ * trimesh-primitive pairs it is about to hand over on that many threads;
+ * the dCollide calls of the callback then take them. What dCollide returns
+ * (count, order, every bit) is what it returns with 1 thread. A count
+ * outside 0..GLCOLLIDE_WORKERS_MAX is logged and ignored. Thread-safe.
+ */
+GLCOLLIDE_ODE_API void glcollide_ode_set_threads(int count);
+/* The count the space uses now. */
+GLCOLLIDE_ODE_API int glcollide_ode_threads(void);
+
 GLCOLLIDE_ODE_API dSpaceID glcollide_ode_space_create(dSpaceID parent);
 
 /*
@@ -232,6 +247,10 @@ typedef struct glcollide_ode_stats {
      * and those it flagged that the exact path found apart (extra). */
     unsigned long long stencil_passes, stencil_flagged, stencil_missed, stencil_extra;
     double stencil_ms; /* time in the stencil pass */
+    /* Pairs whose contacts a space computed ahead on worker threads, and
+     * the dCollide calls that took such an answer (the rest computed their
+     * own: another buffer's geoms order, a pair moved since, ...). */
+    unsigned long long ahead_pairs, ahead_served;
 } glcollide_ode_stats;
 
 /* Counters since the first glcollide_ode_init (or the last reset), all

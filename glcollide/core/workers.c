@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Worker threads: one small pool per process, shared by every caller of the
+ * library (the world's queries, the ODE plugin's narrow phase).
+ *
+ * Why a pthread pool of our own and not OpenMP: glcollide is loaded into
+ * other people's programs (an ODE game, DART, a Python interpreter through
+ * the preload). OpenMP's runtime there would be shared with the host's own
+ * parallel regions (libgomp and libomp may even both be in the process),
+ * read the host's OMP_NUM_THREADS, keep its threads spinning after every
+ * region (GOMP_SPINCOUNT), and a child forked after an OpenMP region hangs
+ * at its first one (libgomp does not re-create its team: the classic
+ * Python multiprocessing hang). The pool below is 300 lines we control:
+ *
+ * - Made on first need, never at load time; parked on a condition variable
+ *   between jobs (no spinning while the host's own threads want the cores).
+ * - One job at a time: a caller that finds the pool busy (a second ODE
+ *   world stepping on another thread, or a task asking for parallelism
+ *   inside a task) runs its job on its own thread instead. The host's
+ *   threads plus the pool's never exceed the host's threads plus count - 1,
+ *   so two worlds cannot oversubscribe the machine.
+ * - Fork: the prepare handler waits for a running job and holds the pool;
+ *   the child starts with no worker at all (they do not exist there) and
+ *   makes new ones only when it first runs a job.
+ * - Workers block every signal: the host's handlers run on the host's threads.
+ * - The answers never depend on the pool: a job is `count` independent tasks,
+ *   each writing only its own output; the worker number a task gets is for
+ *   choosing scratch memory, never part of a result.
+ */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include "core/internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WORKERS_DEFAULT_CAP = 16 };
+
+typedef struct workers_job {
+    glcollide_task_fn fn;
+    void *user;
+    size_t count;
+    atomic_size_t next; /* the next task to hand out */
+    int participants;   /* threads that may take tasks, the caller's included */
+} workers_job;
+
+static struct {
+    pthread_mutex_t submit; /* held by the caller running a job on the pool */
+    pthread_mutex_t lock;   /* the fields below */
+    pthread_cond_t wake, idle;
+    pthread_t *threads;
+    int thread_count;   /* workers running (the pool has thread_count + 1 places) */
+    uint64_t job_id;    /* bumped for every job handed to the workers */
+    int open;           /* workers may still join the current job */
+    int active;         /* workers inside the current job */
+    int stop;           /* workers leave */
+    workers_job job;
+    atomic_int count;   /* threads a job may use; 0 until first asked */
+    int atfork_done;
+} pool = {.submit = PTHREAD_MUTEX_INITIALIZER,
+          .lock = PTHREAD_MUTEX_INITIALIZER,
+          .wake = PTHREAD_COND_INITIALIZER,
+          .idle = PTHREAD_COND_INITIALIZER};
+
+/* ------------------------------------------------------------- the count */
+
+int glcollide_workers_default_count(void)
+{
+    cpu_set_t set;
+    int cpus = 1;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        cpus = CPU_COUNT(&set);
+    if (cpus < 1)
+        cpus = 1;
+    return cpus < WORKERS_DEFAULT_CAP ? cpus : WORKERS_DEFAULT_CAP;
+}
+
+/* GLCOLLIDE_THREADS: a positive whole number; anything else is reported
+ * once and the default serves. 0 when unset or wrong. */
+static int count_from_environment(void)
+{
+    const char *text = getenv("GLCOLLIDE_THREADS");
+    if (!text || !*text)
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    long n = strtol(text, &end, 10);
+    if (errno || *end || n < 1 || n > GLCOLLIDE_WORKERS_MAX) {
+        glcollide_log_warning("threads: GLCOLLIDE_THREADS='%s' is not a whole number from 1 to %d: "
+                              "using %d (the CPUs this process may run on, at most %d)",
+                              text, GLCOLLIDE_WORKERS_MAX, glcollide_workers_default_count(),
+                              WORKERS_DEFAULT_CAP);
+        return 0;
+    }
+    return (int)n;
+}
+
+int glcollide_workers_count(void)
+{
+    int n = atomic_load_explicit(&pool.count, memory_order_relaxed);
+    if (n > 0)
+        return n;
+    n = count_from_environment();
+    if (n == 0)
+        n = glcollide_workers_default_count();
+    int expected = 0;
+    atomic_compare_exchange_strong(&pool.count, &expected, n);
+    return atomic_load(&pool.count);
+}
+
+int glcollide_workers_set_count(int count)
+{
+    if (count < 0 || count > GLCOLLIDE_WORKERS_MAX)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "threads: count %d is not from 0 (the default) to %d", count,
+                              GLCOLLIDE_WORKERS_MAX);
+    if (count == 0) {
+        count = count_from_environment();
+        if (count == 0)
+            count = glcollide_workers_default_count();
+    }
+    atomic_store(&pool.count, count);
+    return GLCOLLIDE_OK;
+}
+
+/* ------------------------------------------------------------- workers */
+
+/* Takes tasks of job until none is left. */
+static void run_tasks(workers_job *job, int worker)
+{
+    for (;;) {
+        size_t i = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
+        if (i >= job->count)
+            return;
+        job->fn(job->user, i, worker);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    int worker = (int)(intptr_t)arg; /* 1 .. thread_count; the caller is 0 */
+    uint64_t seen = 0;
+    pthread_mutex_lock(&pool.lock);
+    for (;;) {
+        while (!pool.stop && (pool.job_id == seen || !pool.open))
+            pthread_cond_wait(&pool.wake, &pool.lock);
+        if (pool.stop)
+            break;
+        seen = pool.job_id;
+        if (worker >= pool.job.participants)
+            continue;
+        pool.active++;
+        pthread_mutex_unlock(&pool.lock);
+        run_tasks(&pool.job, worker);
+        pthread_mutex_lock(&pool.lock);
+        if (--pool.active == 0)
+            pthread_cond_broadcast(&pool.idle);
+    }
+    pthread_mutex_unlock(&pool.lock);
+    return NULL;
+}
+
+/* Joins every worker (pool.lock not held). */
+static void stop_workers(void)
+{
+    pthread_mutex_lock(&pool.lock);
+    pool.stop = 1;
+    pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.lock);
+    for (int i = 0; i < pool.thread_count; i++)
+        pthread_join(pool.threads[i], NULL);
+    pthread_mutex_lock(&pool.lock);
+    free(pool.threads);
+    pool.threads = NULL;
+    pool.thread_count = 0;
+    pool.stop = 0;
+    pthread_mutex_unlock(&pool.lock);
+}
+
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&pool.submit);
+    pthread_mutex_lock(&pool.lock);
+}
+
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&pool.submit);
+}
+
+/* The child has only the thread that forked: no worker, and the pool's
+ * locks made anew (they were held by that thread at the fork). */
+static void fork_child(void)
+{
+    pool.threads = NULL; /* the parent's array: its threads are not here */
+    pool.thread_count = 0;
+    pool.open = pool.active = pool.stop = 0;
+    pthread_mutex_init(&pool.submit, NULL);
+    pthread_mutex_init(&pool.lock, NULL);
+    pthread_cond_init(&pool.wake, NULL);
+    pthread_cond_init(&pool.idle, NULL);
+}
+
+/* The library unloaded (dlclose) or the process ending: no worker may be
+ * left running code that is about to go. */
+__attribute__((destructor)) static void workers_unload(void)
+{
+    if (pool.thread_count)
+        stop_workers();
+}
+
+/* Starts workers up to want - 1 (pool.submit held); fewer where threads
+ * cannot be made (logged once): the job runs with those there are. */
+static void grow(int want)
+{
+    if (!pool.atfork_done) {
+        pthread_atfork(fork_prepare, fork_parent, fork_child);
+        pool.atfork_done = 1;
+    }
+    if (want - 1 <= pool.thread_count)
+        return;
+    pthread_t *threads = realloc(pool.threads, (size_t)(want - 1) * sizeof *threads);
+    if (!threads)
+        return;
+    pool.threads = threads;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    while (pool.thread_count < want - 1) {
+        int worker = pool.thread_count + 1;
+        int error = pthread_create(&pool.threads[pool.thread_count], NULL, worker_main,
+                                   (void *)(intptr_t)worker);
+        if (error) {
+            static atomic_int told;
+            if (!atomic_exchange(&told, 1))
+                glcollide_log_warning("threads: cannot start worker %d: %s; running with %d",
+                                      worker, strerror(error), pool.thread_count + 1);
+            break;
+        }
+        pthread_mutex_lock(&pool.lock);
+        pool.thread_count++;
+        pthread_mutex_unlock(&pool.lock);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* ------------------------------------------------------------- jobs */
+
+int glcollide_workers_run(size_t count, int max_threads, glcollide_task_fn fn, void *user)
+{
+    if (!fn && count)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "threads: run with no task");
+    int threads = max_threads > 0 ? max_threads : glcollide_workers_count();
+    if ((size_t)threads > count)
+        threads = (int)count;
+    if (threads > GLCOLLIDE_WORKERS_MAX)
+        threads = GLCOLLIDE_WORKERS_MAX;
+    /* One thread, or the pool busy with another caller's job: this thread
+     * does it all (worker 0, as the caller always is). */
+    if (threads <= 1 || pthread_mutex_trylock(&pool.submit) != 0) {
+        for (size_t i = 0; i < count; i++)
+            fn(user, i, 0);
+        return GLCOLLIDE_OK;
+    }
+    grow(threads);
+    pthread_mutex_lock(&pool.lock);
+    pool.job.fn = fn;
+    pool.job.user = user;
+    pool.job.count = count;
+    atomic_store_explicit(&pool.job.next, 0, memory_order_relaxed);
+    pool.job.participants = threads < pool.thread_count + 1 ? threads : pool.thread_count + 1;
+    pool.job_id++;
+    pool.open = 1;
+    pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.lock);
+
+    run_tasks(&pool.job, 0);
+
+    /* Every task is handed out; wait for those still running, and let no
+     * late worker join. */
+    pthread_mutex_lock(&pool.lock);
+    pool.open = 0;
+    while (pool.active > 0)
+        pthread_cond_wait(&pool.idle, &pool.lock);
+    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&pool.submit);
+    return GLCOLLIDE_OK;
+}
