@@ -32,6 +32,7 @@ glcollide_query_options glcollide_query_default_options(void)
         .level = GLCOLLIDE_LEVEL_OBJECTS,
         .resolution = 1024,
         .distance = 0.0,
+        .threads = 0,
     };
     return options;
 }
@@ -45,6 +46,10 @@ static int check_options(const glcollide_query_options *options, const glcollide
     if (options->level != GLCOLLIDE_LEVEL_OBJECTS && options->level != GLCOLLIDE_LEVEL_TRIANGLES)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "query: unknown level %d",
                               (int)options->level);
+    if (options->threads < 0 || options->threads > GLCOLLIDE_WORKERS_MAX)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "query: threads %d outside 0..%d", options->threads,
+                              GLCOLLIDE_WORKERS_MAX);
     if (options->resolution < 16 || options->resolution > 16384)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "query: resolution %d outside 16..16384", options->resolution);

@@ -130,6 +130,21 @@ int glcollide_query_exact_pair(glcollide_world *world, uint32_t i, uint32_t j, d
     return pair.status;
 }
 
+typedef struct exact_job {
+    glcollide_world *world;
+    double distance;
+    int all_triangles;
+} exact_job;
+
+static int exact_task(void *user, uint32_t i, uint32_t j, int worker,
+                      glcollide_query_result *into, int *found)
+{
+    (void)worker;
+    const exact_job *job = user;
+    return glcollide_query_exact_pair(job->world, i, j, job->distance, job->all_triangles, into,
+                                      found);
+}
+
 int glcollide_query_exact(glcollide_world *world, const glcollide_query_options *options,
                           glcollide_query_result *result)
 {
@@ -143,14 +158,7 @@ int glcollide_query_exact(glcollide_world *world, const glcollide_query_options 
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = candidates->count;
-    for (size_t k = 0; k < candidates->count && status == GLCOLLIDE_OK; k++) {
-        uint32_t i = candidates->pairs[k].a, j = candidates->pairs[k].b;
-        int found = 0;
-        status =
-            glcollide_query_exact_pair(world, i, j, options->distance,
-                                       options->level == GLCOLLIDE_LEVEL_TRIANGLES, result, &found);
-        if (status == GLCOLLIDE_OK && found)
-            status = glcollide_result_add_pair(result, i, j);
-    }
-    return status;
+    /* Each pair reads the prepared world alone: the pairs run on the workers. */
+    exact_job job = {world, options->distance, options->level == GLCOLLIDE_LEVEL_TRIANGLES};
+    return glcollide_world_pairs_run(world, candidates, options->threads, exact_task, &job, result);
 }

@@ -15,8 +15,9 @@
 
 static const char *const usage =
     "usage: glcollide-query [--method M] [--level objects|triangles] [--resolution N]\n"
-    "                       [--distance D] [--stats] SCENE\n"
-    "  M: exact (CPU oracle, default), sap, cullide, far, stencil, convex\n";
+    "                       [--distance D] [--threads N] [--stats] SCENE\n"
+    "  M: exact (CPU oracle, default), sap, cullide, far, stencil, convex\n"
+    "  N: threads for the CPU stages (default: GLCOLLIDE_THREADS, else the CPUs, at most 16)\n";
 
 static int fail(const char *format, const char *arg)
 {
@@ -54,7 +55,8 @@ int main(int argc, char **argv)
         } else if (strcmp(arg, "--stats") == 0) {
             stats = 1;
         } else if (strcmp(arg, "--method") == 0 || strcmp(arg, "--level") == 0 ||
-                   strcmp(arg, "--resolution") == 0 || strcmp(arg, "--distance") == 0) {
+                   strcmp(arg, "--resolution") == 0 || strcmp(arg, "--distance") == 0 ||
+                   strcmp(arg, "--threads") == 0) {
             if (!value)
                 return fail("%s needs a value", arg);
             i++;
@@ -76,6 +78,12 @@ int main(int argc, char **argv)
                 if (!parse_double(value, &n) || n != floor(n) || n < 16 || n > 16384)
                     return fail("--resolution '%s': expected an integer in 16..16384", value);
                 options.resolution = (int)n;
+            } else if (strcmp(arg, "--threads") == 0) {
+                double n;
+                if (!parse_double(value, &n) || n != floor(n) || n < 1 ||
+                    n > GLCOLLIDE_WORKERS_MAX)
+                    return fail("--threads '%s': expected an integer in 1..256", value);
+                options.threads = (int)n;
             } else {
                 if (!parse_double(value, &options.distance) || options.distance < 0)
                     return fail("--distance '%s': expected a finite number >= 0", value);

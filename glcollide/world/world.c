@@ -74,6 +74,10 @@ void glcollide_world_destroy(glcollide_world **world)
     free(w->objects);
     free(w->boxes);
     free(w->changed_at);
+    for (size_t k = 0; k < w->part_count; k++)
+        glcollide_query_result_clear(&w->parts[k]);
+    free(w->parts);
+    free(w->outcomes);
     free(w->exact_boxes);
     free(w->exact_synced);
     glcollide_pair_list_release(&w->pairs);

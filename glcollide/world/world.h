@@ -73,6 +73,12 @@ struct glcollide_world {
     glcollide_pair_list pairs;
     glcollide_workspace workspace;
     glcollide_world_scratch scratch;
+    /* Per worker, the parts of a query run on several threads
+     * (glcollide_world_pairs_run), and per candidate pair its outcome. */
+    glcollide_query_result *parts;
+    size_t part_count;
+    int *outcomes;
+    size_t outcome_capacity;
     glcollide_aabb *exact_boxes; /* boxes of the world positions, for sap (lazily) */
     uint64_t *exact_synced;
     size_t exact_capacity, exact_synced_capacity;
@@ -151,6 +157,20 @@ int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
                                          unsigned char *const *flags, uint32_t i, uint32_t j,
                                          double margin, glcollide_query_result *result,
                                          glcollide_world_scratch *scratch);
+
+/* ------------------------------------------------------------- pairs on threads */
+
+/* One object pair's work on worker (0..threads-1): *found when the pair is
+ * reported; triangle pairs and counters go to into. */
+typedef int (*glcollide_world_pair_fn)(void *user, uint32_t i, uint32_t j, int worker,
+                                       glcollide_query_result *into, int *found);
+/* fn for every pair of pairs on up to threads threads (0: the library's
+ * count): the pairs found appended to result in pairs' order, then their
+ * triangle pairs, counters added (the same result after grouping whatever
+ * threads). Errors: the first task's, OUT_OF_MEMORY. */
+int glcollide_world_pairs_run(glcollide_world *world, const glcollide_pair_list *pairs,
+                              int threads, glcollide_world_pair_fn fn, void *user,
+                              glcollide_query_result *result);
 
 /* ------------------------------------------------------------- results */
 

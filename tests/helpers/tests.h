@@ -10,6 +10,7 @@
 #include <check.h>
 #include <stdint.h>
 
+Suite *suite_workers(void);
 Suite *suite_mesh_io(void);
 Suite *suite_mesh_validate(void);
 Suite *suite_predicates(void);
@@ -37,6 +38,7 @@ Suite *suite_bad_input(void);
 Suite *suite_ode(void);
 Suite *suite_stacking(void);
 Suite *suite_primitives(void);
+Suite *suite_ode_threads(void);
 
 /* Check's ck_assert writes to a pipe on success too (its "last passed
  * point"); in loops over thousands of cases that dominates the run time, so

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Runs the ODE plugin's suites (tests/glcollide-ode-tests). CK_RUN_SUITE
  * selects one: ode (the space and the collider), stacking (simulations),
- * primitives (trimeshes against ODE's primitives, simulated). */
+ * primitives (trimeshes against ODE's primitives, simulated), threads (the
+ * narrow phase on worker threads). */
 #include "helpers/tests.h"
 
 #include <stdlib.h>
@@ -11,6 +12,7 @@ int main(void)
     SRunner *runner = srunner_create(suite_ode());
     srunner_add_suite(runner, suite_stacking());
     srunner_add_suite(runner, suite_primitives());
+    srunner_add_suite(runner, suite_ode_threads());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

@@ -8,7 +8,8 @@
 
 int main(void)
 {
-    SRunner *runner = srunner_create(suite_mesh_io());
+    SRunner *runner = srunner_create(suite_workers());
+    srunner_add_suite(runner, suite_mesh_io());
     srunner_add_suite(runner, suite_mesh_validate());
     srunner_add_suite(runner, suite_predicates());
     srunner_add_suite(runner, suite_tritri());

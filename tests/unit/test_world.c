@@ -598,6 +598,71 @@ START_TEST(test_world_solid_checks_cached)
 }
 END_TEST
 
+/* The exact method's object pairs on the workers: the same pairs and
+ * triangle pairs, in the same order, with 1, 2, 3 and 8 threads, at both
+ * levels, with and without a distance; bad thread counts refused. */
+START_TEST(test_world_query_threads)
+{
+    test_rng rng = {0x7E4D5000u};
+    glcollide_mesh *meshes[3];
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
+    for (int m = 0; m < 3; m++) {
+        meshes[m] = test_random_mesh(&rng, test_rng_uniform(&rng, 0.4, 1.0));
+        ck_assert_int_eq(glcollide_world_add_mesh(world, meshes[m], NULL), GLCOLLIDE_OK);
+    }
+    for (int o = 0; o < 120; o++) {
+        double t[3] = {test_rng_uniform(&rng, 0, 5), test_rng_uniform(&rng, 0, 5),
+                       test_rng_uniform(&rng, 0, 5)},
+               q[4];
+        test_rng_quaternion(&rng, q);
+        ck_assert_int_eq(glcollide_world_add_object(world, test_rng_below(&rng, 3), t, q, NULL),
+                         GLCOLLIDE_OK);
+    }
+    const int threads[] = {1, 2, 3, 8, 0};
+    for (int level = 0; level < 2; level++)
+        for (int d = 0; d < 2; d++) {
+            glcollide_query_options options = glcollide_query_default_options();
+            options.level = level ? GLCOLLIDE_LEVEL_TRIANGLES : GLCOLLIDE_LEVEL_OBJECTS;
+            options.distance = d ? 0.05 : 0.0;
+            glcollide_query_result alone = {0};
+            options.threads = 1;
+            ck_assert_int_eq(glcollide_world_query(world, NULL, &options, &alone), GLCOLLIDE_OK);
+            ck_assert_uint_gt(alone.pair_count, 10);
+            for (size_t k = 1; k < sizeof threads / sizeof threads[0]; k++) {
+                glcollide_query_result r = {0};
+                options.threads = threads[k];
+                ck_assert_int_eq(glcollide_world_query(world, NULL, &options, &r), GLCOLLIDE_OK);
+                TEST_REQUIRE(r.pair_count == alone.pair_count &&
+                                 r.triangle_pair_count == alone.triangle_pair_count,
+                             "%d threads, level %d, distance %d: %zu pairs, %zu triangle pairs; "
+                             "alone %zu, %zu",
+                             threads[k], level, d, r.pair_count, r.triangle_pair_count,
+                             alone.pair_count, alone.triangle_pair_count);
+                ck_assert_mem_eq(r.pairs, alone.pairs, r.pair_count * sizeof *r.pairs);
+                if (r.triangle_pair_count)
+                    ck_assert_mem_eq(r.triangle_pairs, alone.triangle_pairs,
+                                     r.triangle_pair_count * sizeof *r.triangle_pairs);
+                ck_assert_uint_eq(r.stats.triangle_tests, alone.stats.triangle_tests);
+                ck_assert_uint_eq(r.stats.candidates, alone.stats.candidates);
+                glcollide_query_result_clear(&r);
+            }
+            glcollide_query_result_clear(&alone);
+        }
+    glcollide_query_options options = glcollide_query_default_options();
+    options.threads = -1;
+    glcollide_query_result r = {0};
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
+    TEST_ASSERT_FAILED(glcollide_world_query(world, NULL, &options, &r),
+                       GLCOLLIDE_ERROR_INVALID_ARGUMENT, "query: threads -1 outside 0..256");
+    test_log_capture_stop();
+    glcollide_query_result_clear(&r);
+    glcollide_world_destroy(&world);
+    for (int m = 0; m < 3; m++)
+        glcollide_mesh_destroy(&meshes[m]);
+}
+END_TEST
+
 Suite *suite_world(void)
 {
     Suite *s = suite_create("world");
@@ -611,6 +676,7 @@ Suite *suite_world(void)
     tcase_add_test(tc, test_world_arguments);
     tcase_add_test(tc, test_world_memory_linear);
     tcase_add_test(tc, test_world_solid_checks_cached);
+    tcase_add_test(tc, test_world_query_threads);
     suite_add_tcase(s, tc);
     return s;
 }

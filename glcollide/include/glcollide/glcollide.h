@@ -457,9 +457,13 @@ typedef struct glcollide_query_options {
     glcollide_level level;
     int resolution;  /* image-space methods: viewport side in pixels */
     double distance; /* report pairs closer than this (>= 0); 0 = touching */
+    /* Threads the CPU stages may use (the exact method's object pairs): 0
+     * the library's count (glcollide_workers_count), 1 the calling thread
+     * alone. The answer is the same for any count. */
+    int threads;
 } glcollide_query_options;
 
-/* Defaults: exact, objects, resolution 1024, distance 0. */
+/* Defaults: exact, objects, resolution 1024, distance 0, threads 0. */
 GLCOLLIDE_API glcollide_query_options glcollide_query_default_options(void);
 
 typedef struct glcollide_object_pair {

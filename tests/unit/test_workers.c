@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/* The worker pool: every task once, workers within the count, a job inside a
+ * task or on a second thread runs on its caller, a forked child gets workers
+ * of its own, GLCOLLIDE_THREADS read as documented. */
+#define _POSIX_C_SOURCE 200809L
+#include "helpers/tests.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct tally {
+    atomic_int *runs;   /* per task */
+    atomic_int workers; /* bit per worker seen */
+    int max_worker;
+} tally;
+
+static void count_task(void *user, size_t index, int worker)
+{
+    tally *t = user;
+    atomic_fetch_add(&t->runs[index], 1);
+    if (worker < 31)
+        atomic_fetch_or(&t->workers, 1 << worker);
+    if (worker > t->max_worker)
+        t->max_worker = worker; /* read after the job: a race is harmless for a max */
+}
+
+/* Runs count tasks on threads and checks each ran once, on workers below threads. */
+static int run_and_check(size_t count, int threads)
+{
+    atomic_int *runs = calloc(count ? count : 1, sizeof *runs);
+    ck_assert_ptr_nonnull(runs);
+    tally t = {runs, 0, 0};
+    ck_assert_int_eq(glcollide_workers_run(count, threads, count_task, &t), GLCOLLIDE_OK);
+    for (size_t i = 0; i < count; i++)
+        ck_assert_msg(atomic_load(&runs[i]) == 1, "task %zu of %zu ran %d times on %d threads", i,
+                      count, atomic_load(&runs[i]), threads);
+    ck_assert_int_lt(t.max_worker, threads > 0 ? threads : glcollide_workers_count());
+    free(runs);
+    return atomic_load(&t.workers);
+}
+
+START_TEST(test_every_task_once)
+{
+    const size_t counts[] = {0, 1, 2, 7, 1000, 20000};
+    const int threads[] = {1, 2, 3, 8, 0};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+        for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++)
+            run_and_check(counts[c], threads[t]);
+    /* one thread: the caller alone, as worker 0 */
+    ck_assert_int_eq(run_and_check(100, 1), 1);
+}
+END_TEST
+
+/* A task that runs a job of its own: the pool is busy, so that job runs on
+ * the task's thread, and both finish. */
+static void nested_task(void *user, size_t index, int worker)
+{
+    (void)index;
+    (void)worker;
+    atomic_int *done = user;
+    atomic_int runs[10] = {0};
+    tally t = {runs, 0, 0};
+    glcollide_workers_run(10, 4, count_task, &t);
+    int all = 1;
+    for (int i = 0; i < 10; i++)
+        all &= atomic_load(&runs[i]) == 1;
+    atomic_fetch_add(done, all);
+}
+
+START_TEST(test_nested_job)
+{
+    atomic_int done = 0;
+    ck_assert_int_eq(glcollide_workers_run(16, 4, nested_task, &done), GLCOLLIDE_OK);
+    ck_assert_int_eq(atomic_load(&done), 16);
+}
+END_TEST
+
+static void *jobs_in_thread(void *arg)
+{
+    atomic_int *ok = arg;
+    for (int i = 0; i < 200; i++) {
+        atomic_int runs[64] = {0};
+        tally t = {runs, 0, 0};
+        glcollide_workers_run(64, 4, count_task, &t);
+        for (int k = 0; k < 64; k++)
+            if (atomic_load(&runs[k]) != 1)
+                return NULL;
+    }
+    atomic_fetch_add(ok, 1);
+    return NULL;
+}
+
+/* Jobs from two threads at once: each completes, whichever gets the pool. */
+START_TEST(test_two_callers)
+{
+    atomic_int ok = 0;
+    pthread_t threads[2];
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, jobs_in_thread, &ok), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(threads[i], NULL);
+    ck_assert_int_eq(atomic_load(&ok), 2);
+}
+END_TEST
+
+/* After jobs made workers, a forked child runs jobs (on workers of its own)
+ * and ends; the parent's pool still serves. */
+START_TEST(test_fork)
+{
+    run_and_check(1000, 4);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        alarm(30); /* a hang ends the child with SIGALRM */
+        int workers = run_and_check(100000, 4);
+        _exit(workers ? 0 : 1);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "the forked child did not finish its job (status %d)", status);
+    run_and_check(1000, 4);
+}
+END_TEST
+
+START_TEST(test_count_setting)
+{
+    int before = glcollide_workers_count();
+    ck_assert_int_ge(before, 1);
+    int cpus = glcollide_workers_default_count();
+    ck_assert_int_ge(cpus, 1);
+    ck_assert_int_le(cpus, 16);
+
+    ck_assert_int_eq(glcollide_workers_set_count(5), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_workers_count(), 5);
+    setenv("GLCOLLIDE_THREADS", "3", 1);
+    ck_assert_int_eq(glcollide_workers_set_count(0), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_workers_count(), 3);
+
+    setenv("GLCOLLIDE_THREADS", "three", 1);
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    ck_assert_int_eq(glcollide_workers_set_count(0), GLCOLLIDE_OK);
+    test_log_capture_stop();
+    ck_assert_int_eq(test_log_count(), 1);
+    char expected[256];
+    snprintf(expected, sizeof expected,
+             "threads: GLCOLLIDE_THREADS='three' is not a whole number from 1 to 256: using %d "
+             "(the CPUs this process may run on, at most 16)",
+             cpus);
+    ck_assert_str_eq(test_log_last(), expected);
+    ck_assert_int_eq(glcollide_workers_count(), cpus);
+
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    TEST_ASSERT_FAILED(glcollide_workers_set_count(257), GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "threads: count 257 is not from 0 (the default) to 256");
+    test_log_capture_stop();
+    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
+    TEST_ASSERT_FAILED(glcollide_workers_run(3, 2, NULL, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "threads: run with no task");
+    test_log_capture_stop();
+    unsetenv("GLCOLLIDE_THREADS");
+    glcollide_workers_set_count(0);
+}
+END_TEST
+
+Suite *suite_workers(void)
+{
+    Suite *suite = suite_create("workers");
+    TCase *tc = tcase_create("pool");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_every_task_once);
+    tcase_add_test(tc, test_nested_job);
+    tcase_add_test(tc, test_two_callers);
+    tcase_add_test(tc, test_count_setting);
+    suite_add_tcase(suite, tc);
+    /* Tagged: make tsan leaves it out (ThreadSanitizer does not follow a
+     * child forked from a threaded process). */
+    TCase *fork = tcase_create("fork");
+    tcase_set_tags(fork, "fork");
+    tcase_set_timeout(fork, 120);
+    tcase_add_test(fork, test_fork);
+    suite_add_tcase(suite, fork);
+    return suite;
+}
