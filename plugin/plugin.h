@@ -197,6 +197,7 @@ typedef struct plugin_scratch {
     size_t contact_capacity;
     glcollide_index_pair *candidates; /* CPU candidates of one trimesh pair */
     size_t candidate_capacity;
+    glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS]; /* a large pair's descent, shared */
     glcollide_contact_scratch *contact_scratch;
     glcollide_primitive_scratch *primitive_scratch; /* trimesh-primitive contacts */
     glcollide_ray_hit *ray_hits;

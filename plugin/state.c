@@ -150,6 +150,8 @@ void plugin_scratch_free(plugin_scratch *s)
     free(s->local_candidates);
     free(s->contacts);
     free(s->candidates);
+    for (int k = 0; k < GLCOLLIDE_BVH_PARTS; k++)
+        glcollide_pair_list_release(&s->parts[k]);
     glcollide_contact_scratch_destroy(&s->contact_scratch);
     glcollide_primitive_scratch_destroy(&s->primitive_scratch);
     free(s->ray_hits);

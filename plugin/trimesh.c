@@ -133,6 +133,11 @@ static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcol
     return GLCOLLIDE_OK;
 }
 
+/* Meshes of at least this many triangles together share their descent
+ * among the threads: below it, cutting the descent costs more than it
+ * saves (measured with the pile's and the bench's pairs). */
+enum { SPLIT_TRIANGLES = 4096 };
+
 typedef struct candidate_list {
     glcollide_index_pair *pairs;
     size_t count, capacity;
@@ -162,6 +167,7 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
     const glcollide_mesh *ma = da->mesh, *mb = db->mesh;
     const glcollide_object *oa = &pair->pose1, *ob = &pair->pose2;
     unsigned long long start = plugin_now_ns();
+    int threads = plugin_threads();
     *count = 0;
 
     /* Candidates: this step's GPU culling (kept as (lower geom, higher
@@ -178,6 +184,14 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
         if (cached) { /* swap each pair */
             for (size_t i = 0; i < cached->count; i++)
                 add_candidate(pair->culled_candidates[i].b, pair->culled_candidates[i].a, &cpu);
+        } else if (threads > 1 && ma->triangle_count + mb->triangle_count >= SPLIT_TRIANGLES) {
+            /* a large pair: its descent shared among the threads */
+            glcollide_pair_list list = {cpu.pairs, 0, cpu.capacity};
+            cpu.status = glcollide_bvh_overlap_objects_split(da->bvh, oa, db->bvh, ob, 0.0, threads,
+                                                             s->parts, &list);
+            cpu.pairs = list.pairs;
+            cpu.count = list.count;
+            cpu.capacity = list.capacity;
         } else {
             glcollide_bvh_overlap_objects(da->bvh, oa, db->bvh, ob, 0.0, add_candidate, &cpu);
         }
@@ -194,6 +208,7 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
     /* Only the candidate triangles go to world space, each once. */
     glcollide_contact_options options = glcollide_contact_default_options();
     options.ranked = 1;
+    options.threads = threads;
     int status = GLCOLLIDE_OK;
     if (!s->contact_scratch)
         status = glcollide_contact_scratch_create(&s->contact_scratch);

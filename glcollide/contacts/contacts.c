@@ -182,6 +182,15 @@ typedef struct triangle_info {
     double prism[3][3];       /* normal x edge i: inward normals of the prism's sides */
 } triangle_info;
 
+/* A candidate pair's exact test: how it meets (0: not), the segment and
+ * the sides of each triangle's corners (glcollide_tri_tri_intersection_planes). */
+typedef struct meeting {
+    uint32_t ta, tb;
+    int kind;
+    int side_a[3], side_b[3];
+    double seg[2][3];
+} meeting;
+
 /* A sort key with its payload. */
 typedef struct keyed {
     uint64_t key;
@@ -217,6 +226,8 @@ struct glcollide_contact_scratch {
     size_t slot_capacity[2];
     triangle_info *info[2];
     size_t info_capacity[2];
+    meeting *meetings; /* per candidate, when the tests run on several threads */
+    size_t meeting_capacity;
 };
 
 int glcollide_contact_scratch_create(glcollide_contact_scratch **out)
@@ -231,6 +242,7 @@ int glcollide_contact_scratch_create(glcollide_contact_scratch **out)
 
 static void scratch_release(glcollide_contact_scratch *s)
 {
+    free(s->meetings);
     free(s->elements);
     free(s->elements_tmp);
     free(s->points);
@@ -559,20 +571,28 @@ static triangle_info *info_of(const glcollide_contact_scratch *s, int side, uint
     return &s->info[side][s->slot[side][t]];
 }
 
+/* Whether candidate pair (ta, tb) meets, and how: the exact test, on the
+ * triangles' prepared planes (read only: any thread). 0 when it does not. */
+static int test_pair(const glcollide_contact_scratch *s, meeting *m)
+{
+    const triangle_info *info_a = info_of(s, 0, m->ta), *info_b = info_of(s, 1, m->tb);
+    m->kind = glcollide_tri_tri_intersection_planes(&info_a->plane, &info_b->plane, m->seg[0],
+                                                    m->seg[1], m->side_a, m->side_b);
+    return m->kind;
+}
+
 /*
- * The element of one candidate pair, appended to s->elements with its
- * points in s->points (0 when the pair does not meet or gives nothing).
+ * The element of a candidate pair that meets (m, from test_pair), appended to
+ * s->elements with its points in s->points (nothing when it gives nothing).
  */
-static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t ta, uint32_t tb,
+static int make_element(glcollide_contact_scratch *s, const input *in, meeting *m,
                         size_t *element_count, size_t *point_count)
 {
+    uint32_t ta = m->ta, tb = m->tb;
+    int kind = m->kind;
+    double(*seg)[3] = m->seg;
+    const int *side_a = m->side_a, *side_b = m->side_b;
     triangle_info *info_a = info_of(s, 0, ta), *info_b = info_of(s, 1, tb);
-    double seg[2][3];
-    int side_a[3], side_b[3];
-    int kind = glcollide_tri_tri_intersection_planes(&info_a->plane, &info_b->plane, seg[0], seg[1],
-                                                     side_a, side_b);
-    if (kind == 0)
-        return GLCOLLIDE_OK;
     info_shape(info_a);
     info_shape(info_b);
     const double *const *a = info_a->plane.t, *const *b = info_b->plane.t;
@@ -701,6 +721,61 @@ static int make_element(glcollide_contact_scratch *s, const input *in, uint32_t 
                 sizeof *s->elements))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     s->elements[(*element_count)++] = e;
+    return GLCOLLIDE_OK;
+}
+
+/* Candidate pairs tested per task when the tests run on several threads. */
+enum { TESTS_PER_TASK = 256 };
+
+typedef struct tests_job {
+    const glcollide_contact_scratch *s;
+    const glcollide_index_pair *candidates;
+    size_t count;
+} tests_job;
+
+static void test_task(void *user, size_t task, int worker)
+{
+    (void)worker;
+    const tests_job *job = user;
+    size_t end = (task + 1) * TESTS_PER_TASK < job->count ? (task + 1) * TESTS_PER_TASK : job->count;
+    for (size_t i = task * TESTS_PER_TASK; i < end; i++) {
+        meeting *m = &job->s->meetings[i];
+        m->ta = job->candidates[i].a;
+        m->tb = job->candidates[i].b;
+        test_pair(job->s, m);
+    }
+}
+
+/*
+ * The elements of every candidate pair, in the candidates' order. The exact
+ * tests, most of the work where few candidates meet, run on the workers
+ * when there are enough of them (each candidate's outcome in its own slot);
+ * the elements of those that meet are then made in order on this thread, as
+ * they are without workers: the same elements, whatever the threads.
+ */
+static int make_elements(glcollide_contact_scratch *s, const input *in,
+                         const glcollide_index_pair *candidates, size_t count, int threads,
+                         size_t *element_count, size_t *point_count)
+{
+    if (threads <= 0)
+        threads = glcollide_workers_count();
+    size_t tasks = (count + TESTS_PER_TASK - 1) / TESTS_PER_TASK;
+    if (threads > 1 && tasks > 1) {
+        if (reserve((void **)&s->meetings, &s->meeting_capacity, count, sizeof *s->meetings))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        tests_job job = {s, candidates, count};
+        glcollide_workers_run(tasks, threads, test_task, &job);
+        for (size_t i = 0; i < count; i++)
+            if (s->meetings[i].kind &&
+                make_element(s, in, &s->meetings[i], element_count, point_count))
+                return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        return GLCOLLIDE_OK;
+    }
+    for (size_t i = 0; i < count; i++) {
+        meeting m = {.ta = candidates[i].a, .tb = candidates[i].b};
+        if (test_pair(s, &m) && make_element(s, in, &m, element_count, point_count))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    }
     return GLCOLLIDE_OK;
 }
 
@@ -1488,9 +1563,9 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     size_t element_count = 0, point_count = 0;
     if (prepare_triangles(s, in, candidates, candidate_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < candidate_count; i++)
-        if (make_element(s, in, candidates[i].a, candidates[i].b, &element_count, &point_count))
-            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    if (make_elements(s, in, candidates, candidate_count, options->threads, &element_count,
+                      &point_count))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     if (element_count == 0)
         return GLCOLLIDE_OK;
     if (sort_elements(s, &element_count, &point_count))

@@ -612,31 +612,68 @@ static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const 
     return 0;
 }
 
-/* The simultaneous descent of both trees shared by the two overlap queries:
- * same frame (f NULL) or b placed by f. */
-static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const object_frames *f,
-                           double margin, glcollide_bvh_pair_fn fn, void *user)
+/* Do the roots of a and b meet (same frame: f NULL; or b placed by f)? */
+static int roots_meet(const glcollide_bvh *a, const glcollide_bvh *b, const object_frames *f,
+                      double margin)
+{
+    if (!f)
+        return overlap_margin(&a->nodes[0].box, &b->nodes[0].box, margin);
+    placed_box root_b;
+    place_b(f, &b->nodes[0].box, &root_b);
+    return meets_placed(&a->nodes[0].box, f->grow_a, &root_b);
+}
+
+/* The children of node pair (ia, ib), not both leaves, that meet, into
+ * out in order; returns how many. The larger box is descended (or the only
+ * inner node): its children are the likeliest to separate from the other
+ * box. The node kept is placed in the descended tree's frame once. */
+static int node_children(const glcollide_bvh *a, const glcollide_bvh *b, const object_frames *f,
+                         double margin, uint32_t ia, uint32_t ib, uint32_t (*out)[2])
+{
+    const bvh_node *na = &a->nodes[ia], *nb = &b->nodes[ib];
+    int descend_a = nb->count || (!na->count && box_size(&na->box) >= box_size(&nb->box));
+    placed_box kept;
+    if (f) {
+        if (descend_a)
+            place_b(f, &nb->box, &kept);
+        else
+            place_a(f, &na->box, &kept);
+    } else {
+        memset(&kept, 0, sizeof kept); /* unused: the boxes share a frame */
+    }
+    int n = 0;
+    for (uint32_t c = 0; c < 2; c++) {
+        uint32_t ca = descend_a ? na->first + c : ia;
+        uint32_t cb = descend_a ? ib : nb->first + c;
+        const bvh_box *box_a = &a->nodes[ca].box, *box_b = &b->nodes[cb].box;
+        int meet = !f          ? overlap_margin(box_a, box_b, margin)
+                   : descend_a ? meets_placed(box_a, f->grow_a, &kept)
+                               : meets_placed(box_b, f->grow_b, &kept);
+        if (meet) {
+            out[n][0] = ca;
+            out[n][1] = cb;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The simultaneous descent of both trees shared by the overlap queries, from
+ * node pair (ia, ib), which meets: same frame (f NULL) or b placed by f. */
+static int overlap_descent_from(const glcollide_bvh *a, const glcollide_bvh *b,
+                                const object_frames *f, double margin, uint32_t ia, uint32_t ib,
+                                glcollide_bvh_pair_fn fn, void *user)
 {
     uint32_t stack[GLCOLLIDE_BVH_STACK][2];
-    size_t top = 0;
-    int roots_meet;
+    size_t top = 1;
+    stack[0][0] = ia;
+    stack[0][1] = ib;
     placed_leaf last_b;
     last_b.leaf = NULL;
-    if (f) {
-        placed_box root_b;
-        place_b(f, &b->nodes[0].box, &root_b);
-        roots_meet = meets_placed(&a->nodes[0].box, f->grow_a, &root_b);
-    } else {
-        roots_meet = overlap_margin(&a->nodes[0].box, &b->nodes[0].box, margin);
-    }
-    if (roots_meet) {
-        stack[0][0] = 0;
-        stack[0][1] = 0;
-        top = 1;
-    }
     while (top > 0) {
         top--;
-        uint32_t ia = stack[top][0], ib = stack[top][1];
+        ia = stack[top][0];
+        ib = stack[top][1];
         const bvh_node *na = &a->nodes[ia];
         const bvh_node *nb = &b->nodes[ib];
         if (na->count && nb->count) {
@@ -646,34 +683,15 @@ static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const
                 return 1;
             continue;
         }
-        /* Descend the larger box (or the only inner node): its children are
-         * the likeliest to separate from the other box. The node kept is
-         * placed in the descended tree's frame once. */
-        int descend_a = nb->count || (!na->count && box_size(&na->box) >= box_size(&nb->box));
-        placed_box kept;
-        if (f) {
-            if (descend_a)
-                place_b(f, &nb->box, &kept);
-            else
-                place_a(f, &na->box, &kept);
-        } else {
-            memset(&kept, 0, sizeof kept); /* unused: the boxes share a frame */
-        }
-        for (uint32_t c = 0; c < 2; c++) {
-            uint32_t ca = descend_a ? na->first + c : ia;
-            uint32_t cb = descend_a ? ib : nb->first + c;
-            const bvh_box *box_a = &a->nodes[ca].box, *box_b = &b->nodes[cb].box;
-            int meet = !f          ? overlap_margin(box_a, box_b, margin)
-                       : descend_a ? meets_placed(box_a, f->grow_a, &kept)
-                                   : meets_placed(box_b, f->grow_b, &kept);
-            if (meet) {
-                stack[top][0] = ca;
-                stack[top][1] = cb;
-                top++;
-            }
-        }
+        top += (size_t)node_children(a, b, f, margin, ia, ib, &stack[top]);
     }
     return 0;
+}
+
+static int overlap_descent(const glcollide_bvh *a, const glcollide_bvh *b, const object_frames *f,
+                           double margin, glcollide_bvh_pair_fn fn, void *user)
+{
+    return roots_meet(a, b, f, margin) && overlap_descent_from(a, b, f, margin, 0, 0, fn, user);
 }
 
 int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double margin,
@@ -684,17 +702,16 @@ int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double
     return overlap_descent(a, b, NULL, margin, fn, user);
 }
 
-int glcollide_bvh_overlap_objects(const glcollide_bvh *a, const glcollide_object *object_a,
-                                  const glcollide_bvh *b, const glcollide_object *object_b,
-                                  double margin, glcollide_bvh_pair_fn fn, void *user)
+/* The placements of a BVH pair for glcollide_bvh_overlap_objects; 0 when
+ * they are not finite (nothing can be decided). */
+static int make_frames(const glcollide_bvh *a, const glcollide_object *object_a,
+                       const glcollide_bvh *b, const glcollide_object *object_b, double margin,
+                       object_frames *f)
 {
-    if (!a || !b || !object_a || !object_b || !fn || !a->node_count || !b->node_count)
-        return 0;
     double ra[9], rb[9];
     glcollide_object_rotation_matrix(object_a, ra);
     glcollide_object_rotation_matrix(object_b, rb);
-    object_frames f;
-    relative_frame *ab = &f.ab;
+    relative_frame *ab = &f->ab;
     double dt[3], scale = 0.0;
     for (int k = 0; k < 3; k++)
         dt[k] = object_b->translation[k] - object_a->translation[k];
@@ -709,10 +726,10 @@ int glcollide_bvh_overlap_objects(const glcollide_bvh *a, const glcollide_object
     }
     for (int i = 0; i < 3; i++) { /* a in b's frame: r^T, -r^T t */
         for (int j = 0; j < 3; j++) {
-            f.r_ba[3 * i + j] = ab->r[3 * j + i];
-            f.abs_r_ba[3 * i + j] = ab->abs_r[3 * j + i];
+            f->r_ba[3 * i + j] = ab->r[3 * j + i];
+            f->abs_r_ba[3 * i + j] = ab->abs_r[3 * j + i];
         }
-        f.t_ba[i] = -(ab->r[i] * ab->t[0] + ab->r[3 + i] * ab->t[1] + ab->r[6 + i] * ab->t[2]);
+        f->t_ba[i] = -(ab->r[i] * ab->t[0] + ab->r[3 + i] * ab->t[1] + ab->r[6 + i] * ab->t[2]);
     }
     scale += box_size(&a->nodes[0].box) + box_size(&b->nodes[0].box);
     /* The world positions the exact tests use are rounded differently from
@@ -720,9 +737,103 @@ int glcollide_bvh_overlap_objects(const glcollide_bvh *a, const glcollide_object
     ab->slack = 1e-12 * scale;
     if (!(ab->slack < INFINITY))
         return 0; /* non-finite placement: nothing can be decided, nothing reported */
-    f.grow_a = margin + ab->slack;
-    f.grow_b = margin;
+    f->grow_a = margin + ab->slack;
+    f->grow_b = margin;
+    return 1;
+}
+
+int glcollide_bvh_overlap_objects(const glcollide_bvh *a, const glcollide_object *object_a,
+                                  const glcollide_bvh *b, const glcollide_object *object_b,
+                                  double margin, glcollide_bvh_pair_fn fn, void *user)
+{
+    if (!a || !b || !object_a || !object_b || !fn || !a->node_count || !b->node_count)
+        return 0;
+    object_frames f;
+    if (!make_frames(a, object_a, b, object_b, margin, &f))
+        return 0;
     return overlap_descent(a, b, &f, margin, fn, user);
+}
+
+/* ------------------------------------------------------------- split descent */
+
+typedef struct split_job {
+    const glcollide_bvh *a, *b;
+    const object_frames *f;
+    double margin;
+    uint32_t (*seeds)[2];
+    glcollide_pair_list *parts;
+    int status[GLCOLLIDE_BVH_PARTS];
+} split_job;
+
+typedef struct split_part {
+    glcollide_pair_list *list;
+    int *status;
+} split_part;
+
+static int add_to_part(uint32_t ta, uint32_t tb, void *user)
+{
+    split_part *part = user;
+    *part->status = glcollide_pair_list_push(part->list, ta, tb);
+    return *part->status != GLCOLLIDE_OK;
+}
+
+static void split_task(void *user, size_t k, int worker)
+{
+    (void)worker;
+    split_job *job = user;
+    split_part part = {&job->parts[k], &job->status[k]};
+    part.list->count = 0;
+    job->status[k] = GLCOLLIDE_OK;
+    overlap_descent_from(job->a, job->b, job->f, job->margin, job->seeds[k][0], job->seeds[k][1],
+                         add_to_part, &part);
+}
+
+int glcollide_bvh_overlap_objects_split(const glcollide_bvh *a, const glcollide_object *object_a,
+                                        const glcollide_bvh *b, const glcollide_object *object_b,
+                                        double margin, int threads,
+                                        glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS],
+                                        glcollide_pair_list *pairs)
+{
+    if (!a || !b || !object_a || !object_b || !parts || !pairs)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "bvh: split overlap with a NULL tree, placement or list");
+    object_frames f;
+    if (!a->node_count || !b->node_count || !make_frames(a, object_a, b, object_b, margin, &f) ||
+        !roots_meet(a, b, &f, margin))
+        return GLCOLLIDE_OK;
+    /* The node pairs that meet, breadth first from the roots until there
+     * are enough to share (a pair of leaves stays as it is): the same cut
+     * whatever the number of threads, so the same list. */
+    uint32_t seeds[GLCOLLIDE_BVH_PARTS + 1][2] = {{0, 0}};
+    size_t count = 1, next = 0;
+    while (count < GLCOLLIDE_BVH_PARTS && next < count) {
+        uint32_t ia = seeds[next][0], ib = seeds[next][1];
+        if (a->nodes[ia].count && b->nodes[ib].count) {
+            next++;
+            continue;
+        }
+        uint32_t children[2][2];
+        int n = node_children(a, b, &f, margin, ia, ib, children);
+        memmove(&seeds[next], &seeds[next + 1], (count - next - 1) * sizeof seeds[0]);
+        count--;
+        memcpy(&seeds[count], children, (size_t)n * sizeof seeds[0]);
+        count += (size_t)n;
+    }
+    split_job job = {a, b, &f, margin, seeds, parts, {0}};
+    glcollide_workers_run(count, threads, split_task, &job);
+    for (size_t k = 0; k < count; k++)
+        if (job.status[k] != GLCOLLIDE_OK)
+            return glcollide_fail(job.status[k], "bvh: out of memory for candidate pairs");
+    size_t total = pairs->count;
+    for (size_t k = 0; k < count; k++)
+        total += parts[k].count;
+    int status = glcollide_array_reserve((void **)&pairs->pairs, &pairs->capacity, total,
+                                         sizeof *pairs->pairs, "bvh");
+    for (size_t k = 0; k < count && status == GLCOLLIDE_OK; k++) {
+        memcpy(pairs->pairs + pairs->count, parts[k].pairs, parts[k].count * sizeof *pairs->pairs);
+        pairs->count += parts[k].count;
+    }
+    return status;
 }
 
 int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,

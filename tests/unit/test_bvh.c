@@ -330,6 +330,40 @@ static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_obje
     glcollide_pair_list_sort_unique(&c.pairs);
     ck_assert_msg(c.pairs.count == c.calls, "%s: %zu pairs, %zu distinct", what, c.calls,
                   c.pairs.count);
+    /* The descent shared among threads: the same list for any count, the
+     * same set as the callback's. */
+    glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS] = {{0}}, first = {0};
+    const int threads[] = {1, 2, 5};
+    for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+        glcollide_pair_list split = {0};
+        ck_assert_int_eq(glcollide_bvh_overlap_objects_split(a, object_a, b, object_b, margin,
+                                                             threads[t], parts, &split),
+                         GLCOLLIDE_OK);
+        if (t == 0) {
+            first = split;
+            glcollide_pair_list sorted = {0};
+            for (size_t i = 0; i < split.count; i++)
+                ck_assert_int_eq(
+                    glcollide_pair_list_push(&sorted, split.pairs[i].a, split.pairs[i].b),
+                    GLCOLLIDE_OK);
+            glcollide_pair_list_sort_unique(&sorted);
+            ck_assert_msg(sorted.count == split.count && sorted.count == c.pairs.count,
+                          "%s: split descent %zu pairs (%zu distinct), callback %zu", what,
+                          split.count, sorted.count, c.pairs.count);
+            if (sorted.count)
+                ck_assert_mem_eq(sorted.pairs, c.pairs.pairs, sorted.count * sizeof *sorted.pairs);
+            glcollide_pair_list_release(&sorted);
+            continue;
+        }
+        ck_assert_msg(split.count == first.count, "%s: %d threads, %zu pairs; 1 thread %zu", what,
+                      threads[t], split.count, first.count);
+        if (split.count)
+            ck_assert_mem_eq(split.pairs, first.pairs, split.count * sizeof *split.pairs);
+        glcollide_pair_list_release(&split);
+    }
+    glcollide_pair_list_release(&first);
+    for (int k = 0; k < GLCOLLIDE_BVH_PARTS; k++)
+        glcollide_pair_list_release(&parts[k]);
     size_t near = 0, found = 0;
     for (size_t i = 0; i < want->count; i++) {
         const uint32_t *x = ta + 3 * (size_t)want->pairs[i].a, *y = tb + 3 * (size_t)want->pairs[i].b;

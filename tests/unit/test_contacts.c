@@ -816,6 +816,66 @@ START_TEST(test_bunnies)
 }
 END_TEST
 
+/* Two bunnies: the same contacts with the exact tests on 1, 2 or 4
+ * threads; and ranked contacts, selected for any buffer, are what an
+ * unranked call with that buffer gives (bit for bit). */
+START_TEST(test_threads_and_ranks)
+{
+    test_data_mesh("bunny00.off");
+    char path[4096];
+    ck_assert_int_eq(glcollide_mesh_find_data("bunny00.off", path, sizeof path), GLCOLLIDE_OK);
+    glcollide_mesh *m0 = NULL, *m1 = NULL;
+    ck_assert_int_eq(glcollide_mesh_load(path, 1.0, &m0), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_load(path, 1.0, &m1), GLCOLLIDE_OK);
+    double q[4];
+    axis_rotation(q, 2, 0.7);
+    placed a = place(m0, (double[3]){0.1, 0.05, 0.02}, q);
+    placed b = place(m1, (double[3]){0, 0, 0}, identity);
+    glcollide_pair_list pairs = candidates(&a, &b);
+    static glcollide_contact alone[512], got[512], ranked[512];
+    glcollide_contact_options options = glcollide_contact_default_options();
+    size_t n = 0, m = 0;
+    const int threads[] = {1, 2, 4};
+    for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+        options.threads = threads[t];
+        ck_assert_int_eq(glcollide_contacts_generate_with(
+                             a.positions, a.mesh->triangles, b.positions, b.mesh->triangles,
+                             pairs.pairs, pairs.count, t ? got : alone, 512, t ? &m : &n, &options,
+                             NULL),
+                         GLCOLLIDE_OK);
+        if (t)
+            TEST_REQUIRE(m == n && memcmp(got, alone, n * sizeof *got) == 0,
+                         "%d threads: %zu contacts, or different from 1 thread's %zu",
+                         threads[t], m, n);
+    }
+    ck_assert_uint_gt(n, 8);
+    options.threads = 2;
+    options.ranked = 1;
+    size_t r = 0;
+    ck_assert_int_eq(glcollide_contacts_generate_with(a.positions, a.mesh->triangles, b.positions,
+                                                      b.mesh->triangles, pairs.pairs, pairs.count,
+                                                      ranked, 512, &r, &options, NULL),
+                     GLCOLLIDE_OK);
+    ck_assert_uint_eq(r, n);
+    options.ranked = 0;
+    for (size_t max = 1; max <= n + 1; max++) {
+        static glcollide_contact selected[512];
+        memcpy(selected, ranked, r * sizeof *ranked);
+        size_t k = glcollide_contacts_select(selected, r, max, GLCOLLIDE_CONTACTS_MESH_MESH);
+        ck_assert_int_eq(glcollide_contacts_generate_with(
+                             a.positions, a.mesh->triangles, b.positions, b.mesh->triangles,
+                             pairs.pairs, pairs.count, got, max, &m, &options, NULL),
+                         GLCOLLIDE_OK);
+        TEST_REQUIRE(k == m && memcmp(selected, got, m * sizeof *got) == 0,
+                     "buffer %zu: %zu selected from the ranked list, %zu computed, or different",
+                     max, k, m);
+    }
+    glcollide_pair_list_release(&pairs);
+    release(&a);
+    release(&b);
+}
+END_TEST
+
 Suite *suite_contacts(void)
 {
     Suite *suite = suite_create("contacts");
@@ -835,6 +895,7 @@ Suite *suite_contacts(void)
     tcase_add_test(tc, test_containment);
     tcase_add_test(tc, test_disjoint_and_limits);
     tcase_add_test(tc, test_arguments);
+    tcase_add_test(tc, test_threads_and_ranks);
     tcase_add_test(tc, test_bunnies);
     suite_add_tcase(suite, tc);
     return suite;

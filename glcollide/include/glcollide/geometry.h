@@ -214,6 +214,22 @@ GLCOLLIDE_API int glcollide_bvh_overlap_objects(const glcollide_bvh *a,
                                                 const glcollide_object *object_b, double margin,
                                                 glcollide_bvh_pair_fn fn, void *user);
 
+/*
+ * The pairs glcollide_bvh_overlap_objects reports, appended to pairs, with
+ * the descent shared among up to threads threads (0: glcollide_workers_count):
+ * the node pairs that meet are cut breadth first into at most
+ * GLCOLLIDE_BVH_PARTS subtrees, each task lists its own in parts[k] (kept by
+ * the caller between calls, so that a warm call allocates nothing; release
+ * each with glcollide_pair_list_release), and the parts are appended in
+ * that order. The list is the same for any number of threads; its order is
+ * not the callback's. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY.
+ */
+#define GLCOLLIDE_BVH_PARTS 64
+GLCOLLIDE_API int glcollide_bvh_overlap_objects_split(
+    const glcollide_bvh *a, const glcollide_object *object_a, const glcollide_bvh *b,
+    const glcollide_object *object_b, double margin, int threads,
+    glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS], glcollide_pair_list *pairs);
+
 /* Calls fn for every triangle whose box overlaps box. Returns 1 if stopped. */
 GLCOLLIDE_API int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,
                                           glcollide_bvh_triangle_fn fn, void *user);
@@ -310,6 +326,10 @@ typedef struct glcollide_contact_options {
      * max_contacts serves every smaller buffer (the ODE plugin computes a
      * step's contacts ahead on worker threads this way). */
     int ranked;
+    /* Threads the exact tests of many candidates may use (0: the library's
+     * count, glcollide_workers_count; 1: the calling thread alone). The
+     * contacts are the same for any count. */
+    int threads;
 } glcollide_contact_options;
 
 /* Which generator made a ranked list: their outputs are finished alike,
@@ -328,7 +348,7 @@ typedef enum glcollide_contact_kind {
 GLCOLLIDE_API size_t glcollide_contacts_select(glcollide_contact *contacts, size_t count,
                                                size_t max, glcollide_contact_kind kind);
 
-/* points_per_region 4, not ranked. */
+/* points_per_region 4, not ranked, threads 0. */
 GLCOLLIDE_API glcollide_contact_options glcollide_contact_default_options(void);
 
 /*
