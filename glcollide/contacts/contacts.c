@@ -504,13 +504,25 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
             largest = t > largest ? t : largest;
         }
         if (reserve((void **)&s->slot[side], &s->slot_capacity[side], (size_t)largest + 1,
-                    sizeof *s->slot[side]) ||
-            reserve((void **)&s->info[side], &s->info_capacity[side], candidate_count,
-                    sizeof *s->info[side]))
+                    sizeof *s->slot[side]))
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         uint32_t *slot = s->slot[side];
         for (size_t i = 0; i < candidate_count; i++)
             slot[side ? candidates[i].b : candidates[i].a] = UINT32_MAX;
+        /* Room for each distinct triangle's info (a triangle is typically
+         * in several candidates: sized to the candidates, the infos would
+         * be several times larger than they need). */
+        size_t distinct = 0;
+        for (size_t i = 0; i < candidate_count; i++) {
+            uint32_t t = side ? candidates[i].b : candidates[i].a;
+            distinct += slot[t] == UINT32_MAX;
+            slot[t] = 0;
+        }
+        for (size_t i = 0; i < candidate_count; i++)
+            slot[side ? candidates[i].b : candidates[i].a] = UINT32_MAX;
+        if (reserve((void **)&s->info[side], &s->info_capacity[side], distinct,
+                    sizeof *s->info[side]))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         const double *positions = side ? in->positions_b : in->positions_a;
         const uint32_t *triangles = side ? in->triangles_b : in->triangles_a;
         uint32_t used = 0;
