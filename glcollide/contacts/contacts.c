@@ -191,6 +191,16 @@ typedef struct meeting {
     double seg[2][3];
 } meeting;
 
+/* Elements and their points as one task makes them (point owners and
+ * first points are the chunk's own until merged). */
+typedef struct element_chunk {
+    element *elements;
+    size_t count, capacity;
+    contact_point *points;
+    size_t point_count, point_capacity;
+    int status;
+} element_chunk;
+
 /* A sort key with its payload. */
 typedef struct keyed {
     uint64_t key;
@@ -228,6 +238,8 @@ struct glcollide_contact_scratch {
     size_t info_capacity[2];
     meeting *meetings; /* per candidate, when the tests run on several threads */
     size_t meeting_capacity;
+    element_chunk *chunks; /* the element tasks' outputs */
+    size_t chunk_capacity;
 };
 
 int glcollide_contact_scratch_create(glcollide_contact_scratch **out)
@@ -242,6 +254,11 @@ int glcollide_contact_scratch_create(glcollide_contact_scratch **out)
 
 static void scratch_release(glcollide_contact_scratch *s)
 {
+    for (size_t k = 0; k < s->chunk_capacity; k++) {
+        free(s->chunks[k].elements);
+        free(s->chunks[k].points);
+    }
+    free(s->chunks);
     free(s->meetings);
     free(s->elements);
     free(s->elements_tmp);
@@ -470,20 +487,28 @@ static void triangle_of(const double *positions, const uint32_t *triangles, uint
         out[i] = positions + 3 * (size_t)v[i];
 }
 
-static int add_point(glcollide_contact_scratch *s, size_t *count, const double p[3], uint32_t owner,
-                     uint32_t source, uint32_t index)
+/* Appends a point (none for a non-finite one) to points (count of them,
+ * room for capacity). */
+static int push_point(contact_point **points, size_t *capacity, size_t *count, const double p[3],
+                      uint32_t owner, uint32_t source, uint32_t index)
 {
     if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
         return GLCOLLIDE_OK;
-    if (reserve((void **)&s->points, &s->point_capacity, *count + 1, sizeof *s->points))
+    if (reserve((void **)points, capacity, *count + 1, sizeof **points))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    contact_point *c = &s->points[(*count)++];
+    contact_point *c = &(*points)[(*count)++];
     memset(c, 0, sizeof *c);
     memcpy(c->position, p, sizeof c->position);
     c->element = owner;
     c->source = source;
     c->index = index;
     return GLCOLLIDE_OK;
+}
+
+static int add_point(glcollide_contact_scratch *s, size_t *count, const double p[3], uint32_t owner,
+                     uint32_t source, uint32_t index)
+{
+    return push_point(&s->points, &s->point_capacity, count, p, owner, source, index);
 }
 
 /* The info of every candidate triangle (side 0: A's, 1: B's), each once:
@@ -595,14 +620,16 @@ static int test_pair(const glcollide_contact_scratch *s, meeting *m)
 
 /*
  * The element of a candidate pair that meets (m, from test_pair), appended to
- * s->elements with its points in s->points (nothing when it gives nothing).
+ * out with its points (nothing when it gives nothing). Its triangles' infos
+ * are shaped here unless they are already (then it only reads s).
  */
-static int make_element(glcollide_contact_scratch *s, const input *in, meeting *m,
-                        size_t *element_count, size_t *point_count)
+static int make_element(glcollide_contact_scratch *s, const input *in, const meeting *m,
+                        element_chunk *out)
 {
     uint32_t ta = m->ta, tb = m->tb;
     int kind = m->kind;
-    double(*seg)[3] = m->seg;
+    double seg[2][3];
+    memcpy(seg, m->seg, sizeof seg);
     const int *side_a = m->side_a, *side_b = m->side_b;
     triangle_info *info_a = info_of(s, 0, ta), *info_b = info_of(s, 1, tb);
     info_shape(info_a);
@@ -719,38 +746,45 @@ static int make_element(glcollide_contact_scratch *s, const input *in, meeting *
         for (int k = 0; k < 3; k++)
             e.facet[k] = size * e.touch[k];
     }
-    uint32_t index = (uint32_t)*element_count;
-    e.first_point = (uint32_t)*point_count;
+    uint32_t index = (uint32_t)out->count;
+    e.first_point = (uint32_t)out->point_count;
     for (int i = 0; i < corners; i++)
-        if (add_point(s, point_count, poly[i], index, SOURCE_CURVE, (uint32_t)i))
+        if (push_point(&out->points, &out->point_capacity, &out->point_count, poly[i], index,
+                       SOURCE_CURVE, (uint32_t)i))
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    e.point_count = (uint32_t)(*point_count - e.first_point);
+    e.point_count = (uint32_t)(out->point_count - e.first_point);
     if (e.point_count == 0 || (e.kind == ELEMENT_SEGMENT && e.point_count != 2)) {
-        *point_count = e.first_point; /* non-finite */
+        out->point_count = e.first_point; /* non-finite */
         return GLCOLLIDE_OK;
     }
-    if (reserve((void **)&s->elements, &s->element_capacity, *element_count + 1,
-                sizeof *s->elements))
+    if (reserve((void **)&out->elements, &out->capacity, out->count + 1, sizeof *out->elements))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    s->elements[(*element_count)++] = e;
+    out->elements[out->count++] = e;
     return GLCOLLIDE_OK;
 }
 
-/* Candidate pairs tested per task when the tests run on several threads. */
+/* Candidate pairs per task when the tests run on several threads. */
 enum { TESTS_PER_TASK = 256 };
 
-typedef struct tests_job {
-    const glcollide_contact_scratch *s;
+typedef struct elements_job {
+    glcollide_contact_scratch *s;
+    const input *in;
     const glcollide_index_pair *candidates;
     size_t count;
-} tests_job;
+} elements_job;
 
+static size_t task_end(const elements_job *job, size_t task)
+{
+    size_t end = (task + 1) * TESTS_PER_TASK;
+    return end < job->count ? end : job->count;
+}
+
+/* Phase 1: each candidate's exact test, into its own slot. */
 static void test_task(void *user, size_t task, int worker)
 {
     (void)worker;
-    const tests_job *job = user;
-    size_t end = (task + 1) * TESTS_PER_TASK < job->count ? (task + 1) * TESTS_PER_TASK : job->count;
-    for (size_t i = task * TESTS_PER_TASK; i < end; i++) {
+    const elements_job *job = user;
+    for (size_t i = task * TESTS_PER_TASK; i < task_end(job, task); i++) {
         meeting *m = &job->s->meetings[i];
         m->ta = job->candidates[i].a;
         m->tb = job->candidates[i].b;
@@ -758,12 +792,59 @@ static void test_task(void *user, size_t task, int worker)
     }
 }
 
+/* Phase 2: the elements of a task's candidates that meet, into its chunk. */
+static void element_task(void *user, size_t task, int worker)
+{
+    (void)worker;
+    const elements_job *job = user;
+    element_chunk *chunk = &job->s->chunks[task];
+    for (size_t i = task * TESTS_PER_TASK; i < task_end(job, task) && !chunk->status; i++)
+        if (job->s->meetings[i].kind)
+            chunk->status = make_element(job->s, job->in, &job->s->meetings[i], chunk);
+}
+
+/* The chunks' elements and points into s->elements and s->points, in
+ * chunk order, owners and first points renumbered. */
+static int merge_chunks(glcollide_contact_scratch *s, size_t chunk_count, size_t *element_count,
+                        size_t *point_count)
+{
+    size_t elements = 0, points = 0;
+    for (size_t k = 0; k < chunk_count; k++) {
+        if (s->chunks[k].status)
+            return s->chunks[k].status;
+        elements += s->chunks[k].count;
+        points += s->chunks[k].point_count;
+    }
+    if (reserve((void **)&s->elements, &s->element_capacity, elements, sizeof *s->elements) ||
+        reserve((void **)&s->points, &s->point_capacity, points, sizeof *s->points))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    size_t e = 0, p = 0;
+    for (size_t k = 0; k < chunk_count; k++) {
+        const element_chunk *chunk = &s->chunks[k];
+        for (size_t i = 0; i < chunk->count; i++) {
+            s->elements[e + i] = chunk->elements[i];
+            s->elements[e + i].first_point += (uint32_t)p;
+        }
+        for (size_t i = 0; i < chunk->point_count; i++) {
+            s->points[p + i] = chunk->points[i];
+            s->points[p + i].element += (uint32_t)e;
+        }
+        e += chunk->count;
+        p += chunk->point_count;
+    }
+    *element_count = e;
+    *point_count = p;
+    return GLCOLLIDE_OK;
+}
+
 /*
- * The elements of every candidate pair, in the candidates' order. The exact
- * tests, most of the work where few candidates meet, run on the workers
- * when there are enough of them (each candidate's outcome in its own slot);
- * the elements of those that meet are then made in order on this thread, as
- * they are without workers: the same elements, whatever the threads.
+ * The elements of every candidate pair, in the candidates' order. Where
+ * there are enough candidates and threads, in three phases: the exact tests
+ * on the workers (each candidate's outcome in its own slot), the triangles
+ * of the pairs that meet shaped on this thread (each triangle once), the
+ * elements made on the workers (each task its candidates', into a chunk of
+ * its own), then the chunks joined in order: the same elements as one
+ * thread makes, whatever the threads.
  */
 static int make_elements(glcollide_contact_scratch *s, const input *in,
                          const glcollide_index_pair *candidates, size_t count, int threads,
@@ -772,23 +853,38 @@ static int make_elements(glcollide_contact_scratch *s, const input *in,
     if (threads <= 0)
         threads = glcollide_workers_count();
     size_t tasks = (count + TESTS_PER_TASK - 1) / TESTS_PER_TASK;
-    if (threads > 1 && tasks > 1) {
+    int parallel = threads > 1 && tasks > 1;
+    size_t chunk_count = parallel ? tasks : 1;
+    if (chunk_count > s->chunk_capacity) {
+        element_chunk *chunks = glcollide_realloc_array(s->chunks, chunk_count, sizeof *chunks);
+        if (!chunks)
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        memset(chunks + s->chunk_capacity, 0,
+               (chunk_count - s->chunk_capacity) * sizeof *chunks);
+        s->chunks = chunks;
+        s->chunk_capacity = chunk_count;
+    }
+    for (size_t k = 0; k < chunk_count; k++)
+        s->chunks[k].count = s->chunks[k].point_count = 0, s->chunks[k].status = GLCOLLIDE_OK;
+    if (parallel) {
         if (reserve((void **)&s->meetings, &s->meeting_capacity, count, sizeof *s->meetings))
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-        tests_job job = {s, candidates, count};
+        elements_job job = {s, in, candidates, count};
         glcollide_workers_run(tasks, threads, test_task, &job);
         for (size_t i = 0; i < count; i++)
-            if (s->meetings[i].kind &&
-                make_element(s, in, &s->meetings[i], element_count, point_count))
-                return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-        return GLCOLLIDE_OK;
+            if (s->meetings[i].kind) {
+                info_shape(info_of(s, 0, s->meetings[i].ta));
+                info_shape(info_of(s, 1, s->meetings[i].tb));
+            }
+        glcollide_workers_run(tasks, threads, element_task, &job);
+    } else {
+        for (size_t i = 0; i < count && !s->chunks[0].status; i++) {
+            meeting m = {.ta = candidates[i].a, .tb = candidates[i].b};
+            if (test_pair(s, &m))
+                s->chunks[0].status = make_element(s, in, &m, &s->chunks[0]);
+        }
     }
-    for (size_t i = 0; i < count; i++) {
-        meeting m = {.ta = candidates[i].a, .tb = candidates[i].b};
-        if (test_pair(s, &m) && make_element(s, in, &m, element_count, point_count))
-            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    }
-    return GLCOLLIDE_OK;
+    return merge_chunks(s, chunk_count, element_count, point_count);
 }
 
 /* Sorts the elements by (a, b) and drops repeated pairs; points are
