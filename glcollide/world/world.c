@@ -83,6 +83,8 @@ void glcollide_world_destroy(glcollide_world **world)
     glcollide_pair_list_release(&w->pairs);
     glcollide_workspace_release(&w->workspace);
     glcollide_world_scratch_release(&w->scratch);
+    glcollide_pair_list_release(&w->contact_candidates);
+    glcollide_posed_pair_release(&w->posed);
     space_release(w->space);
     free(w->slots);
     free(w->taking_part);

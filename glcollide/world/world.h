@@ -11,6 +11,7 @@
 #ifndef GLCOLLIDE_WORLD_H
 #define GLCOLLIDE_WORLD_H
 
+#include "contacts/posed.h"
 #include "mesh/mesh_internal.h"
 
 /*
@@ -79,6 +80,9 @@ struct glcollide_world {
     size_t part_count;
     int *outcomes;
     size_t outcome_capacity;
+    /* glcollide_world_contacts' candidates and placed triangles. */
+    glcollide_pair_list contact_candidates;
+    glcollide_posed_pair posed;
     glcollide_aabb *exact_boxes; /* boxes of the world positions, for sap (lazily) */
     uint64_t *exact_synced;
     size_t exact_capacity, exact_synced_capacity;

@@ -22,6 +22,7 @@ Suite *suite_context(void);
 Suite *suite_scene(void);
 Suite *suite_query(void);
 Suite *suite_world(void);
+Suite *suite_world_contacts(void);
 Suite *suite_world_gpu(void);
 Suite *suite_cull(void);
 Suite *suite_stencil(void);

@@ -436,6 +436,31 @@ GLCOLLIDE_API int glcollide_contacts_containment(const glcollide_contact_solid *
                                                  glcollide_contact *contacts, size_t max_contacts,
                                                  size_t *count);
 
+/*
+ * Contacts between objects a and b of world (a != b), made as the ODE plugin
+ * makes them for a pair of trimeshes: candidate triangle pairs from the two
+ * meshes' object-space BVHs placed by the objects' poses
+ * (glcollide_bvh_overlap_objects, margin 0), glcollide_contacts_generate on
+ * those triangles alone placed in world space (as
+ * glcollide_object_transform_points places them), and, when the surfaces do
+ * not meet, glcollide_contacts_containment for a solid inside a closed other.
+ * The same contacts as glcollide_contacts_generate_with (default options, no
+ * scratch) on the two whole meshes placed in world space with those
+ * candidates. Normals point from b toward a (moving a along one separates
+ * the pair); triangle_a and triangle_b are triangles of a's and b's meshes;
+ * depths are >= 0 (0 where faces only touch). Up to max_contacts are written,
+ * grouped by region; the count never grows with max_contacts beyond regions
+ * x 4 points. *count receives how many (0: the solids do not touch). The
+ * meshes' BVHs and solidity are made on first need, as for
+ * glcollide_world_query; the world keeps the scratch, so a warm call
+ * allocates nothing. Errors: INVALID_ARGUMENT (NULL world or count, unknown
+ * objects, a == b, contacts NULL with max_contacts > 0), INVALID_MESH,
+ * OUT_OF_MEMORY; *count is 0 on error.
+ */
+GLCOLLIDE_API int glcollide_world_contacts(glcollide_world *world, uint32_t a, uint32_t b,
+                                           size_t max_contacts, glcollide_contact *contacts,
+                                           size_t *count);
+
 #ifdef __cplusplus
 }
 #endif
