@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The library's layers are the folders of glcollide/, lowest first:
-#   core geometry mesh contacts world gpu methods tools
+#   core geometry mesh contacts world gpu methods tools python
 # A file may include its own layer's headers and those of the layers below,
 # never a higher one's (docs/architecture.md says what each layer holds).
 # The public headers and the ODE plugin include no private header at all.
 test_name=layers
 . "$(dirname "$0")/../programs/check.sh"
 src=${GLCOLLIDE_SRCDIR:-$(dirname "$0")/../..}
-layers="core geometry mesh contacts world gpu methods tools"
+layers="core geometry mesh contacts world gpu methods tools python"
 
 rank() {
     r=0
@@ -48,10 +48,21 @@ check "every source file of glcollide/ is in a layer folder" "$([ -z "$loose" ] 
 bad=0
 for file in "$src"/glcollide/include/glcollide/*.h "$src"/plugin/*.c "$src"/plugin/*.h \
             "$src"/plugin/include/glcollide/*.h; do
-    if grep -q '^#include "\(core\|geometry\|mesh\|contacts\|world\|gpu\|methods\|tools\)/' "$file"; then
+    if grep -q '^#include "\(core\|geometry\|mesh\|contacts\|world\|gpu\|methods\|tools\|python\)/' "$file"; then
         echo "$file includes a private header of the library"
         bad=1
     fi
 done
 check "public headers and the ODE plugin include no private header" $bad
+
+# The Python module sees the library as any program does: public headers only.
+bad=0
+for file in "$src"/glcollide/python/*.c "$src"/glcollide/python/*.h; do
+    [ -f "$file" ] || continue
+    if grep '^#include "' "$file" | grep -qv '^#include "python/'; then
+        echo "$file includes a private header of the library"
+        bad=1
+    fi
+done
+check "the Python module includes public headers only" $bad
 finish
