@@ -641,6 +641,14 @@ static PyObject *world_contacts(world_object *w, PyObject *args, PyObject *kwarg
 }
 
 #if GLCOLLIDE_PYTHON_DISTANCE
+/* A triangle index, None for GLCOLLIDE_NO_TRIANGLE. */
+static PyObject *triangle_object(uint32_t triangle)
+{
+    if (triangle == GLCOLLIDE_NO_TRIANGLE)
+        Py_RETURN_NONE;
+    return PyLong_FromUnsignedLong(triangle);
+}
+
 static PyObject *world_distance(world_object *w, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"a", "b", "upper_bound", "return_triangles", NULL};
@@ -671,8 +679,9 @@ static PyObject *world_distance(world_object *w, PyObject *args, PyObject *kwarg
         return NULL;
     }
     if (return_triangles)
-        return Py_BuildValue("(dNN(kk))", result.distance, pa, pb, (unsigned long)result.triangle_a,
-                             (unsigned long)result.triangle_b);
+        return Py_BuildValue("(dNN(NN))", result.distance, pa, pb,
+                             triangle_object(result.triangle_a),
+                             triangle_object(result.triangle_b));
     return Py_BuildValue("(dNN)", result.distance, pa, pb);
 }
 #endif
@@ -755,8 +764,11 @@ static PyMethodDef world_methods[] = {
            "    -> (d, point_a (3,), point_b (3,)[, (triangle_a, triangle_b)])\n\n"
            "The distance between the surfaces of objects a and b and the closest\n"
            "points (world space); 0 when the solids touch, overlap or one contains\n"
-           "the other. upper_bound: the search may stop once the distance is known\n"
-           "to be larger (then d > upper_bound)."),
+           "the other (then point_a = point_b, a point of both); inf for a mesh\n"
+           "without faces. upper_bound: the search may stop once the distance is\n"
+           "known to be larger (then d > upper_bound, a lower bound, points NaN).\n"
+           "Triangles are None where no triangle is meant (the outer solid of a\n"
+           "containment, a search stopped by upper_bound)."),
 #endif
     {NULL, NULL, 0, NULL}};
 

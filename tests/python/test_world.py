@@ -15,6 +15,10 @@ from conftest import random_quaternion, random_scene, run_query, world_of_scene
 
 import glcollide
 
+# Until the C distance query (glcollide_world_distance) is in the tree.
+needs_distance = pytest.mark.skipif(not hasattr(glcollide.World, "distance"),
+                                    reason="no glcollide_world_distance in this build yet")
+
 
 def sorted_rows(rows):
     return np.array(sorted(rows.tolist()), dtype=np.uint32).reshape(-1, rows.shape[1])
@@ -224,3 +228,57 @@ def test_one_world_from_many_threads():
         t.join()
     assert len(answers) == 80
     assert all(np.array_equal(a, expected) for a in answers)
+
+
+@needs_distance
+def test_distance_of_cubes_at_known_gaps():
+    for gap in (1e-6, 0.01, 0.25, 3.0):
+        world = box_world(gap)
+        d, pa, pb = world.distance(0, 1)
+        assert d == pytest.approx(gap, rel=1e-12, abs=1e-15)
+        assert pa[2] == pytest.approx(0.5) and pb[2] == pytest.approx(0.5 + gap)
+        assert np.linalg.norm(pa - pb) == pytest.approx(d, rel=1e-9)
+    # turned 45 degrees about z: the gap does not change along z
+    world = box_world(0.2)
+    world.set_pose(1, (0, 0, 1.2), (math.cos(math.pi / 8), 0, 0, math.sin(math.pi / 8)))
+    assert world.distance(0, 1)[0] == pytest.approx(0.2, rel=1e-12)
+
+
+@needs_distance
+def test_distance_touching_overlapping_contained():
+    world = box_world(-0.1)
+    d, pa, pb = world.distance(0, 1)
+    assert d == 0 and np.array_equal(pa, pb)
+    vertices, faces = glcollide.box_mesh(0.1, 0.1, 0.1)
+    inner = world.add_object(world.add_mesh(vertices, faces), (0.2, 0, 0))
+    d, pa, pb, (ta, tb) = world.distance(inner, 0, return_triangles=True)
+    assert d == 0 and ta is not None and tb is None
+
+
+@needs_distance
+def test_distance_upper_bound_and_arguments():
+    world = box_world(2.0)
+    d, pa, pb, triangles = world.distance(0, 1, upper_bound=0.5, return_triangles=True)
+    assert d > 0.5 and np.all(np.isnan(pa)) and triangles == (None, None)
+    with pytest.raises(glcollide.InvalidInput, match="upper_bound"):
+        world.distance(0, 1, upper_bound=-1)
+    with pytest.raises(glcollide.InvalidInput, match=r"distance: no object 5 \(2 objects\)"):
+        world.distance(0, 5)
+
+
+@needs_distance
+@pytest.mark.parametrize("seed", range(3))
+def test_distance_equals_glcollide_query(tmp_path, seed):
+    """Every pair glcollide-query --distance D prints, with the same distance."""
+    rng = np.random.default_rng(100 + seed)
+    scene = random_scene(str(tmp_path), rng, objects=10)
+    world = world_of_scene(scene)
+    _, _, distances = run_query(scene, "--distance", "0.3")
+    assert distances
+    listed = {(i, j) for i, j, _ in distances}
+    for i, j, d in distances:
+        assert world.distance(i, j)[0] == pytest.approx(d, rel=1e-9, abs=1e-12)
+    for i in range(world.object_count):
+        for j in range(i + 1, world.object_count):
+            if (i, j) not in listed:
+                assert world.distance(i, j)[0] > 0.3

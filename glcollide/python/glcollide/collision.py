@@ -143,7 +143,7 @@ class DistanceData:
     def __init__(self, names, distance, points, triangles):
         names = tuple(names)
         self.names = set(names)
-        self._inds = {names[0]: int(triangles[0]), names[1]: int(triangles[1])}
+        self._inds = {names[0]: triangles[0], names[1]: triangles[1]}
         self._points = {names[0]: points[0], names[1]: points[1]}
         self._distance = float(distance)
 
@@ -153,7 +153,8 @@ class DistanceData:
         return self._distance
 
     def index(self, name):
-        """The index of the closest face of the named object's mesh."""
+        """The index of the closest face of the named object's mesh (None for
+        the outer object when one contains the other)."""
         return self._inds[name]
 
     def point(self, name):
