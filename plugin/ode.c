@@ -144,6 +144,7 @@ void glcollide_ode_get_stats(glcollide_ode_stats *stats)
         .primitive_contacts = atomic_load(&c->primitive_contacts),
         .ahead_pairs = atomic_load(&c->ahead_pairs),
         .ahead_served = atomic_load(&c->ahead_served),
+        .space_collide2s = atomic_load(&c->space_collide2s),
     };
 }
 
@@ -157,7 +158,7 @@ void glcollide_ode_reset_stats(void)
         &c->upload_bytes,       &c->gl_contexts,        &c->cull_ns,        &c->contact_ns,
         &c->primitive_collides, &c->primitive_contacts, &c->stencil_passes, &c->stencil_flagged,
         &c->stencil_missed,     &c->stencil_extra,      &c->stencil_ns,     &c->ahead_pairs,
-        &c->ahead_served};
+        &c->ahead_served,       &c->space_collide2s};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         atomic_store(all[i], 0);
 }

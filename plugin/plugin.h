@@ -52,7 +52,8 @@ typedef struct plugin_source {
 typedef struct plugin_counters {
     atomic_ullong space_collides, aabb_pairs, culled_pairs, callbacks, trimesh_collides, candidates,
         contacts, contained, gpu_queries, draw_calls, gpu_syncs, readback_bytes, upload_bytes,
-        gl_contexts, primitive_collides, primitive_contacts, ahead_pairs, ahead_served;
+        gl_contexts, primitive_collides, primitive_contacts, ahead_pairs, ahead_served,
+        space_collide2s;
     atomic_ullong stencil_passes, stencil_flagged, stencil_missed, stencil_extra;
     atomic_ullong cull_ns, contact_ns, stencil_ns;
 } plugin_counters;
@@ -294,6 +295,12 @@ plugin_thread *plugin_thread_get(void);
 void plugin_thread_release_current(void);
 /* Frees a space's kept buffers (zeroed after). */
 void plugin_space_buffers_free(plugin_space_buffers *buffers);
+
+/* ODE's own dSpaceCollide2, whoever interposes the name (the preload
+ * does): the plugin's own calls (listing a space's geoms, a class of the
+ * program's own) must reach ODE's. */
+typedef void plugin_collide2_fn(dGeomID, dGeomID, void *, dNearCallback *);
+plugin_collide2_fn *plugin_ode_space_collide2(void);
 
 /* Monotonic clock, nanoseconds. */
 unsigned long long plugin_now_ns(void);

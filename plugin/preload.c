@@ -8,6 +8,8 @@
  *                         made when a trimesh pair first needs the GPU)
  *   dCloseODE             glcollide_ode_shutdown first
  *   dSpaceCollide         glcollide_ode_space_collide, for every space
+ *   dSpaceCollide2        glcollide_ode_space_collide2 (ODE's for two geoms,
+ *                         quadtree spaces and classes of the program's own)
  *   dGeomTriMeshDataBuild* then register the arrays with glcollide
  *   dGeomTriMeshDataUpdate then mark the data changed
  *   dGeomTriMeshDataDestroy first glcollide_ode_trimesh_data_forget
@@ -109,10 +111,11 @@ GLCOLLIDE_PRELOAD_API void dCloseODE(void)
                 "callbacks=%llu trimesh_collides=%llu candidates=%llu contacts=%llu "
                 "gpu_queries=%llu gl_contexts=%llu cull_ms=%.1f contact_ms=%.1f "
                 "primitive_collides=%llu "
-                "primitive_contacts=%llu\n",
+                "primitive_contacts=%llu space_collide2s=%llu\n",
                 glcollide_ode_has_gpu(), s.space_collides, s.aabb_pairs, s.culled_pairs,
                 s.callbacks, s.trimesh_collides, s.candidates, s.contacts, s.gpu_queries,
-                s.gl_contexts, s.cull_ms, s.contact_ms, s.primitive_collides, s.primitive_contacts);
+                s.gl_contexts, s.cull_ms, s.contact_ms, s.primitive_collides, s.primitive_contacts,
+                s.space_collide2s);
     }
     glcollide_ode_shutdown();
     void (*real)(void) = (void (*)(void))next("dCloseODE");
@@ -130,6 +133,19 @@ GLCOLLIDE_PRELOAD_API void dSpaceCollide(dSpaceID space, void *data, dNearCallba
         (void (*)(dSpaceID, void *, dNearCallback *))next("dSpaceCollide");
     if (real)
         real(space, data, callback);
+}
+
+GLCOLLIDE_PRELOAD_API void dSpaceCollide2(dGeomID o1, dGeomID o2, void *data,
+                                          dNearCallback *callback)
+{
+    if (enabled()) {
+        glcollide_ode_space_collide2(o1, o2, data, callback);
+        return;
+    }
+    void (*real)(dGeomID, dGeomID, void *, dNearCallback *) =
+        (void (*)(dGeomID, dGeomID, void *, dNearCallback *))next("dSpaceCollide2");
+    if (real)
+        real(o1, o2, data, callback);
 }
 
 GLCOLLIDE_PRELOAD_API void dGeomTriMeshDataUpdate(dTriMeshDataID data)

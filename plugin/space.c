@@ -109,7 +109,7 @@ static int list_geoms(plugin_thread *t, plugin_space_buffers *buffers, dSpaceID 
     if (!t->probe && !(t->probe = dCreatePlane(NULL, 1, 1, 1, 0)))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     probe_listing listing = {buffers, t->probe, n};
-    dSpaceCollide2((dGeomID)space, t->probe, &listing, note_probed);
+    plugin_ode_space_collide2()((dGeomID)space, t->probe, &listing, note_probed);
     return GLCOLLIDE_OK;
 }
 
@@ -463,11 +463,10 @@ static void count_and_call(void *data, dGeomID o1, dGeomID o2)
     c->callback(c->data, o1, o2);
 }
 
-static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpaceID space,
-                          void *data, dNearCallback *callback)
+/* Room for, and what the pair tests need of, the listed geoms: their
+ * info and boxes. */
+static int describe_geoms(plugin_thread *t, plugin_space_buffers *buffers)
 {
-    if (list_geoms(t, buffers, space) != GLCOLLIDE_OK)
-        return;
     size_t count = buffers->geom_count;
     if (plugin_reserve((void **)&buffers->boxes, &buffers->box_capacity, count,
                        sizeof *buffers->boxes) ||
@@ -475,14 +474,25 @@ static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpac
                        sizeof *buffers->info) ||
         plugin_reserve((void **)&buffers->scene_object, &buffers->scene_object_capacity, count,
                        sizeof *buffers->scene_object))
-        return;
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     for (size_t i = 0; i < count; i++) {
         buffers->scene_object[i] = -1;
         note_info(buffers, i);
         geom_box(t, buffers->geoms[i], buffers->info[i].trimesh, &buffers->boxes[i]);
     }
-    if (box_pairs(buffers, count) != GLCOLLIDE_OK ||
-        plugin_reserve((void **)&buffers->keep, &buffers->keep_capacity, buffers->pairs.count,
+    return GLCOLLIDE_OK;
+}
+
+/*
+ * The pairs in buffers->pairs, in the order the callback gets them: ODE's
+ * rules (not one body, category and collide bits), GPU culling of the
+ * trimesh pairs where the mode says so, their contacts computed ahead, then
+ * the callbacks.
+ */
+static void hand_over(plugin_thread *t, plugin_space_buffers *buffers, void *data,
+                      dNearCallback *callback)
+{
+    if (plugin_reserve((void **)&buffers->keep, &buffers->keep_capacity, buffers->pairs.count,
                        sizeof *buffers->keep))
         return;
     unsigned long long kept = 0;
@@ -500,7 +510,7 @@ static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpac
     for (size_t k = 0; k < buffers->pairs.count; k++)
         trimesh_pairs += kept_trimesh_pair(buffers, k);
     int measured = trimesh_pairs && t->depth == 1;
-    int gpu = trimesh_pairs && (measured ? plugin_auto_gpu_step(count)
+    int gpu = trimesh_pairs && (measured ? plugin_auto_gpu_step(buffers->geom_count)
                                          : plugin_gpu_wanted() && glcollide_ode_auto_choice() !=
                                                                       GLCOLLIDE_ODE_AUTO_CPU);
     unsigned long long start = plugin_now_ns();
@@ -515,7 +525,7 @@ static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpac
         dGeomID a = buffers->geoms[i], b = buffers->geoms[j];
         if ((buffers->info[i].user_class || buffers->info[j].user_class) && !dGeomIsSpace(a) &&
             !dGeomIsSpace(b))
-            dSpaceCollide2(a, b, &counted, count_and_call); /* ODE's test: aabb_test */
+            plugin_ode_space_collide2()(a, b, &counted, count_and_call); /* ODE's aabb_test */
         else
             count_and_call(&counted, a, b);
     }
@@ -524,12 +534,77 @@ static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpac
         plugin_auto_step_done(gpu, plugin_now_ns() - start);
 }
 
-void glcollide_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
+static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpaceID space,
+                          void *data, dNearCallback *callback)
 {
-    plugin_thread *t = space && callback ? plugin_thread_get() : NULL;
-    if (!t)
+    if (list_geoms(t, buffers, space) != GLCOLLIDE_OK ||
+        describe_geoms(t, buffers) != GLCOLLIDE_OK ||
+        box_pairs(buffers, buffers->geom_count) != GLCOLLIDE_OK)
         return;
-    plugin_count(&plugin.counters.space_collides, 1);
+    hand_over(t, buffers, data, callback);
+}
+
+/* ------------------------------------------------------------- collide2 */
+
+/*
+ * dSpaceCollide2's pairs of a space (collided, its enabled geoms as its
+ * collide2 lists them) with a set of geoms (iterated: one geom, or every geom
+ * of a space in its list, enabled or not, as ODE iterates them): ODE's
+ * pairs, (the collided space's geom, the iterated geom), ordered by the
+ * iterated geom, then the collided space's list, each pair's geoms in the
+ * order of the arguments they come from (iterated_first: the iterated side
+ * is dSpaceCollide2's first), as ODE 0.16's dSpaceCollide2 does over a
+ * dSimpleSpace (glcollide's spaces give every kind dSimpleSpace's order).
+ * Returns 0 when ODE must do it (out of memory, a class of the program's
+ * own: its aabb_test is ODE's to call).
+ */
+static int space_collide2(plugin_thread *t, plugin_space_buffers *buffers, dSpaceID collided,
+                          dGeomID iterated, int iterated_first, void *data,
+                          dNearCallback *callback)
+{
+    if (list_geoms(t, buffers, collided) != GLCOLLIDE_OK)
+        return 0;
+    size_t first = buffers->geom_count;
+    dSpaceID set = dGeomIsSpace(iterated) ? (dSpaceID)iterated : NULL;
+    size_t n = set ? (size_t)dSpaceGetNumGeoms(set) : 1;
+    if (plugin_reserve((void **)&buffers->geoms, &buffers->geom_capacity, first + n,
+                       sizeof *buffers->geoms))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        buffers->geoms[first + i] = set ? dSpaceGetGeom(set, (int)i) : iterated;
+    buffers->geom_count = first + n;
+    if (describe_geoms(t, buffers) != GLCOLLIDE_OK)
+        return 0;
+    for (size_t i = 0; i < buffers->geom_count; i++)
+        if (buffers->info[i].user_class)
+            return 0;
+    buffers->pairs.count = 0;
+    if (glcollide_sap_pairs_across(buffers->boxes, first, buffers->boxes + first, n, 0.0,
+                                   &buffers->pairs, &buffers->sap) != GLCOLLIDE_OK)
+        return 0;
+    /* (collided geom i, iterated geom j) sorted by j, then i; handed over
+     * with each geom on the side of dSpaceCollide2's argument it came from
+     * (indices into geoms) */
+    glcollide_pair_list *pairs = &buffers->pairs;
+    for (size_t k = 0; k < pairs->count; k++)
+        pairs->pairs[k] = (glcollide_index_pair){pairs->pairs[k].b, pairs->pairs[k].a};
+    glcollide_pair_list_sort_unique(pairs);
+    for (size_t k = 0; k < pairs->count; k++) {
+        uint32_t i = pairs->pairs[k].b, j = (uint32_t)first + pairs->pairs[k].a;
+        pairs->pairs[k] = iterated_first ? (glcollide_index_pair){j, i}
+                                         : (glcollide_index_pair){i, j};
+    }
+    hand_over(t, buffers, data, callback);
+    return 1;
+}
+
+/* Runs fn on this thread's buffers at the next nesting depth (a callback
+ * may collide again), a new step's state reset at the outermost. */
+static int at_depth(plugin_thread *t,
+                    int (*fn)(plugin_thread *, plugin_space_buffers *, dSpaceID, dGeomID, int,
+                              void *, dNearCallback *),
+                    dSpaceID space, dGeomID other, int flag, void *data, dNearCallback *callback)
+{
     if (t->depth == 0) { /* a new step: last step's candidates and answers are done with */
         plugin_pair_table_clear(&t->step.table);
         t->step.pair_count = t->step.candidate_count = 0;
@@ -537,11 +612,91 @@ void glcollide_ode_space_collide(dSpaceID space, void *data, dNearCallback *call
     }
     if (t->depth >= PLUGIN_MAX_DEPTH) { /* deeper than any real scene: buffers of its own */
         plugin_space_buffers local = {0};
-        space_collide(t, &local, space, data, callback);
+        int done = fn(t, &local, space, other, flag, data, callback);
         plugin_space_buffers_free(&local);
-        return;
+        return done;
     }
     t->depth++;
-    space_collide(t, &t->space[t->depth - 1], space, data, callback);
+    int done = fn(t, &t->space[t->depth - 1], space, other, flag, data, callback);
     t->depth--;
+    return done;
+}
+
+static int collide_space(plugin_thread *t, plugin_space_buffers *buffers, dSpaceID space,
+                         dGeomID unused, int unused_flag, void *data, dNearCallback *callback)
+{
+    (void)unused;
+    (void)unused_flag;
+    space_collide(t, buffers, space, data, callback);
+    return 1;
+}
+
+void glcollide_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
+{
+    plugin_thread *t = space && callback ? plugin_thread_get() : NULL;
+    if (!t)
+        return;
+    plugin_count(&plugin.counters.space_collides, 1);
+    at_depth(t, collide_space, space, NULL, 0, data, callback);
+}
+
+/* ODE's dSpaceCollide2 with the spaces it would treat as spaces: of two
+ * spaces at different sublevels, the lower one counts as a geom. */
+static void collide2_roles(dGeomID o1, dGeomID o2, dSpaceID *s1, dSpaceID *s2)
+{
+    *s1 = dGeomIsSpace(o1) ? (dSpaceID)o1 : NULL;
+    *s2 = dGeomIsSpace(o2) ? (dSpaceID)o2 : NULL;
+    if (*s1 && *s2) {
+        int l1 = dSpaceGetSublevel(*s1), l2 = dSpaceGetSublevel(*s2);
+        if (l1 > l2)
+            *s2 = NULL;
+        else if (l2 > l1)
+            *s1 = NULL;
+    }
+}
+
+/* Does dSpaceGetGeom walk a space's list in the order dSpaceCollide2
+ * iterates it? For simple and hash spaces (ODE's list); not for the
+ * sweep-and-prune space (arrays of its own) and quadtree spaces (none). */
+static int iterated_in_list_order(dSpaceID space)
+{
+    int kind = dSpaceGetClass(space);
+    return kind == dSimpleSpaceClass || kind == dHashSpaceClass;
+}
+
+void glcollide_ode_space_collide2(dGeomID o1, dGeomID o2, void *data, dNearCallback *callback)
+{
+    plugin_thread *t = o1 && o2 && callback ? plugin_thread_get() : NULL;
+    dSpaceID s1, s2;
+    if (t)
+        collide2_roles(o1, o2, &s1, &s2);
+    if (t && s1 && s1 == s2) { /* a space with itself: its own collide */
+        glcollide_ode_space_collide(s1, data, callback);
+        return;
+    }
+    /* Which space is collided with what (ODE: the space with fewer geoms is
+     * iterated, each of its geoms collided with the other space); two geoms,
+     * quadtree spaces, and spaces iterated whose dSpaceGetGeom does not walk
+     * the list ODE iterates stay ODE's. */
+    dSpaceID collided = NULL;
+    dGeomID iterated = NULL;
+    int iterated_first = 0;
+    if (t && s1 && s2) {
+        iterated_first = dSpaceGetNumGeoms(s1) < dSpaceGetNumGeoms(s2);
+        collided = iterated_first ? s2 : s1;
+        iterated = (dGeomID)(iterated_first ? s1 : s2);
+    } else if (t && (s1 || s2)) {
+        collided = s1 ? s1 : s2;
+        iterated = s1 ? o2 : o1;
+        iterated_first = !s1;
+    }
+    if (collided && (dSpaceGetClass(collided) == dQuadTreeSpaceClass ||
+                     (dGeomIsSpace(iterated) && !iterated_in_list_order((dSpaceID)iterated))))
+        collided = NULL;
+    if (collided) {
+        plugin_count(&plugin.counters.space_collide2s, 1);
+        if (at_depth(t, space_collide2, collided, iterated, iterated_first, data, callback))
+            return;
+    }
+    plugin_ode_space_collide2()(o1, o2, data, callback);
 }

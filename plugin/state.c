@@ -9,7 +9,10 @@
  * thread key's destructor), or at the last glcollide_ode_shutdown for the
  * thread calling it.
  */
+#define _GNU_SOURCE /* dladdr */
 #include "plugin.h"
+
+#include <dlfcn.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +44,32 @@ int plugin_grow(void **array, size_t *capacity, size_t count, size_t size)
     *array = bigger;
     *capacity = grown;
     return GLCOLLIDE_OK;
+}
+
+/* ------------------------------------------------------------- ODE's own */
+
+static plugin_collide2_fn *ode_collide2;
+static pthread_once_t ode_collide2_once = PTHREAD_ONCE_INIT;
+
+/* dSpaceCollide2 as libode defines it: looked up in the library that
+ * defines dCreatePlane (which nothing interposes), else the name as linked. */
+static void find_ode_collide2(void)
+{
+    Dl_info info;
+    void *library = NULL;
+    if (dladdr((void *)dCreatePlane, &info) && info.dli_fname)
+        library = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (library)
+        ode_collide2 = (plugin_collide2_fn *)dlsym(library, "dSpaceCollide2");
+    if (!ode_collide2)
+        ode_collide2 = dSpaceCollide2;
+    /* the reference is kept: libode stays loaded while the plugin is */
+}
+
+plugin_collide2_fn *plugin_ode_space_collide2(void)
+{
+    pthread_once(&ode_collide2_once, find_ode_collide2);
+    return ode_collide2;
 }
 
 /* ------------------------------------------------------------- pair tables */

@@ -40,6 +40,7 @@ Suite *suite_ode(void);
 Suite *suite_stacking(void);
 Suite *suite_primitives(void);
 Suite *suite_ode_threads(void);
+Suite *suite_ode_collide2(void);
 
 /* Check's ck_assert writes to a pipe on success too (its "last passed
  * point"); in loops over thousands of cases that dominates the run time, so

@@ -13,6 +13,7 @@ int main(void)
     srunner_add_suite(runner, suite_stacking());
     srunner_add_suite(runner, suite_primitives());
     srunner_add_suite(runner, suite_ode_threads());
+    srunner_add_suite(runner, suite_ode_collide2());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

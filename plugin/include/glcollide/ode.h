@@ -162,6 +162,20 @@ GLCOLLIDE_ODE_API void glcollide_ode_space_collide(dSpaceID space, void *data,
                                                    dNearCallback *callback);
 
 /*
+ * Same contract as dSpaceCollide2: the pairs ODE would hand over (a space
+ * with itself: glcollide_ode_space_collide; a space with a geom or with
+ * another space: each geom of the smaller side against the other space's
+ * enabled geoms), found by glcollide's sweep-and-prune between the two
+ * sides, in dSimpleSpace's order, their trimesh pairs' contacts computed
+ * ahead on the worker threads as for a space's own pairs. Two geoms,
+ * quadtree spaces, a sweep-and-prune space on the side ODE iterates (its
+ * geoms cannot be listed in that order) and classes of the program's own
+ * (their aabb_test is ODE's to call) are left to ODE's dSpaceCollide2.
+ */
+GLCOLLIDE_ODE_API void glcollide_ode_space_collide2(dGeomID o1, dGeomID o2, void *data,
+                                                    dNearCallback *callback);
+
+/*
  * dCollide's contract. For two trimeshes: candidate triangle pairs (this
  * step's GPU culling on this thread, while both geoms keep the mesh and the
  * transform they were culled with; otherwise a CPU BVH), exact
@@ -251,6 +265,7 @@ typedef struct glcollide_ode_stats {
      * the dCollide calls that took such an answer (the rest computed their
      * own: another buffer's geoms order, a pair moved since, ...). */
     unsigned long long ahead_pairs, ahead_served;
+    unsigned long long space_collide2s; /* glcollide_ode_space_collide2 calls it served */
 } glcollide_ode_stats;
 
 /* Counters since the first glcollide_ode_init (or the last reset), all
