@@ -21,45 +21,11 @@
  * ceil(log2(n)) (at most 32 for 32-bit indices). Traversals therefore use a
  * small fixed stack and no recursion.
  */
-#include "geometry/geometry_internal.h"
+#include "geometry/bvh_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define GLCOLLIDE_BVH_LEAF_SIZE 8
-/* Deepest tree accepted; a balanced tree over < 2^31 triangles is at most
- * 31 deep, so this is never reached and only bounds the traversal stacks. */
-#define GLCOLLIDE_BVH_MAX_DEPTH 60
-
-/*
- * A box as its centre and half extents, which the tests of placed boxes use
- * directly (no conversion per test). Made from an exact min/max box and
- * grown by enough to cover its own rounding and that of c -/+ h: the box it
- * encloses is always inside [c - h, c + h] as computed, so tests on it are
- * conservative (at most a few ulps wider than the exact box).
- */
-typedef struct bvh_box {
-    double c[3], h[3];
-} bvh_box;
-
-typedef struct bvh_node {
-    bvh_box box;
-    uint32_t first; /* leaf: first slot; inner: first child */
-    uint32_t count; /* leaf: number of slots (> 0); inner: 0 */
-} bvh_node;
-
-struct glcollide_bvh {
-    size_t vertex_count;
-    size_t triangle_count;
-    uint32_t *triangles; /* 3 vertex indices per slot, in leaf order */
-    uint32_t *ids;       /* the caller's triangle index of each slot */
-    bvh_box *slot_boxes; /* box of each slot's triangle */
-    bvh_node *nodes;
-    size_t node_count;
-    glcollide_aabb bounds; /* the exact box of all triangles */
-    int depth;             /* edges on the longest root-leaf path */
-};
 
 /* ---------------------------------------------------------------- boxes */
 
@@ -141,11 +107,6 @@ static inline int meets_aabb(const bvh_box *a, const glcollide_aabb *b)
     glcollide_aabb box;
     box_decode(a, &box);
     return glcollide_aabb_overlap(&box, b);
-}
-
-static inline double box_size(const bvh_box *box)
-{
-    return 2.0 * (box->h[0] + box->h[1] + box->h[2]);
 }
 
 /* ---------------------------------------------------------------- build */
@@ -475,38 +436,6 @@ size_t glcollide_bvh_triangle_count(const glcollide_bvh *bvh)
 
 /* ---------------------------------------------------------------- traversal */
 
-/* Each pop pushes at most two entries one level deeper, so a depth-first
- * stack never holds more than (depth a + depth b + 1) entries. */
-#define GLCOLLIDE_BVH_STACK (2 * GLCOLLIDE_BVH_MAX_DEPTH + 2)
-
-/* Placement of b's frame in a's: x_a = r x_b + t, with |r| kept for the box
- * projections, and the slack every test adds against rounding. */
-typedef struct relative_frame {
-    double r[9], abs_r[9], t[3];
-    double slack;
-} relative_frame;
-
-/* A box of one tree seen from the other's frame: its centre there and the
- * half extents of its oriented box along that frame's axes. */
-typedef struct placed_box {
-    double c[3], h[3];
-} placed_box;
-
-/* Box x (its own frame, grown by grow) placed through rotation r (row
- * major, |r| in abs_r) and translation t: c = r centre + t, h = |r| half. */
-static inline void place(const bvh_box *x, double grow, const double r[9], const double abs_r[9],
-                         const double t[3], placed_box *out)
-{
-    const double *c = x->c;
-    double h[3];
-    for (int k = 0; k < 3; k++)
-        h[k] = x->h[k] + grow;
-    for (int k = 0; k < 3; k++) {
-        out->c[k] = r[3 * k] * c[0] + r[3 * k + 1] * c[1] + r[3 * k + 2] * c[2] + t[k];
-        out->h[k] = abs_r[3 * k] * h[0] + abs_r[3 * k + 1] * h[1] + abs_r[3 * k + 2] * h[2];
-    }
-}
-
 /* Can box x (grown by grow) and a placed box be separated along one of x's
  * own axes? 0 when they can. */
 static inline int meets_placed(const bvh_box *x, double grow, const placed_box *p)
@@ -532,24 +461,19 @@ static inline int meets_placed(const bvh_box *x, double grow, const placed_box *
  * and every pair they let through costs an exact test.
  */
 typedef struct object_frames {
-    relative_frame ab;                    /* b's frame in a's */
-    double r_ba[9], abs_r_ba[9], t_ba[3]; /* a's frame in b's: r^T, -r^T t */
+    glcollide_bvh_frames fr;
     double grow_a, grow_b;
 } object_frames;
 
 static inline void place_b(const object_frames *f, const bvh_box *x, placed_box *out)
 {
-    place(x, f->grow_b, f->ab.r, f->ab.abs_r, f->ab.t, out);
+    glcollide_bvh_place(x, f->grow_b, f->fr.r, f->fr.abs_r, f->fr.t, out);
 }
 
 static inline void place_a(const object_frames *f, const bvh_box *x, placed_box *out)
 {
-    place(x, f->grow_a, f->r_ba, f->abs_r_ba, f->t_ba, out);
+    glcollide_bvh_place(x, f->grow_a, f->fr.r_ba, f->fr.abs_r_ba, f->fr.t_ba, out);
 }
-
-/* Each pop pushes at most two entries one level deeper, so a depth-first
- * stack never holds more than (depth a + depth b + 1) entries. */
-#define GLCOLLIDE_BVH_STACK (2 * GLCOLLIDE_BVH_MAX_DEPTH + 2)
 
 static int leaf_pairs(const glcollide_bvh *a, const bvh_node *na, const glcollide_bvh *b,
                       const bvh_node *nb, double margin, glcollide_bvh_pair_fn fn, void *user)
@@ -631,7 +555,8 @@ static int node_children(const glcollide_bvh *a, const glcollide_bvh *b, const o
                          double margin, uint32_t ia, uint32_t ib, uint32_t (*out)[2])
 {
     const bvh_node *na = &a->nodes[ia], *nb = &b->nodes[ib];
-    int descend_a = nb->count || (!na->count && box_size(&na->box) >= box_size(&nb->box));
+    int descend_a = nb->count || (!na->count && glcollide_bvh_box_size(&na->box) >=
+                                                    glcollide_bvh_box_size(&nb->box));
     placed_box kept;
     if (f) {
         if (descend_a)
@@ -702,42 +627,48 @@ int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double
     return overlap_descent(a, b, NULL, margin, fn, user);
 }
 
+void glcollide_bvh_frames_set(const glcollide_object *object_a, const glcollide_object *object_b,
+                              glcollide_bvh_frames *f)
+{
+    double ra[9], rb[9], dt[3];
+    glcollide_object_rotation_matrix(object_a, ra);
+    glcollide_object_rotation_matrix(object_b, rb);
+    f->extent = 0.0;
+    for (int k = 0; k < 3; k++)
+        dt[k] = object_b->translation[k] - object_a->translation[k];
+    for (int i = 0; i < 3; i++) {
+        /* r = ra^T rb, t = ra^T (tb - ta) */
+        for (int j = 0; j < 3; j++) {
+            f->r[3 * i + j] = ra[i] * rb[j] + ra[3 + i] * rb[3 + j] + ra[6 + i] * rb[6 + j];
+            f->abs_r[3 * i + j] = fabs(f->r[3 * i + j]);
+        }
+        f->t[i] = ra[i] * dt[0] + ra[3 + i] * dt[1] + ra[6 + i] * dt[2];
+        f->extent += fabs(object_a->translation[i]) + fabs(object_b->translation[i]);
+    }
+    for (int i = 0; i < 3; i++) { /* a in b's frame: r^T, -r^T t */
+        for (int j = 0; j < 3; j++) {
+            f->r_ba[3 * i + j] = f->r[3 * j + i];
+            f->abs_r_ba[3 * i + j] = f->abs_r[3 * j + i];
+        }
+        f->t_ba[i] = -(f->r[i] * f->t[0] + f->r[3 + i] * f->t[1] + f->r[6 + i] * f->t[2]);
+    }
+}
+
 /* The placements of a BVH pair for glcollide_bvh_overlap_objects; 0 when
  * they are not finite (nothing can be decided). */
 static int make_frames(const glcollide_bvh *a, const glcollide_object *object_a,
                        const glcollide_bvh *b, const glcollide_object *object_b, double margin,
                        object_frames *f)
 {
-    double ra[9], rb[9];
-    glcollide_object_rotation_matrix(object_a, ra);
-    glcollide_object_rotation_matrix(object_b, rb);
-    relative_frame *ab = &f->ab;
-    double dt[3], scale = 0.0;
-    for (int k = 0; k < 3; k++)
-        dt[k] = object_b->translation[k] - object_a->translation[k];
-    for (int i = 0; i < 3; i++) {
-        /* r = ra^T rb, t = ra^T (tb - ta) */
-        for (int j = 0; j < 3; j++) {
-            ab->r[3 * i + j] = ra[i] * rb[j] + ra[3 + i] * rb[3 + j] + ra[6 + i] * rb[6 + j];
-            ab->abs_r[3 * i + j] = fabs(ab->r[3 * i + j]);
-        }
-        ab->t[i] = ra[i] * dt[0] + ra[3 + i] * dt[1] + ra[6 + i] * dt[2];
-        scale += fabs(object_a->translation[i]) + fabs(object_b->translation[i]);
-    }
-    for (int i = 0; i < 3; i++) { /* a in b's frame: r^T, -r^T t */
-        for (int j = 0; j < 3; j++) {
-            f->r_ba[3 * i + j] = ab->r[3 * j + i];
-            f->abs_r_ba[3 * i + j] = ab->abs_r[3 * j + i];
-        }
-        f->t_ba[i] = -(ab->r[i] * ab->t[0] + ab->r[3 + i] * ab->t[1] + ab->r[6 + i] * ab->t[2]);
-    }
-    scale += box_size(&a->nodes[0].box) + box_size(&b->nodes[0].box);
+    glcollide_bvh_frames_set(object_a, object_b, &f->fr);
+    double scale = f->fr.extent + (glcollide_bvh_box_size(&a->nodes[0].box) +
+                                   glcollide_bvh_box_size(&b->nodes[0].box));
     /* The world positions the exact tests use are rounded differently from
      * this relative placement; 1e-12 of the scene's extent covers both. */
-    ab->slack = 1e-12 * scale;
-    if (!(ab->slack < INFINITY))
+    double slack = 1e-12 * scale;
+    if (!(slack < INFINITY))
         return 0; /* non-finite placement: nothing can be decided, nothing reported */
-    f->grow_a = margin + ab->slack;
+    f->grow_a = margin + slack;
     f->grow_b = margin;
     return 1;
 }

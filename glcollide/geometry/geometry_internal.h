@@ -41,6 +41,50 @@ static inline void glcollide_polygon_vector_area(const double poly[][3], int n, 
     }
 }
 
+/* The parameters s, t in [0, 1] of the closest points u1 + s d1 and
+ * u2 + t d2 of two segments, given with their squared lengths a = d1.d1
+ * and e = d2.d2 (parallel segments: any closest pair; none without length:
+ * 0). The convex quadratic |u1 + s d1 - u2 - t d2|^2 minimised over the
+ * unit square: the free optimum in s, clamped, then the best t for it,
+ * clamped, then s again. */
+static inline void glcollide_segment_parameters(const double *u1, const double d1[3], double a,
+                                                const double *u2, const double d2[3], double e,
+                                                double *s_out, double *t_out)
+{
+    double r[3];
+    glcollide_vec3_sub(r, u1, u2);
+    double f = glcollide_vec3_dot(d2, r);
+    double s = 0.0, t = 0.0;
+    if (!(a > 0.0) && !(e > 0.0)) {
+        s = t = 0.0;
+    } else if (!(a > 0.0)) {
+        t = f / e;
+    } else {
+        double c = glcollide_vec3_dot(d1, r);
+        if (!(e > 0.0)) {
+            s = -c / a;
+        } else {
+            double b = glcollide_vec3_dot(d1, d2);
+            double denom = a * e - b * b;
+            s = (b * f - c * e) / denom;
+            s = denom > 0.0 ? (s > 0.0 ? (s < 1.0 ? s : 1.0) : 0.0) : 0.0;
+            t = (b * s + f) / e;
+            if (t < 0.0) {
+                t = 0.0;
+                s = -c / a;
+            } else if (t > 1.0) {
+                t = 1.0;
+                s = (b - c) / a;
+            } else if (!(t == t)) {
+                t = 0.0;
+            }
+        }
+    }
+    /* Clamped (NaN -> 0) where not clamped above. */
+    *s_out = s > 0.0 ? (s < 1.0 ? s : 1.0) : 0.0;
+    *t_out = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+}
+
 /* Closest points of segments u1v1 and u2v2, on the first to c1, on the
  * second to c2 (parallel segments: any closest pair); tritri.c's, shared
  * with the primitive contacts. */

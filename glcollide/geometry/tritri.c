@@ -734,38 +734,14 @@ static void closest_on_triangle(double out[3], const double p[3], const double *
 void glcollide_closest_segments(const double *u1, const double *v1, const double *u2,
                                 const double *v2, double c1[3], double c2[3])
 {
-    double d1[3], d2[3], r[3];
+    double d1[3], d2[3], s, t;
     glcollide_vec3_sub(d1, v1, u1);
     glcollide_vec3_sub(d2, v2, u2);
-    glcollide_vec3_sub(r, u1, u2);
-    double a = dot3(d1, d1), e = dot3(d2, d2), f = dot3(d2, r);
-    double s = 0.0, t = 0.0;
-    if (!(a > 0.0) && !(e > 0.0)) {
-        s = t = 0.0;
-    } else if (!(a > 0.0)) {
-        t = clamp01(f / e);
-    } else {
-        double c = dot3(d1, r);
-        if (!(e > 0.0)) {
-            s = clamp01(-c / a);
-        } else {
-            double b = dot3(d1, d2);
-            double denom = a * e - b * b;
-            s = denom > 0.0 ? clamp01((b * f - c * e) / denom) : 0.0;
-            t = (b * s + f) / e;
-            if (t < 0.0) {
-                t = 0.0;
-                s = clamp01(-c / a);
-            } else if (t > 1.0) {
-                t = 1.0;
-                s = clamp01((b - c) / a);
-            } else if (!(t == t)) {
-                t = 0.0;
-            }
-        }
+    glcollide_segment_parameters(u1, d1, dot3(d1, d1), u2, d2, dot3(d2, d2), &s, &t);
+    for (int k = 0; k < 3; k++) {
+        c1[k] = u1[k] + s * d1[k];
+        c2[k] = u2[k] + t * d2[k];
     }
-    lerp3(c1, u1, v1, s);
-    lerp3(c2, u2, v2, t);
 }
 
 /* Minimum over the 6 vertex-triangle and 9 edge-edge candidates. */
