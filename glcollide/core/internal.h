@@ -69,6 +69,18 @@ static inline void glcollide_counts_to_offsets(size_t *counts, size_t n)
     }
 }
 
+/* The smaller and the larger of two doubles (b when either is NaN): one
+ * compare and select, where fmin and fmax are library calls that honour
+ * NaN. */
+static inline double glcollide_min2(double a, double b)
+{
+    return a < b ? a : b;
+}
+static inline double glcollide_max2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
 /* Vector helpers on double[3]. */
 static inline void glcollide_vec3_sub(double out[3], const double a[3], const double b[3])
 {

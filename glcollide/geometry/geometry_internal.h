@@ -96,6 +96,38 @@ void glcollide_closest_segments(const double *u1, const double *v1, const double
 void glcollide_closest_point_on_triangle(const double p[3], const double a[3], const double b[3],
                                          const double c[3], double out[3]);
 
+/* A triangle made ready for distance tests (triangle_distance.c): its
+ * corners, normal n = (p1 - p0) x (p2 - p0), n.n (0: no area) and box. */
+typedef struct glcollide_prepared_triangle {
+    double p[3][3];
+    double n[3], nn;
+    double lo[3], hi[3];
+} glcollide_prepared_triangle;
+
+void glcollide_triangle_prepare(glcollide_prepared_triangle *t, const double *a, const double *b,
+                                const double *c);
+
+/*
+ * Distance of two closed triangles whose corners lie within 2^+-500 (scale
+ * them by glcollide_distance_scale of their largest), with a closest
+ * pair written to pa and pb: 0 exactly when they meet (exact predicates;
+ * then pa = pb, a point of their intersection), otherwise at least the
+ * smallest positive double. Below limit (INFINITY: always) the answer is
+ * that, the same number whatever the limit; at or above it, only some
+ * pair's distance, at least limit: the candidates that cannot come below
+ * the limit are not measured. See triangle_distance.c.
+ */
+double glcollide_triangle_closest(const glcollide_prepared_triangle *a,
+                                  const glcollide_prepared_triangle *b, double limit, double pa[3],
+                                  double pb[3]);
+
+/* The factor distances are computed at, for coordinates up to largest in
+ * magnitude: 1 within 2^+-500 (squares neither overflow nor underflow
+ * there), else the power of two s with largest * s in [1/2, 1): exact,
+ * but where it scales down it may drop bits below 2^-574 of a coordinate
+ * (as far below the scene's rounding as can be). */
+double glcollide_distance_scale(double largest);
+
 /* An empty box (min = +inf, max = -inf) and growing it. */
 void glcollide_aabb_empty(glcollide_aabb *box);
 void glcollide_aabb_add_point(glcollide_aabb *box, const double p[3]);

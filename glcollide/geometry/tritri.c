@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Triangle-triangle overlap (exact), intersection segment and distance.
+ * Triangle-triangle overlap (exact) and intersection segment (their distance:
+ * triangle_distance.c).
  *
  * The overlap decision uses only exact orientation signs. The general case
  * follows Guigue and Devillers (2003): each triangle meets the other's plane
@@ -778,28 +779,4 @@ static double raw_distance(const double *const a[3], const double *const b[3], d
             }
         }
     return best;
-}
-
-double glcollide_tri_tri_distance(const double a0[3], const double a1[3], const double a2[3],
-                                  const double b0[3], const double b1[3], const double b2[3],
-                                  double pa[3], double pb[3])
-{
-    double seg0[3], seg1[3], ca[3], cb[3];
-    if (glcollide_tri_tri_intersection(a0, a1, a2, b0, b1, b2, seg0, seg1)) {
-        if (pa)
-            copy3(pa, seg0);
-        if (pb)
-            copy3(pb, seg0);
-        return 0.0;
-    }
-    const double *a[3] = {a0, a1, a2}, *b[3] = {b0, b1, b2};
-    double d = raw_distance(a, b, ca, cb);
-    /* Disjoint (exactly) but closer than floating point resolves: stay positive. */
-    if (!(d > 0.0))
-        d = DBL_TRUE_MIN;
-    if (pa)
-        copy3(pa, ca);
-    if (pb)
-        copy3(pb, cb);
-    return d;
 }
