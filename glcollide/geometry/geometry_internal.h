@@ -128,6 +128,62 @@ double glcollide_triangle_closest(const glcollide_prepared_triangle *a,
  * (as far below the scene's rounding as can be). */
 double glcollide_distance_scale(double largest);
 
+/* A slab bounding the triangles of one BVH node: lo <= n.x <= hi for each
+ * of their corners x (object space), n a unit vector. */
+typedef struct glcollide_bvh_slab {
+    double n[3], lo, hi;
+} glcollide_bvh_slab;
+
+/* The slab of each node of bvh (built on positions), along the node's
+ * summed triangle normals: thin where its triangles are nearly flat, which
+ * a box turned with the pose is not. *out (free it) gets node count
+ * entries; NULL for an empty BVH. Errors: OUT_OF_MEMORY. */
+int glcollide_bvh_slabs_build(const glcollide_bvh *bvh, const double *positions,
+                              glcollide_bvh_slab **out);
+
+/* A mesh placed in the world: its object-space BVH, the positions it was
+ * built (or refit) on, the pose, and its nodes' slabs. */
+typedef struct glcollide_posed_mesh {
+    const glcollide_bvh *bvh;
+    const double *positions;
+    const glcollide_object *pose;
+    const glcollide_bvh_slab *slabs; /* glcollide_bvh_slabs_build's, or NULL */
+} glcollide_posed_mesh;
+
+/* The closest pair of triangles of two posed meshes (bvh_distance.c). */
+typedef struct glcollide_closest_pair {
+    int within; /* 1: distance, points and triangles are those of a closest pair */
+    /* within: the distance (0 when a triangle pair meets); otherwise a lower
+     * bound above the caller's bound (INFINITY for an empty mesh). */
+    double distance;
+    double point_a[3], point_b[3];       /* world; NaN unless within */
+    uint32_t triangle_a, triangle_b;     /* UINT32_MAX unless within */
+    uint64_t node_pairs, triangle_pairs; /* work done */
+} glcollide_closest_pair;
+
+/* Memory of the closest-pair search kept between calls (zero it first):
+ * its queue and its placed leaves. */
+typedef struct glcollide_distance_scratch {
+    void *queue;
+    size_t queue_capacity;
+    void *leaves;
+    uint64_t searches; /* searches run: tells the leaves of this one apart */
+} glcollide_distance_scratch;
+
+void glcollide_distance_scratch_release(glcollide_distance_scratch *scratch);
+
+/*
+ * The closest pair of triangles of a and b (world positions as
+ * glcollide_place_point places them, multiplied by scale:
+ * glcollide_distance_scale of their largest coordinate), searched no
+ * farther than bound (>= 0; INFINITY: the exact distance always). scratch
+ * (may be NULL) keeps the search's memory between calls. Errors:
+ * OUT_OF_MEMORY.
+ */
+int glcollide_bvh_closest_objects(const glcollide_posed_mesh *a, const glcollide_posed_mesh *b,
+                                  double scale, double bound, glcollide_distance_scratch *scratch,
+                                  glcollide_closest_pair *out);
+
 /* An empty box (min = +inf, max = -inf) and growing it. */
 void glcollide_aabb_empty(glcollide_aabb *box);
 void glcollide_aabb_add_point(glcollide_aabb *box, const double p[3]);

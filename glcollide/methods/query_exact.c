@@ -6,7 +6,9 @@
  * it contains all of that part). A solid is where its closed surface winds
  * (nonzero winding number, glcollide_point_in_mesh): for a mesh that passes
  * through itself, its overlaps too.
- * With distance D > 0, surfaces closer than D (distance <= D) also pair.
+ * With distance D > 0, surfaces at most D apart also pair: those whose
+ * glcollide_world_distance is at most D (the same triangle distances on the
+ * same coordinates decide).
  *
  * On the persistent world: candidates come from sweep-and-prune on the
  * objects' boxes and the two meshes' object-space BVHs placed by their poses
@@ -16,12 +18,15 @@
  */
 #include "methods/query.h"
 
+#include <math.h>
+
 typedef struct exact_pair {
     const glcollide_mesh *a, *b;
     const glcollide_object *pose_a, *pose_b;
     double ma[9], mb[9]; /* rotations */
     uint32_t object_a, object_b;
     double distance;
+    double scale;      /* glcollide_world_pair_scale */
     int all_triangles; /* keep going after the first hit (triangle level) */
     int found;
     int status;
@@ -37,23 +42,26 @@ static void place_triangle(const glcollide_mesh *mesh, const glcollide_object *p
             pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c], corners[c]);
 }
 
-/* Triangles (corners a0 a1 a2 b0 b1 b2) at most distance apart, measured
- * where the six corners lie in [-1, 1]: the squares and products inside
- * neither overflow nor underflow, whatever the scene's scale (the overlap
- * test needs none of this: its predicates are exact for any double). */
-static int within_distance(const double *const corners[6], double distance)
+/* Triangles a and b (world corners) at most distance apart, measured as
+ * glcollide_world_distance measures them: at the pair's scale (1 but
+ * beyond 2^+-500, glcollide_world_pair_scale), by the same triangle
+ * distance, so that the pairs found here are those whose distance is at
+ * most D (the overlap test needs none of this: its predicates are exact
+ * for any double). Thread-safe: the exact method's pairs run on the
+ * workers. */
+static int within_distance(const exact_pair *pair, double a[3][3], double b[3][3])
 {
-    glcollide_aabb box;
-    glcollide_aabb_empty(&box);
-    for (int i = 0; i < 6; i++)
-        glcollide_aabb_add_point(&box, corners[i]);
-    double origin[3], scale, p[6][3];
-    glcollide_frame_fit(&box, origin, &scale);
-    for (int i = 0; i < 6; i++)
-        for (int k = 0; k < 3; k++)
-            p[i][k] = (corners[i][k] - origin[k]) * scale;
-    return glcollide_tri_tri_distance(p[0], p[1], p[2], p[3], p[4], p[5], NULL, NULL) <=
-           distance * scale;
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 3; k++) {
+            a[c][k] *= pair->scale;
+            b[c][k] *= pair->scale;
+        }
+    glcollide_prepared_triangle ta, tb;
+    glcollide_triangle_prepare(&ta, a[0], a[1], a[2]);
+    glcollide_triangle_prepare(&tb, b[0], b[1], b[2]);
+    double pa[3], pb[3];
+    double limit = pair->distance * pair->scale;
+    return glcollide_triangle_closest(&ta, &tb, nextafter(limit, INFINITY), pa, pb) <= limit;
 }
 
 static int test_triangles(uint32_t ta, uint32_t tb, void *user)
@@ -63,8 +71,7 @@ static int test_triangles(uint32_t ta, uint32_t tb, void *user)
     double a[3][3], b[3][3];
     place_triangle(pair->a, pair->pose_a, pair->ma, ta, a);
     place_triangle(pair->b, pair->pose_b, pair->mb, tb, b);
-    const double *corners[6] = {a[0], a[1], a[2], b[0], b[1], b[2]};
-    int hit = pair->distance > 0 ? within_distance(corners, pair->distance)
+    int hit = pair->distance > 0 ? within_distance(pair, a, b)
                                  : glcollide_tri_tri_overlap(a[0], a[1], a[2], b[0], b[1], b[2]);
     if (!hit)
         return 0;
@@ -74,33 +81,6 @@ static int test_triangles(uint32_t ta, uint32_t tb, void *user)
     pair->status =
         glcollide_result_add_triangle_pair(pair->result, pair->object_a, ta, pair->object_b, tb);
     return pair->status != GLCOLLIDE_OK;
-}
-
-/* Some part of object inner inside or on the closed mesh of object outer:
- * one vertex per connected part decides for all of it, since the surfaces
- * do not meet. */
-static int contains_part(const glcollide_world *world, uint32_t outer, uint32_t inner)
-{
-    const glcollide_object *pose_o = &world->objects[outer], *pose_i = &world->objects[inner];
-    const glcollide_world_mesh_entry *o = &world->meshes[pose_o->mesh];
-    const glcollide_world_mesh_entry *in = &world->meshes[pose_i->mesh];
-    if (o->solid != 1 || in->mesh->triangle_count == 0 || o->mesh->triangle_count == 0)
-        return 0;
-    /* An open inner mesh has no parts listed: its first vertex stands for it. */
-    const uint32_t first = in->mesh->triangles[0];
-    const uint32_t *parts = in->shell_count ? in->shells : &first;
-    size_t count = in->shell_count ? in->shell_count : 1;
-    double m[9];
-    glcollide_object_rotation_matrix(pose_i, m);
-    for (size_t i = 0; i < count; i++) {
-        double p[3];
-        glcollide_place_point(pose_i, m, in->mesh->positions + 3 * (size_t)parts[i], p);
-        if (glcollide_aabb_overlap(&world->boxes[outer],
-                                   &(glcollide_aabb){{p[0], p[1], p[2]}, {p[0], p[1], p[2]}}) &&
-            glcollide_point_in_posed_mesh(o->mesh, o->bvh, pose_o, &world->boxes[outer], p))
-            return 1;
-    }
-    return 0;
 }
 
 int glcollide_query_exact_pair(glcollide_world *world, uint32_t i, uint32_t j, double distance,
@@ -114,6 +94,7 @@ int glcollide_query_exact_pair(glcollide_world *world, uint32_t i, uint32_t j, d
         .object_a = i,
         .object_b = j,
         .distance = distance,
+        .scale = glcollide_world_pair_scale(world, i, j),
         .all_triangles = all_triangles,
         .result = result,
     };
@@ -125,7 +106,8 @@ int glcollide_query_exact_pair(glcollide_world *world, uint32_t i, uint32_t j, d
                                   test_triangles, &pair);
     result->stats.candidates += result->stats.triangle_tests - tests_before;
     if (pair.status == GLCOLLIDE_OK && !pair.found)
-        pair.found = contains_part(world, i, j) || contains_part(world, j, i);
+        pair.found = glcollide_world_contains_part(world, i, j, NULL, NULL) ||
+                     glcollide_world_contains_part(world, j, i, NULL, NULL);
     *found = pair.status == GLCOLLIDE_OK && pair.found;
     return pair.status;
 }

@@ -61,6 +61,9 @@ static void entry_release(glcollide_world_mesh_entry *entry)
     entry->frontier = NULL;
     entry->frontier_count = 0;
     entry->frontier_at = 0;
+    free(entry->slabs);
+    entry->slabs = NULL;
+    entry->slabs_at = 0;
 }
 
 void glcollide_world_destroy(glcollide_world **world)
@@ -82,6 +85,7 @@ void glcollide_world_destroy(glcollide_world **world)
     free(w->exact_synced);
     glcollide_pair_list_release(&w->pairs);
     glcollide_workspace_release(&w->workspace);
+    glcollide_distance_scratch_release(&w->distance);
     glcollide_world_scratch_release(&w->scratch);
     glcollide_pair_list_release(&w->contact_candidates);
     glcollide_posed_pair_release(&w->posed);
@@ -394,7 +398,7 @@ int glcollide_world_from_scene(const glcollide_scene *scene, glcollide_world **o
 /* ------------------------------------------------------------- derived */
 
 /*
- * A vertex of each vertex-connected part of mesh, and how many parts: a
+ * A triangle of each vertex-connected part of mesh, and how many parts: a
  * solid may be inside another in one part and not in the others (and where
  * the parts of one closed mesh pass through each other, the solid is where
  * they wind), so containment is asked once per part. Union-find.
@@ -430,7 +434,7 @@ static int mesh_shells(const glcollide_mesh *mesh, uint32_t **shells, size_t *co
             r = parent[r];
         if (!seen[r]) {
             seen[r] = 1;
-            (*shells)[(*count)++] = mesh->triangles[i];
+            (*shells)[(*count)++] = (uint32_t)(i / 3);
         }
     }
     free(seen);
@@ -483,16 +487,21 @@ int glcollide_world_prepare(glcollide_world *world, unsigned what)
     return status;
 }
 
-/* A non-finite box of an object with triangles: a pose past double's range. */
-static int check_box(const glcollide_world *world, size_t o, const glcollide_aabb *box)
+int glcollide_world_check_box(const glcollide_world *world, size_t o, const glcollide_aabb *box,
+                              const char *what)
 {
     const glcollide_mesh *mesh = world->meshes[world->objects[o].mesh].mesh;
     for (int k = 0; k < 3; k++)
         if (mesh->triangle_count && !(isfinite(box->min[k]) && isfinite(box->max[k])))
             return glcollide_fail(GLCOLLIDE_ERROR_INVALID_MESH,
-                                  "query: object %zu (mesh %s) has non-finite coordinates", o,
+                                  "%s: object %zu (mesh %s) has non-finite coordinates", what, o,
                                   mesh_label(mesh));
     return GLCOLLIDE_OK;
+}
+
+static int check_box(const glcollide_world *world, size_t o, const glcollide_aabb *box)
+{
+    return glcollide_world_check_box(world, o, box, "query");
 }
 
 /* Box of object o's world positions, each vertex placed and dropped. */

@@ -36,7 +36,7 @@ typedef struct glcollide_world_mesh_entry {
     int bvh_borrowed;      /* bvh is the caller's (glcollide_world_add_mesh_with_bvh) */
     glcollide_aabb bounds; /* object space, of the vertices triangles use */
     int solid;             /* -1 undecided, 0 not a closed solid, 1 closed */
-    uint32_t *shells;      /* closed: a vertex of each connected part */
+    uint32_t *shells;      /* closed: a triangle of each connected part */
     size_t shell_count;
     int crossing;        /* closed: -1 undecided, 1 passes through itself, 0 not */
     uint64_t changed_at; /* the world's clock at its registration or last change */
@@ -50,6 +50,10 @@ typedef struct glcollide_world_mesh_entry {
     double *frontier;
     size_t frontier_count;
     uint64_t frontier_at;
+    /* glcollide_world_distance's slab per BVH node, made when slabs_at !=
+     * 1 + changed_at. */
+    glcollide_bvh_slab *slabs;
+    uint64_t slabs_at;
 } glcollide_world_mesh_entry;
 
 /* Scratch of a pair's triangle-level work, kept between frames. */
@@ -73,6 +77,7 @@ struct glcollide_world {
     /* Kept between queries so that a warm frame allocates nothing. */
     glcollide_pair_list pairs;
     glcollide_workspace workspace;
+    glcollide_distance_scratch distance; /* glcollide_world_distance's */
     glcollide_world_scratch scratch;
     /* Per worker, the parts of a query run on several threads
      * (glcollide_world_pairs_run), and per candidate pair its outcome. */
@@ -117,6 +122,31 @@ enum {
 int glcollide_world_prepare(glcollide_world *world, unsigned what);
 /* The same for mesh m alone. */
 int glcollide_world_prepare_mesh(glcollide_world *world, uint32_t m, unsigned what);
+
+/* A non-finite box of object o, which has triangles (a pose past double's
+ * range): INVALID_MESH, logged as "<what>: object O (mesh M) has non-finite
+ * coordinates". */
+int glcollide_world_check_box(const glcollide_world *world, size_t o, const glcollide_aabb *box,
+                              const char *what);
+
+/*
+ * Does a part of object inner lie inside the solid of object outer (a closed
+ * mesh), their surfaces known not to meet? Then all of that part does, and
+ * its first corner (a vertex of one of its triangles) decides: exact
+ * point-in-solid (a nonzero winding number, glcollide_point_in_mesh). An
+ * open inner mesh is one part, its first triangle's first corner standing
+ * for it. On 1, point (may be NULL) receives that corner in the world and
+ * triangle (may be NULL) the inner triangle it is a corner of. 0 when
+ * outer is not closed or either has no triangles. Needs the meshes
+ * prepared (GLCOLLIDE_WORLD_BVH | GLCOLLIDE_WORLD_SOLIDS).
+ */
+int glcollide_world_contains_part(const glcollide_world *world, uint32_t outer, uint32_t inner,
+                                  double point[3], uint32_t *triangle);
+
+/* The factor the distance of objects a and b is computed at
+ * (glcollide_distance_scale of their boxes' largest coordinate): the exact
+ * query's --distance test uses the same, so both give the same answer. */
+double glcollide_world_pair_scale(const glcollide_world *world, uint32_t a, uint32_t b);
 
 /* Boxes of the objects' world positions (exact min/max), updated for the
  * objects changed since last asked; INVALID_MESH for non-finite ones. */

@@ -21,6 +21,7 @@ Suite *suite_point_in_mesh(void);
 Suite *suite_context(void);
 Suite *suite_scene(void);
 Suite *suite_query(void);
+Suite *suite_distance(void);
 Suite *suite_world(void);
 Suite *suite_world_contacts(void);
 Suite *suite_world_gpu(void);

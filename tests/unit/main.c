@@ -18,6 +18,7 @@ int main(void)
     srunner_add_suite(runner, suite_point_in_mesh());
     srunner_add_suite(runner, suite_scene());
     srunner_add_suite(runner, suite_query());
+    srunner_add_suite(runner, suite_distance());
     srunner_add_suite(runner, suite_world());
     srunner_add_suite(runner, suite_world_contacts());
     srunner_add_suite(runner, suite_self_intersection());

@@ -456,7 +456,8 @@ typedef struct glcollide_query_options {
     glcollide_method method;
     glcollide_level level;
     int resolution;  /* image-space methods: viewport side in pixels */
-    double distance; /* report pairs closer than this (>= 0); 0 = touching */
+    double distance; /* report pairs at most this far apart (>= 0; glcollide_world_distance's
+                        distance); 0 = touching */
     /* Threads the CPU stages may use (the exact method's object pairs): 0
      * the library's count (glcollide_workers_count), 1 the calling thread
      * alone. The answer is the same for any count. */
@@ -613,6 +614,63 @@ GLCOLLIDE_API const glcollide_object *glcollide_world_object(const glcollide_wor
 GLCOLLIDE_API int glcollide_world_query(glcollide_world *world, glcollide_context *context,
                                         const glcollide_query_options *options,
                                         glcollide_query_result *result);
+
+/* ---------------------------------------------------------------- distance */
+
+/* A triangle index that names no triangle (glcollide_distance_result). */
+#define GLCOLLIDE_NO_TRIANGLE UINT32_MAX
+
+typedef struct glcollide_distance_result {
+    double distance;               /* 0 when the solids touch, overlap or one contains the other */
+    double point_a[3], point_b[3]; /* closest points, world space (on the surfaces) */
+    uint32_t triangle_a, triangle_b;
+} glcollide_distance_result;
+
+/*
+ * The distance between objects object_a and object_b of world as posed: the
+ * least distance between a point of one and a point of the other, where a
+ * closed mesh (glcollide_mesh_require_solid) stands for its solid (where it
+ * winds, as glcollide_point_in_mesh says) and an open mesh for its surface
+ * alone. Exact to double rounding: every triangle pair that could be the
+ * closest is measured (vertex-face and edge-edge, parallel and degenerate
+ * triangles included) on the world positions the exact query method uses,
+ * and whether surfaces meet is decided with exact predicates, so the
+ * distance is 0 exactly when glcollide_world_query (method exact) pairs the
+ * two, and at most D exactly when it pairs them with options.distance D.
+ *
+ * What result holds on GLCOLLIDE_OK:
+ * - apart, by a distance <= upper_bound: distance > 0; point_a on triangle
+ *   triangle_a of object_a's mesh and point_b on triangle_b of object_b's,
+ *   |point_a - point_b| = distance (to rounding);
+ * - surfaces touching or crossing: distance 0, point_a = point_b a point of
+ *   both surfaces, on triangle_a and triangle_b;
+ * - one solid holding (a part of) the other, surfaces apart (closed meshes
+ *   only; an open mesh inside a closed one counts, tested at its first
+ *   triangle's first corner): distance 0, point_a = point_b the inner
+ *   part's first corner (on the inner surface, inside the outer solid); the
+ *   inner object's triangle is one at that corner, the outer's is
+ *   GLCOLLIDE_NO_TRIANGLE;
+ * - farther apart than upper_bound: the search stops once it knows, and
+ *   distance is a lower bound of the distance, greater than upper_bound
+ *   (distance > upper_bound tells this case apart), points NaN, triangles
+ *   GLCOLLIDE_NO_TRIANGLE;
+ * - an object whose mesh has no triangles: distance INFINITY, points NaN,
+ *   triangles GLCOLLIDE_NO_TRIANGLE.
+ * Where several pairs are equally close, one of them, the same every call.
+ * upper_bound: >= 0; INFINITY always gives the exact distance; 0 asks only
+ * whether the solids touch. Cost: each mesh's BVH and closedness on first
+ * need (kept by the world); then a branch-and-bound search of both BVHs,
+ * which visits the parts of the meshes near the closest pair (and, when the
+ * surfaces are apart, a point-in-solid test per connected part).
+ * Errors: INVALID_ARGUMENT (world or result NULL, an object out of range,
+ * object_a == object_b, upper_bound negative or NaN), INVALID_MESH (an
+ * object's placed coordinates beyond double's range), OUT_OF_MEMORY; then
+ * result holds distance NaN, points NaN, triangles GLCOLLIDE_NO_TRIANGLE.
+ * Threads: uses the world's scratch, as glcollide_world_query does.
+ */
+GLCOLLIDE_API int glcollide_world_distance(glcollide_world *world, uint32_t object_a,
+                                           uint32_t object_b, double upper_bound,
+                                           glcollide_distance_result *result);
 
 /* ---------------------------------------------------------------- stencil interference */
 
