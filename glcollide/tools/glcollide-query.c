@@ -2,7 +2,9 @@
 /*
  * glcollide-query: which objects (or triangles) of a scene touch, by a chosen
  * method. Output, one per line, sorted: "pair I J", then at triangle level
- * "tri I A J B"; with --stats a last line "stats key=value ...".
+ * "tri I A J B"; with the exact method and --distance D, then "distance I J
+ * d" for each pair, d its distance (glcollide_world_distance, at most D;
+ * printed to round-trip); with --stats a last line "stats key=value ...".
  */
 #include <glcollide/glcollide.h>
 
@@ -17,7 +19,9 @@ static const char *const usage =
     "usage: glcollide-query [--method M] [--level objects|triangles] [--resolution N]\n"
     "                       [--distance D] [--threads N] [--stats] SCENE\n"
     "  M: exact (CPU oracle, default), sap, cullide, far, stencil, convex\n"
-    "  N: threads for the CPU stages (default: GLCOLLIDE_THREADS, else the CPUs, at most 16)\n";
+    "  N: threads for the CPU stages (default: GLCOLLIDE_THREADS, else the CPUs, at most 16)\n"
+    "  --distance D: also pairs at most D apart; with exact, a line\n"
+    "  'distance I J d' per pair gives its distance d\n";
 
 static int fail(const char *format, const char *arg)
 {
@@ -36,6 +40,30 @@ static int parse_double(const char *text, double *value)
     return *text && !*end && isfinite(*value);
 }
 
+/* "distance I J d" for each pair of result: the exact distances, measured
+ * on a world of the scene (at most bound apart, as the pairs are). */
+static int print_distances(const glcollide_scene *scene, const glcollide_query_result *result,
+                           double bound)
+{
+    glcollide_world *world = NULL;
+    int status = glcollide_world_create(&world);
+    for (size_t m = 0; m < scene->mesh_count && status == GLCOLLIDE_OK; m++)
+        status = glcollide_world_add_mesh(world, scene->meshes[m], NULL);
+    for (size_t o = 0; o < scene->object_count && status == GLCOLLIDE_OK; o++)
+        status =
+            glcollide_world_add_object(world, scene->objects[o].mesh, scene->objects[o].translation,
+                                       scene->objects[o].rotation, NULL);
+    for (size_t i = 0; i < result->pair_count && status == GLCOLLIDE_OK; i++) {
+        glcollide_distance_result d;
+        const glcollide_object_pair *p = &result->pairs[i];
+        status = glcollide_world_distance(world, p->a, p->b, bound, &d);
+        if (status == GLCOLLIDE_OK)
+            printf("distance %" PRIu32 " %" PRIu32 " %.17g\n", p->a, p->b, d.distance);
+    }
+    glcollide_world_destroy(&world);
+    return status;
+}
+
 static int needs_gl(glcollide_method method)
 {
     return method != GLCOLLIDE_METHOD_EXACT && method != GLCOLLIDE_METHOD_SAP;
@@ -45,7 +73,7 @@ int main(int argc, char **argv)
 {
     glcollide_query_options options = glcollide_query_default_options();
     const char *scene_path = NULL;
-    int stats = 0;
+    int stats = 0, distance_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -87,6 +115,7 @@ int main(int argc, char **argv)
             } else {
                 if (!parse_double(value, &options.distance) || options.distance < 0)
                     return fail("--distance '%s': expected a finite number >= 0", value);
+                distance_given = 1;
             }
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "%s", usage);
@@ -136,6 +165,8 @@ int main(int argc, char **argv)
             printf("tri %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 "\n", t->object_a,
                    t->triangle_a, t->object_b, t->triangle_b);
         }
+        if (distance_given && options.method == GLCOLLIDE_METHOD_EXACT)
+            status = print_distances(scene, &result, options.distance);
         for (size_t i = 0; i < stencil.sample_count; i++) {
             const glcollide_stencil_sample *s = &stencil.samples[i];
             printf("edge %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 " %.9g %.9g %.9g\n", s->object,

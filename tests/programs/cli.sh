@@ -90,6 +90,23 @@ check "triangle level sorted" $?
 "$query" --distance 10 "$tmp/row.scene" | grep -c '^pair' | grep -qx 6
 check "distance widens pairs" $?
 
+# With the exact method, a distance line per pair (sorted, after the pairs):
+# 0 for the overlapping neighbours, 0.8 for the cubes one apart.
+"$query" --method exact --distance 1 "$tmp/row.scene" >"$tmp/out"
+grep '^distance' "$tmp/out" | awk '{ print $2, $3 }' >"$tmp/got"
+printf '0 2\n0 3\n1 2\n1 3\n2 3\n' | cmp -s - "$tmp/got"
+check "distance lines, one per pair, sorted" $?
+[ "$(grep -c '^pair' "$tmp/out")" = 5 ] &&
+    awk '/^distance/ { d = ($2 == 0 && $3 == 2) || ($2 == 1 && $3 == 3) ? 0.8 : 0;
+                       if ($4 - d > 1e-12 || d - $4 > 1e-12) bad = 1 } END { exit bad }' "$tmp/out"
+check "distance lines give the distances" $?
+"$query" --method sap --distance 1 "$tmp/row.scene" | grep -q '^distance'
+[ $? -ne 0 ]
+check "no distance lines but for the exact method" $?
+"$query" "$tmp/row.scene" | grep -q '^distance'
+[ $? -ne 0 ]
+check "no distance lines without --distance" $?
+
 "$query" --help | grep -q '^usage: glcollide-query'
 check "help" $?
 
