@@ -19,6 +19,15 @@ static inline double bench_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/* CPU time of the calling thread in milliseconds: what a call costs
+ * whatever else the machine runs meanwhile. */
+static inline double bench_thread_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
 static inline int bench_compare_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -3,21 +3,18 @@
 // bench-world-fcl: see bench_world_fcl.h.
 #include "bench_world_fcl.h"
 
+#include "bench_fcl.h"
+
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
-#include <fcl/geometry/bvh/BVH_model.h>
-#include <fcl/math/bv/OBBRSS.h>
 #include <fcl/narrowphase/collision.h>
-#include <fcl/narrowphase/collision_object.h>
 
 #include <cstdint>
 #include <memory>
 #include <new>
 #include <vector>
 
-typedef fcl::BVHModel<fcl::OBBRSSd> fcl_mesh;
-
 struct bench_fcl {
-    std::vector<std::shared_ptr<fcl_mesh>> meshes;
+    std::vector<std::shared_ptr<bench_fcl_mesh>> meshes;
     std::vector<std::unique_ptr<fcl::CollisionObjectd>> objects;
     std::vector<fcl::CollisionObjectd *> registered;
     fcl::DynamicAABBTreeCollisionManagerd manager;
@@ -51,43 +48,18 @@ static bool narrow(fcl::CollisionObjectd *o1, fcl::CollisionObjectd *o2, void *u
     return false;
 }
 
-static void set_pose(fcl::CollisionObjectd *object, const glcollide_object *pose)
-{
-    double m[9];
-    glcollide_object_rotation_matrix(pose, m);
-    fcl::Matrix3d r;
-    r << m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8];
-    object->setTransform(
-        r, fcl::Vector3d(pose->translation[0], pose->translation[1], pose->translation[2]));
-}
-
 bench_fcl *bench_fcl_create(const glcollide_scene *scene, int refit)
 {
     bench_fcl *fcl = new (std::nothrow) bench_fcl();
     if (!fcl)
         return nullptr;
     fcl->refit = refit;
-    for (size_t m = 0; m < scene->mesh_count; m++) {
-        const glcollide_mesh *mesh = scene->meshes[m];
-        std::vector<fcl::Vector3d> points(mesh->vertex_count);
-        std::vector<fcl::Triangle> triangles(mesh->triangle_count);
-        for (size_t v = 0; v < mesh->vertex_count; v++)
-            points[v] = fcl::Vector3d(mesh->positions[3 * v], mesh->positions[3 * v + 1],
-                                      mesh->positions[3 * v + 2]);
-        for (size_t t = 0; t < mesh->triangle_count; t++)
-            triangles[t].set(mesh->triangles[3 * t], mesh->triangles[3 * t + 1],
-                             mesh->triangles[3 * t + 2]);
-        auto model = std::make_shared<fcl_mesh>();
-        model->beginModel();
-        model->addSubModel(points, triangles);
-        model->endModel();
-        model->computeLocalAABB();
-        fcl->meshes.push_back(model);
-    }
+    for (size_t m = 0; m < scene->mesh_count; m++)
+        fcl->meshes.push_back(bench_fcl_model(scene->meshes[m]));
     for (size_t o = 0; o < scene->object_count; o++) {
         fcl->objects.emplace_back(new fcl::CollisionObjectd(fcl->meshes[scene->objects[o].mesh]));
         fcl->objects.back()->setUserData(reinterpret_cast<void *>(static_cast<std::uintptr_t>(o)));
-        set_pose(fcl->objects.back().get(), &scene->objects[o]);
+        bench_fcl_set_pose(fcl->objects.back().get(), &scene->objects[o]);
         fcl->objects.back()->computeAABB();
         fcl->registered.push_back(fcl->objects.back().get());
     }
@@ -99,7 +71,7 @@ bench_fcl *bench_fcl_create(const glcollide_scene *scene, int refit)
 void bench_fcl_pose(bench_fcl *fcl, const glcollide_scene *scene)
 {
     for (size_t o = 0; o < scene->object_count; o++)
-        set_pose(fcl->objects[o].get(), &scene->objects[o]);
+        bench_fcl_set_pose(fcl->objects[o].get(), &scene->objects[o]);
 }
 
 int bench_fcl_collide(bench_fcl *fcl, glcollide_pair_list *found, size_t *candidates)
