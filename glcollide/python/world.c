@@ -15,10 +15,6 @@
  */
 #include "python/module.h"
 
-#ifndef GLCOLLIDE_PYTHON_DISTANCE
-#define GLCOLLIDE_PYTHON_DISTANCE 0
-#endif
-
 #include <math.h>
 #include <pythread.h>
 #include <stdio.h>
@@ -640,7 +636,6 @@ static PyObject *world_contacts(world_object *w, PyObject *args, PyObject *kwarg
     return out;
 }
 
-#if GLCOLLIDE_PYTHON_DISTANCE
 /* A triangle index, None for GLCOLLIDE_NO_TRIANGLE. */
 static PyObject *triangle_object(uint32_t triangle)
 {
@@ -684,7 +679,6 @@ static PyObject *world_distance(world_object *w, PyObject *args, PyObject *kwarg
                              triangle_object(result.triangle_b));
     return Py_BuildValue("(dNN)", result.distance, pa, pb);
 }
-#endif
 
 static PyObject *world_object_count(world_object *w, void *closure)
 {
@@ -758,18 +752,17 @@ static PyMethodDef world_methods[] = {
            "Contact points between objects a and b, as the ODE plugin gives them:\n"
            "normals unit, from b toward a; depths >= 0; triangles the pair of mesh\n"
            "triangles of each. n is 0 when the solids do not touch."),
-#if GLCOLLIDE_PYTHON_DISTANCE
     METHOD(distance, METH_VARARGS | METH_KEYWORDS,
            "distance(a, b, upper_bound=inf, return_triangles=False)\n"
            "    -> (d, point_a (3,), point_b (3,)[, (triangle_a, triangle_b)])\n\n"
-           "The distance between the surfaces of objects a and b and the closest\n"
+           "The distance between objects a and b (a closed mesh stands for its\n"
+           "solid, an open one for its surface) and the closest\n"
            "points (world space); 0 when the solids touch, overlap or one contains\n"
            "the other (then point_a = point_b, a point of both); inf for a mesh\n"
            "without faces. upper_bound: the search may stop once the distance is\n"
            "known to be larger (then d > upper_bound, a lower bound, points NaN).\n"
            "Triangles are None where no triangle is meant (the outer solid of a\n"
            "containment, a search stopped by upper_bound)."),
-#endif
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef world_getset[] = {

@@ -12,9 +12,6 @@ from conftest import random_quaternion
 import glcollide
 
 BOX = glcollide.box_mesh(0.5, 0.5, 0.5)
-# Until the C distance query (glcollide_world_distance) is in the tree.
-needs_distance = pytest.mark.skipif(not hasattr(glcollide.World, "distance"),
-                                    reason="no glcollide_world_distance in this build yet")
 
 
 class Mesh:
@@ -144,7 +141,6 @@ def test_pose_and_matrix_round_trip():
     assert np.array_equal(glcollide.pose_from_matrix(None), [0, 0, 0, 1, 0, 0, 0])
 
 
-@needs_distance
 def test_min_distance_shapes(manager):
     manager.set_transform("b", moved(1.25))   # 0.25 from a
     assert manager.min_distance_internal() == pytest.approx(0.25, abs=1e-12)
@@ -170,7 +166,6 @@ def test_min_distance_shapes(manager):
     assert names[0] in ("a", "b")   # a and b are both 2.0 away
 
 
-@needs_distance
 def test_min_distance_in_collision_and_empty(manager):
     manager.set_transform("b", moved(0.5))
     assert manager.min_distance_internal() == 0.0
@@ -179,7 +174,6 @@ def test_min_distance_in_collision_and_empty(manager):
     assert glcollide.CollisionManager().min_distance_single(BOX) == math.inf
 
 
-@needs_distance
 def test_min_distance_equals_brute_force():
     rng = np.random.default_rng(21)
     mesh = glcollide.sphere_mesh(0.2, 10, 5)

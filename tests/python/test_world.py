@@ -15,9 +15,6 @@ from conftest import random_quaternion, random_scene, run_query, world_of_scene
 
 import glcollide
 
-# Until the C distance query (glcollide_world_distance) is in the tree.
-needs_distance = pytest.mark.skipif(not hasattr(glcollide.World, "distance"),
-                                    reason="no glcollide_world_distance in this build yet")
 
 
 def sorted_rows(rows):
@@ -230,7 +227,6 @@ def test_one_world_from_many_threads():
     assert all(np.array_equal(a, expected) for a in answers)
 
 
-@needs_distance
 def test_distance_of_cubes_at_known_gaps():
     for gap in (1e-6, 0.01, 0.25, 3.0):
         world = box_world(gap)
@@ -244,7 +240,6 @@ def test_distance_of_cubes_at_known_gaps():
     assert world.distance(0, 1)[0] == pytest.approx(0.2, rel=1e-12)
 
 
-@needs_distance
 def test_distance_touching_overlapping_contained():
     world = box_world(-0.1)
     d, pa, pb = world.distance(0, 1)
@@ -255,7 +250,6 @@ def test_distance_touching_overlapping_contained():
     assert d == 0 and ta is not None and tb is None
 
 
-@needs_distance
 def test_distance_upper_bound_and_arguments():
     world = box_world(2.0)
     d, pa, pb, triangles = world.distance(0, 1, upper_bound=0.5, return_triangles=True)
@@ -266,7 +260,6 @@ def test_distance_upper_bound_and_arguments():
         world.distance(0, 5)
 
 
-@needs_distance
 @pytest.mark.parametrize("seed", range(3))
 def test_distance_equals_glcollide_query(tmp_path, seed):
     """Every pair glcollide-query --distance D prints, with the same distance."""
