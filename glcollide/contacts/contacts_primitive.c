@@ -1301,8 +1301,50 @@ static int clipped_normal(glcollide_primitive_scratch *s, const frame *f, region
 
 /* ---------------------------------------------------------------- manifold */
 
-/* Depths of the mesh's points along the region's normal (the primitive's
- * have theirs), the region's width, then the depths clamped to it. */
+/*
+ * How far curve point x lies below the region's faces along n, as a point
+ * of the primitive: the nearest of the planes of the region's faces that x
+ * lies behind (not those through x: it is on the surface already) which
+ * the ray x - t n reaches, within the region's box; -1 when there is none.
+ * Planes, not the faces themselves: x lies where faces meet, and the ray
+ * from it along a normal that leans off a face's may pass just beside the
+ * face it is sunk under (a box's edge sunk across a beam's edge).
+ */
+static double curve_point_sinking(const glcollide_primitive_scratch *s, const frame *f,
+                                  const region *g, const double x[3], const double n[3])
+{
+    double eps = f->shape.eps, best = INFINITY;
+    for (uint32_t m = 0; m < g->member_count; m++) {
+        const candidate *c = &s->candidates[s->members[g->first_member + m]];
+        double d[3];
+        glcollide_vec3_sub(d, x, c->p);
+        double behind = -glcollide_vec3_dot(c->normal, d),
+               approach = -glcollide_vec3_dot(c->normal, n);
+        if (!(behind > eps) || !(approach > 0.0) || !(behind < best * approach))
+            continue;
+        double t = behind / approach, y[3];
+        int inside = 1;
+        for (int k = 0; k < 3; k++) {
+            y[k] = x[k] - t * n[k];
+            inside &= y[k] >= g->lo[k] - eps && y[k] <= g->hi[k] + eps;
+        }
+        if (inside)
+            best = t;
+    }
+    return best < INFINITY ? best : -1.0;
+}
+
+/*
+ * Depths of the mesh's points along the region's normal (the primitive's
+ * have theirs), the region's width, then the depths clamped to it. A curve
+ * point lies on both surfaces: its depth is the larger of its depth as a
+ * point of the mesh (how far the mesh moves along n before the point leaves
+ * the primitive) and as a point of the primitive (how far it lies below the
+ * mesh's other faces). Where an edge of the primitive is sunk across the
+ * mesh's faces with no corner inside the mesh and no vertex of the mesh
+ * inside the primitive (a box's bottom edge across a beam), the first is 0
+ * all along the curve and the second is the sinking.
+ */
 static void region_depths(glcollide_primitive_scratch *s, const frame *f, region *g)
 {
     point *pts = s->points + g->first_point;
@@ -1313,6 +1355,8 @@ static void region_depths(glcollide_primitive_scratch *s, const frame *f, region
             p->depth = fmax(0.0, -p->position[2]);
         else if (p->source != SOURCE_PRIMITIVE)
             p->depth = primitive_exit(&f->shape, p->position, g->normal);
+        if (p->source == SOURCE_CURVE && f->shape.kind != GLCOLLIDE_PRIMITIVE_PLANE)
+            p->depth = fmax(p->depth, curve_point_sinking(s, f, g, p->position, g->normal));
         deepest = fmax(deepest, p->depth);
     }
     int clipped =
