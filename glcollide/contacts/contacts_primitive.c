@@ -1029,21 +1029,33 @@ static uint32_t candidate_of(const glcollide_primitive_scratch *s, uint32_t id)
  * mesh's BVH in object space. */
 typedef struct region_cast {
     const glcollide_primitive_scratch *s;
+    const frame *f;
     uint32_t region;
     double origin[3], direction[3]; /* the primitive's frame */
     double t_max, best;
-    uint32_t best_i;
+    uint32_t best_i; /* a candidate, or OUTER_FACE */
 } region_cast;
+
+/* best_i of a ray whose first face is no candidate (it misses the primitive). */
+enum { OUTER_FACE = UINT32_MAX - 1 };
 
 static int cast_visit(uint32_t triangle, void *user)
 {
     region_cast *r = user;
     uint32_t i = candidate_of(r->s, triangle);
-    if (i == UINT32_MAX) /* every face within the primitive is a candidate */
-        return 0;
+    double th, outer[9];
     const double *t[3];
-    corners(&r->s->candidates[i], t);
-    double th;
+    if (i != UINT32_MAX) {
+        corners(&r->s->candidates[i], t);
+    } else { /* met beyond the primitive: it hides what lies behind it */
+        const glcollide_contact_solid *mesh = r->f->mesh;
+        for (int k = 0; k < 3; k++) {
+            to_local(r->f, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)triangle + k],
+                     outer + 3 * k);
+            t[k] = outer + 3 * k;
+        }
+        i = OUTER_FACE; /* after every candidate at a tie */
+    }
     if (primitive_ray_triangle(r->origin, r->direction, t, &th) && th >= 0.0 && th <= r->t_max &&
         (th < r->best || (th == r->best && i < r->best_i))) {
         r->best = th;
@@ -1055,24 +1067,31 @@ static int cast_visit(uint32_t triangle, void *user)
 /*
  * Does primitive point q lie inside the mesh near the region? The ray from q
  * along -n (the way q travels as the mesh moves along n) must first meet one
- * of the region's faces from inside, within the primitive's own extent along
- * that ray (every face there is a candidate): a face of another region met
- * first, from either side, means q is outside or belongs to that region. Returns the distance (the
- * point's depth) and the face's candidate, or a negative distance. The ray
- * starts eps behind q, so that a face through q is met.
+ * of the region's faces from inside, within the primitive's depth along n (to
+ * its far side there, not to where the ray leaves it: from a cylinder's rim
+ * point a ray along a face that leans off the cap by a hair leaves the
+ * cylinder at once, and the rim sunk into the face would be lost): a face of
+ * another region or beyond the primitive met first, from either side, means
+ * q is outside or belongs to that region. Returns the distance (the point's
+ * depth) and the face's candidate, or a negative distance. The ray starts
+ * eps behind q, so that a face through q is met.
  */
 static double primitive_point_depth(const glcollide_primitive_scratch *s, const frame *f,
                                     const region *g, const double q[3], const double n[3],
                                     uint32_t *hit)
 {
     double eps = f->shape.eps;
-    region_cast r = {s,         (uint32_t)(g - s->regions), {0, 0, 0}, {0, 0, 0}, 0.0, INFINITY,
-                     UINT32_MAX};
+    region_cast r = {.s = s,
+                     .f = f,
+                     .region = (uint32_t)(g - s->regions),
+                     .best = INFINITY,
+                     .best_i = UINT32_MAX};
     for (int k = 0; k < 3; k++) {
         r.direction[k] = -n[k];
         r.origin[k] = q[k] + eps * n[k];
     }
-    r.t_max = primitive_exit(&f->shape, q, r.direction) + 2.0 * eps;
+    r.t_max =
+        fmax(glcollide_vec3_dot(n, q) + primitive_support(&f->shape, r.direction), 0.0) + 2.0 * eps;
     for (int k = 0; k < 3; k++) { /* the ray's box must meet the region's */
         double end = r.origin[k] + r.t_max * r.direction[k];
         if (fmax(r.origin[k], end) < g->lo[k] - eps || fmin(r.origin[k], end) > g->hi[k] + eps)
@@ -1085,7 +1104,7 @@ static double primitive_point_depth(const glcollide_primitive_scratch *s, const 
             f->m[j] * r.direction[0] + f->m[3 + j] * r.direction[1] + f->m[6 + j] * r.direction[2];
     double t_max = r.t_max;
     glcollide_bvh_query_ray(f->mesh->bvh, origin, direction, &t_max, cast_visit, &r);
-    if (r.best_i == UINT32_MAX)
+    if (r.best_i >= OUTER_FACE)
         return -1.0;
     double depth = r.best - eps;
     const candidate *c = &s->candidates[r.best_i];
