@@ -1534,6 +1534,31 @@ static void drop_curve_points(glcollide_primitive_scratch *s, const frame *f, re
     g->point_count = kept;
 }
 
+/*
+ * Curve points no deeper than a hundredth of the region's width, in a
+ * region that has deeper points, are dropped: they lie where the sunk
+ * surface comes out of the other (the back rim of a wedge of overlap), and
+ * exist only as long as the solids overlap; once pushed apart they fall on
+ * the deeper points' feature. As contacts they prop the primitive on the
+ * surface it is sinking into: a chassis' plate landing on a beam's edge,
+ * propped 13 mm behind the edge it was sunk by, was kicked sideways off the
+ * beam by dWorldQuickStep, where ODE's own colliders give the edge's ends.
+ */
+static void drop_shallow_curve(glcollide_primitive_scratch *s, region *g)
+{
+    point *pts = s->points + g->first_point;
+    double band = 0.01 * g->width, deepest = 0.0;
+    for (uint32_t i = 0; i < g->point_count; i++)
+        deepest = fmax(deepest, pts[i].depth);
+    if (!(deepest > band))
+        return;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < g->point_count; i++)
+        if (pts[i].source != SOURCE_CURVE || pts[i].depth > band)
+            pts[kept++] = pts[i];
+    g->point_count = kept;
+}
+
 static int select_manifold(glcollide_primitive_scratch *s, region *g, size_t per_region)
 {
     if (g->point_count == 0)
@@ -1594,6 +1619,7 @@ static int make_region(glcollide_primitive_scratch *s, const frame *f, region *g
     }
     region_depths(s, f, g);
     drop_curve_points(s, f, g);
+    drop_shallow_curve(s, g);
     *count = g->first_point + g->point_count;
     return select_manifold(s, g, f->per_region);
 }
