@@ -174,6 +174,8 @@ struct glcollide_primitive_scratch {
     uint32_t epoch;    /* of this call: the tables' slots of other calls are free */
     glcollide_manifold_point *manifold;
     size_t manifold_capacity;
+    double (*planes)[4]; /* a region's distinct face planes: normal, offset */
+    size_t plane_capacity;
 };
 
 int glcollide_primitive_scratch_create(glcollide_primitive_scratch **out)
@@ -203,6 +205,7 @@ void glcollide_primitive_scratch_destroy(glcollide_primitive_scratch **scratch)
     free(s->vertices);
     free(s->edges);
     free(s->manifold);
+    free(s->planes);
     free(s);
     *scratch = NULL;
 }
@@ -1321,24 +1324,50 @@ static int clipped_normal(glcollide_primitive_scratch *s, const frame *f, region
 /* ---------------------------------------------------------------- manifold */
 
 /*
- * How far curve point x lies below the region's faces along n, as a point
- * of the primitive: the nearest of the planes of the region's faces that x
- * lies behind (not those through x: it is on the surface already) which
- * the ray x - t n reaches, within the region's box; -1 when there is none.
- * Planes, not the faces themselves: x lies where faces meet, and the ray
- * from it along a normal that leans off a face's may pass just beside the
- * face it is sunk under (a box's edge sunk across a beam's edge).
+ * The distinct planes of the region's faces into s->planes (a flat patch of
+ * many triangles has one): the first 32 found, then every other face's
+ * plane as it comes. Returns how many, or -1 when memory runs out.
  */
-static double curve_point_sinking(const glcollide_primitive_scratch *s, const frame *f,
-                                  const region *g, const double x[3], const double n[3])
+static int64_t region_planes(glcollide_primitive_scratch *s, const frame *f, const region *g)
 {
-    double eps = f->shape.eps, best = INFINITY;
+    if (reserve((void **)&s->planes, &s->plane_capacity, g->member_count, sizeof *s->planes))
+        return -1;
+    size_t count = 0;
     for (uint32_t m = 0; m < g->member_count; m++) {
         const candidate *c = &s->candidates[s->members[g->first_member + m]];
-        double d[3];
-        glcollide_vec3_sub(d, x, c->p);
-        double behind = -glcollide_vec3_dot(c->normal, d),
-               approach = -glcollide_vec3_dot(c->normal, n);
+        double offset = glcollide_vec3_dot(c->normal, c->p);
+        int known = 0;
+        for (size_t i = 0; i < count && i < 32 && !known; i++)
+            known = fabs(s->planes[i][0] - c->normal[0]) <= 1e-12 &&
+                    fabs(s->planes[i][1] - c->normal[1]) <= 1e-12 &&
+                    fabs(s->planes[i][2] - c->normal[2]) <= 1e-12 &&
+                    fabs(s->planes[i][3] - offset) <= f->shape.eps;
+        if (!known && glcollide_vec3_dot(c->normal, c->normal) > 0.0) {
+            memcpy(s->planes[count], c->normal, 3 * sizeof(double));
+            s->planes[count++][3] = offset;
+        }
+    }
+    return (int64_t)count;
+}
+
+/*
+ * How far curve point x lies below the region's faces along n, as a point
+ * of the primitive: the nearest of the planes (region_planes) that x lies
+ * behind (not those through x: it is on the surface already) which the ray
+ * x - t n reaches, within the region's box; -1 when there is none. Planes,
+ * not the faces themselves: x lies where faces meet, and the ray from it
+ * along a normal that leans off a face's may pass just beside the face it
+ * is sunk under (a box's edge sunk across a beam's edge).
+ */
+static double curve_point_sinking(const glcollide_primitive_scratch *s, size_t plane_count,
+                                  const frame *f, const region *g, const double x[3],
+                                  const double n[3])
+{
+    double eps = f->shape.eps, best = INFINITY;
+    for (size_t i = 0; i < plane_count; i++) {
+        const double *plane = s->planes[i];
+        double behind = plane[3] - glcollide_vec3_dot(plane, x),
+               approach = -glcollide_vec3_dot(plane, n);
         if (!(behind > eps) || !(approach > 0.0) || !(behind < best * approach))
             continue;
         double t = behind / approach, y[3];
@@ -1353,17 +1382,9 @@ static double curve_point_sinking(const glcollide_primitive_scratch *s, const fr
     return best < INFINITY ? best : -1.0;
 }
 
-/*
- * Depths of the mesh's points along the region's normal (the primitive's
- * have theirs), the region's width, then the depths clamped to it. A curve
- * point lies on both surfaces: its depth is the larger of its depth as a
- * point of the mesh (how far the mesh moves along n before the point leaves
- * the primitive) and as a point of the primitive (how far it lies below the
- * mesh's other faces). Where an edge of the primitive is sunk across the
- * mesh's faces with no corner inside the mesh and no vertex of the mesh
- * inside the primitive (a box's bottom edge across a beam), the first is 0
- * all along the curve and the second is the sinking.
- */
+/* Depths of the mesh's points along the region's normal (the primitive's
+ * have theirs; a curve point's as a point of the mesh), the region's width,
+ * then the depths clamped to it. */
 static void region_depths(glcollide_primitive_scratch *s, const frame *f, region *g)
 {
     point *pts = s->points + g->first_point;
@@ -1374,8 +1395,6 @@ static void region_depths(glcollide_primitive_scratch *s, const frame *f, region
             p->depth = fmax(0.0, -p->position[2]);
         else if (p->source != SOURCE_PRIMITIVE)
             p->depth = primitive_exit(&f->shape, p->position, g->normal);
-        if (p->source == SOURCE_CURVE && f->shape.kind != GLCOLLIDE_PRIMITIVE_PLANE)
-            p->depth = fmax(p->depth, curve_point_sinking(s, f, g, p->position, g->normal));
         deepest = fmax(deepest, p->depth);
     }
     int clipped =
@@ -1511,15 +1530,38 @@ static int outside_hull(const support_hull *hull, const double x[3])
     return out > 0.1 * hull->extent;
 }
 
-static void drop_curve_points(glcollide_primitive_scratch *s, const frame *f, region *g)
+/*
+ * The curve points kept (above). Where they are all kept (no deep points,
+ * or a box's or a plane's that do not span an area: the points where the
+ * surfaces cross carry the contact), each gets its depth as a point of the
+ * primitive too: a curve point lies on both surfaces, and its depth is the
+ * larger of its depth as a point of the mesh (how far the mesh moves along
+ * n before the point leaves the primitive) and how far it lies below the
+ * mesh's other faces (curve_point_sinking). Where an edge of the primitive
+ * is sunk across the mesh's faces with no corner inside the mesh and no
+ * vertex of the mesh inside the primitive (a box's bottom edge across a
+ * beam), the first is 0 all along the curve and the second is the sinking.
+ * Returns OUT_OF_MEMORY or OK.
+ */
+static int keep_curve_points(glcollide_primitive_scratch *s, const frame *f, region *g)
 {
     point *pts = s->points + g->first_point;
     uint32_t deep = 0;
     for (uint32_t i = 0; i < g->point_count; i++)
         deep += pts[i].source != SOURCE_CURVE;
     if (deep == 0 || (f->shape.kind != GLCOLLIDE_PRIMITIVE_CYLINDER &&
-                      !deep_points_span(pts, g->point_count, g->normal)))
-        return;
+                      !deep_points_span(pts, g->point_count, g->normal))) {
+        int64_t planes = f->shape.kind == GLCOLLIDE_PRIMITIVE_PLANE ? 0 : region_planes(s, f, g);
+        if (planes < 0)
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        for (uint32_t i = 0; i < g->point_count && planes > 0; i++)
+            if (pts[i].source == SOURCE_CURVE)
+                pts[i].depth =
+                    fmin(fmax(pts[i].depth, curve_point_sinking(s, (size_t)planes, f, g,
+                                                                pts[i].position, g->normal)),
+                         g->width);
+        return GLCOLLIDE_OK;
+    }
     /* the hull only where a deep curve point asks for it */
     int deep_curve = 0;
     for (uint32_t i = 0; i < g->point_count && f->shape.kind == GLCOLLIDE_PRIMITIVE_BOX; i++)
@@ -1532,6 +1574,7 @@ static void drop_curve_points(glcollide_primitive_scratch *s, const frame *f, re
             (box && pts[i].depth > 0.5 * g->width && outside_hull(&hull, pts[i].position)))
             pts[kept++] = pts[i];
     g->point_count = kept;
+    return GLCOLLIDE_OK;
 }
 
 /*
@@ -1618,7 +1661,8 @@ static int make_region(glcollide_primitive_scratch *s, const frame *f, region *g
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     }
     region_depths(s, f, g);
-    drop_curve_points(s, f, g);
+    if (keep_curve_points(s, f, g))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     drop_shallow_curve(s, g);
     *count = g->first_point + g->point_count;
     return select_manifold(s, g, f->per_region);
