@@ -174,6 +174,8 @@ struct glcollide_primitive_scratch {
     uint32_t epoch;    /* of this call: the tables' slots of other calls are free */
     glcollide_manifold_point *manifold;
     size_t manifold_capacity;
+    double (*planes)[4]; /* a region's distinct face planes: normal, offset */
+    size_t plane_capacity;
 };
 
 int glcollide_primitive_scratch_create(glcollide_primitive_scratch **out)
@@ -203,6 +205,7 @@ void glcollide_primitive_scratch_destroy(glcollide_primitive_scratch **scratch)
     free(s->vertices);
     free(s->edges);
     free(s->manifold);
+    free(s->planes);
     free(s);
     *scratch = NULL;
 }
@@ -1029,21 +1032,33 @@ static uint32_t candidate_of(const glcollide_primitive_scratch *s, uint32_t id)
  * mesh's BVH in object space. */
 typedef struct region_cast {
     const glcollide_primitive_scratch *s;
+    const frame *f;
     uint32_t region;
     double origin[3], direction[3]; /* the primitive's frame */
     double t_max, best;
-    uint32_t best_i;
+    uint32_t best_i; /* a candidate, or OUTER_FACE */
 } region_cast;
+
+/* best_i of a ray whose first face is no candidate (it misses the primitive). */
+enum { OUTER_FACE = UINT32_MAX - 1 };
 
 static int cast_visit(uint32_t triangle, void *user)
 {
     region_cast *r = user;
     uint32_t i = candidate_of(r->s, triangle);
-    if (i == UINT32_MAX) /* every face within the primitive is a candidate */
-        return 0;
+    double th, outer[9];
     const double *t[3];
-    corners(&r->s->candidates[i], t);
-    double th;
+    if (i != UINT32_MAX) {
+        corners(&r->s->candidates[i], t);
+    } else { /* met beyond the primitive: it hides what lies behind it */
+        const glcollide_contact_solid *mesh = r->f->mesh;
+        for (int k = 0; k < 3; k++) {
+            to_local(r->f, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)triangle + k],
+                     outer + 3 * k);
+            t[k] = outer + 3 * k;
+        }
+        i = OUTER_FACE; /* after every candidate at a tie */
+    }
     if (primitive_ray_triangle(r->origin, r->direction, t, &th) && th >= 0.0 && th <= r->t_max &&
         (th < r->best || (th == r->best && i < r->best_i))) {
         r->best = th;
@@ -1055,24 +1070,31 @@ static int cast_visit(uint32_t triangle, void *user)
 /*
  * Does primitive point q lie inside the mesh near the region? The ray from q
  * along -n (the way q travels as the mesh moves along n) must first meet one
- * of the region's faces from inside, within the primitive's own extent along
- * that ray (every face there is a candidate): a face of another region met
- * first, from either side, means q is outside or belongs to that region. Returns the distance (the
- * point's depth) and the face's candidate, or a negative distance. The ray
- * starts eps behind q, so that a face through q is met.
+ * of the region's faces from inside, within the primitive's depth along n (to
+ * its far side there, not to where the ray leaves it: from a cylinder's rim
+ * point a ray along a face that leans off the cap by a hair leaves the
+ * cylinder at once, and the rim sunk into the face would be lost): a face of
+ * another region or beyond the primitive met first, from either side, means
+ * q is outside or belongs to that region. Returns the distance (the point's
+ * depth) and the face's candidate, or a negative distance. The ray starts
+ * eps behind q, so that a face through q is met.
  */
 static double primitive_point_depth(const glcollide_primitive_scratch *s, const frame *f,
                                     const region *g, const double q[3], const double n[3],
                                     uint32_t *hit)
 {
     double eps = f->shape.eps;
-    region_cast r = {s,         (uint32_t)(g - s->regions), {0, 0, 0}, {0, 0, 0}, 0.0, INFINITY,
-                     UINT32_MAX};
+    region_cast r = {.s = s,
+                     .f = f,
+                     .region = (uint32_t)(g - s->regions),
+                     .best = INFINITY,
+                     .best_i = UINT32_MAX};
     for (int k = 0; k < 3; k++) {
         r.direction[k] = -n[k];
         r.origin[k] = q[k] + eps * n[k];
     }
-    r.t_max = primitive_exit(&f->shape, q, r.direction) + 2.0 * eps;
+    r.t_max =
+        fmax(glcollide_vec3_dot(n, q) + primitive_support(&f->shape, r.direction), 0.0) + 2.0 * eps;
     for (int k = 0; k < 3; k++) { /* the ray's box must meet the region's */
         double end = r.origin[k] + r.t_max * r.direction[k];
         if (fmax(r.origin[k], end) < g->lo[k] - eps || fmin(r.origin[k], end) > g->hi[k] + eps)
@@ -1085,7 +1107,7 @@ static double primitive_point_depth(const glcollide_primitive_scratch *s, const 
             f->m[j] * r.direction[0] + f->m[3 + j] * r.direction[1] + f->m[6 + j] * r.direction[2];
     double t_max = r.t_max;
     glcollide_bvh_query_ray(f->mesh->bvh, origin, direction, &t_max, cast_visit, &r);
-    if (r.best_i == UINT32_MAX)
+    if (r.best_i >= OUTER_FACE)
         return -1.0;
     double depth = r.best - eps;
     const candidate *c = &s->candidates[r.best_i];
@@ -1301,8 +1323,68 @@ static int clipped_normal(glcollide_primitive_scratch *s, const frame *f, region
 
 /* ---------------------------------------------------------------- manifold */
 
+/*
+ * The distinct planes of the region's faces into s->planes (a flat patch of
+ * many triangles has one): the first 32 found, then every other face's
+ * plane as it comes. Returns how many, or -1 when memory runs out.
+ */
+static int64_t region_planes(glcollide_primitive_scratch *s, const frame *f, const region *g)
+{
+    if (reserve((void **)&s->planes, &s->plane_capacity, g->member_count, sizeof *s->planes))
+        return -1;
+    size_t count = 0;
+    for (uint32_t m = 0; m < g->member_count; m++) {
+        const candidate *c = &s->candidates[s->members[g->first_member + m]];
+        double offset = glcollide_vec3_dot(c->normal, c->p);
+        int known = 0;
+        for (size_t i = 0; i < count && i < 32 && !known; i++)
+            known = fabs(s->planes[i][0] - c->normal[0]) <= 1e-12 &&
+                    fabs(s->planes[i][1] - c->normal[1]) <= 1e-12 &&
+                    fabs(s->planes[i][2] - c->normal[2]) <= 1e-12 &&
+                    fabs(s->planes[i][3] - offset) <= f->shape.eps;
+        if (!known && glcollide_vec3_dot(c->normal, c->normal) > 0.0) {
+            memcpy(s->planes[count], c->normal, 3 * sizeof(double));
+            s->planes[count++][3] = offset;
+        }
+    }
+    return (int64_t)count;
+}
+
+/*
+ * How far curve point x lies below the region's faces along n, as a point
+ * of the primitive: the nearest of the planes (region_planes) that x lies
+ * behind (not those through x: it is on the surface already) which the ray
+ * x - t n reaches, within the region's box; -1 when there is none. Planes,
+ * not the faces themselves: x lies where faces meet, and the ray from it
+ * along a normal that leans off a face's may pass just beside the face it
+ * is sunk under (a box's edge sunk across a beam's edge).
+ */
+static double curve_point_sinking(const glcollide_primitive_scratch *s, size_t plane_count,
+                                  const frame *f, const region *g, const double x[3],
+                                  const double n[3])
+{
+    double eps = f->shape.eps, best = INFINITY;
+    for (size_t i = 0; i < plane_count; i++) {
+        const double *plane = s->planes[i];
+        double behind = plane[3] - glcollide_vec3_dot(plane, x),
+               approach = -glcollide_vec3_dot(plane, n);
+        if (!(behind > eps) || !(approach > 0.0) || !(behind < best * approach))
+            continue;
+        double t = behind / approach, y[3];
+        int inside = 1;
+        for (int k = 0; k < 3; k++) {
+            y[k] = x[k] - t * n[k];
+            inside &= y[k] >= g->lo[k] - eps && y[k] <= g->hi[k] + eps;
+        }
+        if (inside)
+            best = t;
+    }
+    return best < INFINITY ? best : -1.0;
+}
+
 /* Depths of the mesh's points along the region's normal (the primitive's
- * have theirs), the region's width, then the depths clamped to it. */
+ * have theirs; a curve point's as a point of the mesh), the region's width,
+ * then the depths clamped to it. */
 static void region_depths(glcollide_primitive_scratch *s, const frame *f, region *g)
 {
     point *pts = s->points + g->first_point;
@@ -1448,15 +1530,38 @@ static int outside_hull(const support_hull *hull, const double x[3])
     return out > 0.1 * hull->extent;
 }
 
-static void drop_curve_points(glcollide_primitive_scratch *s, const frame *f, region *g)
+/*
+ * The curve points kept (above). Where they are all kept (no deep points,
+ * or a box's or a plane's that do not span an area: the points where the
+ * surfaces cross carry the contact), each gets its depth as a point of the
+ * primitive too: a curve point lies on both surfaces, and its depth is the
+ * larger of its depth as a point of the mesh (how far the mesh moves along
+ * n before the point leaves the primitive) and how far it lies below the
+ * mesh's other faces (curve_point_sinking). Where an edge of the primitive
+ * is sunk across the mesh's faces with no corner inside the mesh and no
+ * vertex of the mesh inside the primitive (a box's bottom edge across a
+ * beam), the first is 0 all along the curve and the second is the sinking.
+ * Returns OUT_OF_MEMORY or OK.
+ */
+static int keep_curve_points(glcollide_primitive_scratch *s, const frame *f, region *g)
 {
     point *pts = s->points + g->first_point;
     uint32_t deep = 0;
     for (uint32_t i = 0; i < g->point_count; i++)
         deep += pts[i].source != SOURCE_CURVE;
     if (deep == 0 || (f->shape.kind != GLCOLLIDE_PRIMITIVE_CYLINDER &&
-                      !deep_points_span(pts, g->point_count, g->normal)))
-        return;
+                      !deep_points_span(pts, g->point_count, g->normal))) {
+        int64_t planes = f->shape.kind == GLCOLLIDE_PRIMITIVE_PLANE ? 0 : region_planes(s, f, g);
+        if (planes < 0)
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        for (uint32_t i = 0; i < g->point_count && planes > 0; i++)
+            if (pts[i].source == SOURCE_CURVE)
+                pts[i].depth =
+                    fmin(fmax(pts[i].depth, curve_point_sinking(s, (size_t)planes, f, g,
+                                                                pts[i].position, g->normal)),
+                         g->width);
+        return GLCOLLIDE_OK;
+    }
     /* the hull only where a deep curve point asks for it */
     int deep_curve = 0;
     for (uint32_t i = 0; i < g->point_count && f->shape.kind == GLCOLLIDE_PRIMITIVE_BOX; i++)
@@ -1467,6 +1572,32 @@ static void drop_curve_points(glcollide_primitive_scratch *s, const frame *f, re
     for (uint32_t i = 0; i < g->point_count; i++)
         if (pts[i].source != SOURCE_CURVE ||
             (box && pts[i].depth > 0.5 * g->width && outside_hull(&hull, pts[i].position)))
+            pts[kept++] = pts[i];
+    g->point_count = kept;
+    return GLCOLLIDE_OK;
+}
+
+/*
+ * Curve points no deeper than a hundredth of the region's width, in a
+ * region that has deeper points, are dropped: they lie where the sunk
+ * surface comes out of the other (the back rim of a wedge of overlap), and
+ * exist only as long as the solids overlap; once pushed apart they fall on
+ * the deeper points' feature. As contacts they prop the primitive on the
+ * surface it is sinking into: a chassis' plate landing on a beam's edge,
+ * propped 13 mm behind the edge it was sunk by, was kicked sideways off the
+ * beam by dWorldQuickStep, where ODE's own colliders give the edge's ends.
+ */
+static void drop_shallow_curve(glcollide_primitive_scratch *s, region *g)
+{
+    point *pts = s->points + g->first_point;
+    double band = 0.01 * g->width, deepest = 0.0;
+    for (uint32_t i = 0; i < g->point_count; i++)
+        deepest = fmax(deepest, pts[i].depth);
+    if (!(deepest > band))
+        return;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < g->point_count; i++)
+        if (pts[i].source != SOURCE_CURVE || pts[i].depth > band)
             pts[kept++] = pts[i];
     g->point_count = kept;
 }
@@ -1530,7 +1661,9 @@ static int make_region(glcollide_primitive_scratch *s, const frame *f, region *g
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     }
     region_depths(s, f, g);
-    drop_curve_points(s, f, g);
+    if (keep_curve_points(s, f, g))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    drop_shallow_curve(s, g);
     *count = g->first_point + g->point_count;
     return select_manifold(s, g, f->per_region);
 }

@@ -50,6 +50,8 @@ typedef struct run_state {
     double collide_ms;
     int step, trace_from, trace_to; /* GLCOLLIDE_SCENE_TRACE=FROM[,TO]: contacts printed */
     uint64_t contact_hash;          /* every contact, bit for bit */
+    dGeomID wheels[4];              /* a vehicle's: their contacts are counted */
+    long wheel_touches, wheel_single_touches, wheel_contacts;
 } run_state;
 
 static int current_step = -1;
@@ -73,6 +75,12 @@ static void near_callback(void *data, dGeomID o1, dGeomID o2)
     int n = dCollide(o1, o2, max, &contact[0].geom, sizeof contact[0]);
     if (n > run->max_step_contacts)
         run->max_step_contacts = n;
+    for (int w = 0; w < 4 && n > 0; w++)
+        if (run->wheels[w] && (o1 == run->wheels[w] || o2 == run->wheels[w])) {
+            run->wheel_touches++;
+            run->wheel_single_touches += n == 1;
+            run->wheel_contacts += n;
+        }
     if (run->trace_from >= 0 && run->step >= run->trace_from && run->step <= run->trace_to &&
         n > 0) {
         dGeomID g[2] = {o1, o2};
@@ -327,6 +335,40 @@ static void gripper_finish(const gripper_state *g, scene_figures *out)
                            : INFINITY;
 }
 
+/* ------------------------------------------------------------ the vehicle */
+
+static void vehicle_build(const scene_vehicle *desc, dWorldID world, dBodyID solid_body[])
+{
+    dBodyID chassis = solid_body[desc->chassis];
+    for (int w = 0; w < 4; w++) {
+        dBodyID wheel = solid_body[desc->wheels[w]];
+        const dReal *p = dBodyGetPosition(wheel);
+        dJointID j = dJointCreateHinge2(world, 0);
+        dJointAttach(j, chassis, wheel);
+        dJointSetHinge2Anchor(j, p[0], p[1], p[2]);
+        static const dReal up[3] = {0, 0, 1}, axle[3] = {0, 1, 0};
+        dJointSetHinge2Axes(j, up, axle);
+        dJointSetHinge2Param(j, dParamLoStop, 0); /* straight ahead */
+        dJointSetHinge2Param(j, dParamHiStop, 0);
+        dJointSetHinge2Param(j, dParamSuspensionERP, desc->suspension_erp);
+        dJointSetHinge2Param(j, dParamSuspensionCFM, desc->suspension_cfm);
+        if (w >= 2) {
+            dJointSetHinge2Param(j, dParamVel2, desc->wheel_speed);
+            dJointSetHinge2Param(j, dParamFMax2, desc->wheel_torque);
+        }
+    }
+}
+
+/* The chassis' figures of one step. */
+static void vehicle_watch(const scene_vehicle *desc, dBodyID solid_body[], scene_figures *out)
+{
+    const dReal *p = dBodyGetPosition(solid_body[desc->chassis]);
+    out->reached = fmax(out->reached, p[0]);
+    out->swerve = fmax(out->swerve, fabs(p[1]));
+    for (int k = 0; k < 3; k++)
+        out->chassis_end[k] = p[k];
+}
+
 void scene_states_free(scene_states *states)
 {
     free(states->poses);
@@ -379,6 +421,7 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
     else
         glcollide_ode_shutdown(); /* ODE's own colliders only */
 
+    dRandSetSeed(params->seed);
     run_state run = {.params = params, .trace_from = -1, .contact_hash = CONTACT_HASH_START};
     dSetMessageHandler(message_handler); /* ODE's messages with the step they came at */
     const char *trace = getenv("GLCOLLIDE_SCENE_TRACE");
@@ -400,6 +443,7 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
 
     ode_mesh meshes[SCENE_MAX_SOLIDS] = {{0}};
     dBodyID bodies[SCENE_MAX_SOLIDS], solid_body[SCENE_MAX_SOLIDS] = {0};
+    dGeomID solid_geom[SCENE_MAX_SOLIDS] = {0}; /* its first */
     size_t body_count = 0;
     dReal start_pos[SCENE_MAX_SOLIDS][3], start_rot[SCENE_MAX_SOLIDS][12];
     double highest[SCENE_MAX_SOLIDS];
@@ -428,6 +472,7 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
             }
             dGeomID g = dCreateTriMesh(space, meshes[i].data, NULL, NULL, NULL);
             dGeomSetData(g, (void *)(intptr_t)(8 * (i + 1)));
+            solid_geom[i] = g;
             if (body) {
                 dGeomSetBody(g, body);
             } else {
@@ -440,6 +485,7 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
             int n = primitive_geoms(s, space, g, offsets);
             for (int k = 0; k < n; k++)
                 dGeomSetData(g[k], (void *)(intptr_t)(8 * (i + 1) + k));
+            solid_geom[i] = n > 0 ? g[0] : NULL;
             for (int k = 0; k < n && s->shape != SCENE_PLANE; k++) {
                 if (body) {
                     dGeomSetBody(g[k], body);
@@ -461,6 +507,11 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
     gripper_state grip = {0};
     if (status == 0 && scene->gripper.enabled)
         gripper_build(&grip, &scene->gripper, run.world, solid_body);
+    if (status == 0 && scene->vehicle.enabled) {
+        vehicle_build(&scene->vehicle, run.world, solid_body);
+        for (int w = 0; w < 4; w++)
+            run.wheels[w] = solid_geom[scene->vehicle.wheels[w]];
+    }
     const scene_states *replay = params->replay;
     if (status == 0 && replay && replay->count && replay->bodies != body_count) {
         fprintf(stderr, "%s: %zu bodies, the states replayed have %zu\n", scene->name, body_count,
@@ -498,6 +549,8 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
         else
             dWorldQuickStep(run.world, params->dt);
         dJointGroupEmpty(run.joints);
+        if (scene->vehicle.enabled)
+            vehicle_watch(&scene->vehicle, solid_body, out);
         double kinetic = 0;
         for (size_t b = 0; b < body_count; b++) {
             kinetic += body_kinetic(bodies[b]);
@@ -558,6 +611,10 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
         out->kinetic_late = late_steps ? kinetic_late / late_steps : 0;
         if (scene->gripper.enabled)
             gripper_finish(&grip, out);
+        out->wheel_touches = run.wheel_touches;
+        out->wheel_single_touches = run.wheel_single_touches;
+        out->wheel_contacts_per_touch =
+            run.wheel_touches ? (double)run.wheel_contacts / (double)run.wheel_touches : 0;
     }
 
     dJointGroupDestroy(run.joints);
@@ -577,6 +634,18 @@ void scene_print(const char *label, const scene_figures *f)
            f->max_contacts_step, f->ms_per_step, f->collide_ms_per_step);
 }
 
+void scene_print_details(const scene_desc *scene, const scene_figures *f)
+{
+    if (scene->gripper.enabled)
+        printf("  gripper: lifted %.2f mm, slip over the hold %.4f mm\n", 1e3 * f->lifted,
+               1e3 * f->slip);
+    if (scene->vehicle.enabled)
+        printf("  vehicle: reached x %.3f m, swerved %.1f mm, ended at (%.3f, %.4f, %.4f); wheels: "
+               "%.2f contacts per touch, %ld of %ld touches with one\n",
+               f->reached, 1e3 * f->swerve, f->chassis_end[0], f->chassis_end[1], f->chassis_end[2],
+               f->wheel_contacts_per_touch, f->wheel_single_touches, f->wheel_touches);
+}
+
 /* ------------------------------------------------------------ the scenes */
 
 enum {
@@ -589,14 +658,20 @@ enum {
     MESH_PEG,
     MESH_RAMP,
     MESH_SPHERE,
-    MESH_PLATE,      /* 0.1 x 0.1 x 0.005 */
-    MESH_FINE_FLOOR, /* slab with a 32 x 32 grid on top */
-    MESH_BIG_BOX,    /* 0.4 cube, static */
-    MESH_BUNNY,      /* libcgal-demo's bunny00.off, 75,408 triangles, fitted to 0.1 */
-    MESH_ROTOR,      /* rotor_small.off, 4,800 triangles, fitted to 0.1: flat round ends */
+    MESH_PLATE,       /* 0.1 x 0.1 x 0.005 */
+    MESH_FINE_FLOOR,  /* slab with a 32 x 32 grid on top */
+    MESH_BIG_BOX,     /* 0.4 cube, static */
+    MESH_BUNNY,       /* libcgal-demo's bunny00.off, 75,408 triangles, fitted to 0.1 */
+    MESH_ROTOR,       /* rotor_small.off, 4,800 triangles, fitted to 0.1: flat round ends */
+    MESH_ROAD,        /* 6 x 2 x 0.1, its top in a 12 x 4 grid */
+    MESH_CAR_RAMP,    /* 2.01 x 2 x 0.1 */
+    MESH_PLATEAU,     /* 2 x 2 x 0.4 */
+    MESH_NARROW_BEAM, /* 4 x 0.5 x 0.1 */
     MESH_COUNT
 };
 static glcollide_mesh *meshes[MESH_COUNT];
+/* the car's ramp: its top rises 0.3 m over 2 m, from (2, 0) to (4, 0.3) in x, z */
+static const double car_ramp_half[3] = {1.0111874208078342, 1, 0.05};
 
 static const glcollide_mesh *data_mesh(const char *file, double scale)
 {
@@ -630,6 +705,12 @@ static const glcollide_mesh *mesh_of(int which)
         meshes[which] = test_mesh_box((double[3]){0.5, 0.5, 0.05}, (int[3]){32, 32, 1});
         break;
     case MESH_BIG_BOX: meshes[which] = test_mesh_box((double[3]){0.2, 0.2, 0.2}, one); break;
+    case MESH_ROAD:
+        meshes[which] = test_mesh_box((double[3]){3, 1, 0.05}, (int[3]){12, 4, 1});
+        break;
+    case MESH_CAR_RAMP: meshes[which] = test_mesh_box(car_ramp_half, one); break;
+    case MESH_PLATEAU: meshes[which] = test_mesh_box((double[3]){1, 1, 0.2}, one); break;
+    case MESH_NARROW_BEAM: meshes[which] = test_mesh_box((double[3]){2, 0.25, 0.05}, one); break;
     case MESH_BUNNY:
     case MESH_ROTOR:
         meshes[which] = (glcollide_mesh *)data_mesh(
@@ -805,6 +886,49 @@ static void cylinder_on_side(scene_desc *d)
     s->rotation[3] = qx[0] * qz[3] + qx[1] * qz[2] - qx[2] * qz[1] + qx[3] * qz[0];
 }
 
+/*
+ * A car modeled on a racing game's (one whose track is trimeshes, its
+ * car ODE's boxes and cylinders): a chassis plate 1.5 x 0.68 x
+ * 0.05 m of 4 kg on four wheels (cylinders of radius 0.2 m, 0.2 m wide,
+ * 0.2 kg) 1.2 m apart along x and 0.9 m across, the rear wheels driven.
+ * Its track: a road (its top z = 0, x from -3 to 3, 2 m wide), a ramp up
+ * to a plateau 0.3 m high (x 2 to 4), the plateau (x 4 to 6), then a pit
+ * crossed only by a beam 0.5 m wide at the road's height (x 6 to 10),
+ * narrower than the gap between the wheels: the car leaves the plateau's
+ * edge at about 8 m/s, its chassis lands on the beam nose first and stays
+ * there, straddling it, its wheels hanging in the pit, as the game's car
+ * does on its first obstacle.
+ */
+static void car_on_track(scene_desc *d)
+{
+    add(d, SCENE_BOX, (double[4]){6, 2, 0.1}, MESH_ROAD, 0, 0, -0.05, 1);
+    double a = atan(0.15), h = car_ramp_half[2];
+    scene_solid *ramp =
+        add(d, SCENE_BOX, (double[4]){2 * car_ramp_half[0], 2 * car_ramp_half[1], 2 * h},
+            MESH_CAR_RAMP, 3 + h * sin(a), 0, 0.15 - h * cos(a), 1);
+    rotate(ramp, -a, y_axis);
+    add(d, SCENE_BOX, (double[4]){2, 2, 0.4}, MESH_PLATEAU, 5, 0, 0.1, 1);
+    add(d, SCENE_BOX, (double[4]){4, 0.5, 0.1}, MESH_NARROW_BEAM, 8, 0, -0.05, 1);
+    double radius = 0.2, wheel_z = radius + 0.01;
+    scene_solid *chassis =
+        add(d, SCENE_BOX, (double[4]){1.5, 0.68, 0.05}, PRIMITIVE, -1.5, 0, wheel_z + 0.07, 0);
+    chassis->density = 4.0 / (1.5 * 0.68 * 0.05);
+    d->vehicle.chassis = d->count - 1;
+    for (int w = 0; w < 4; w++) {
+        double x = w < 2 ? -0.9 : -2.1, y = w % 2 ? -0.45 : 0.45;
+        scene_solid *wheel =
+            add(d, SCENE_CYLINDER, (double[4]){radius, 0.2}, PRIMITIVE, x, y, wheel_z, 0);
+        rotate(wheel, pi / 2, x_axis); /* its axle along y */
+        wheel->density = 0.2 / (pi * radius * radius * 0.2);
+        d->vehicle.wheels[w] = d->count - 1;
+    }
+    d->vehicle.enabled = 1;
+    d->vehicle.wheel_speed = -40;
+    d->vehicle.wheel_torque = 3.7;
+    d->vehicle.suspension_erp = 0.22;
+    d->vehicle.suspension_cfm = 0.06;
+}
+
 static const char *const names[] = {"box",
                                     "stack2",
                                     "stack-cube",
@@ -835,6 +959,7 @@ static const char *const names[] = {"box",
                                     "gripper-rotor",
                                     "gripper-rotor-capsules",
                                     "gripper-bunny",
+                                    "car-pit",
                                     NULL};
 
 const char *const *scene_names(void)
@@ -919,6 +1044,8 @@ int scene_by_name(const char *name, scene_desc *d)
         gripper(d, MESH_ROTOR, (double[4]){cos(pi / 4), 0, sin(pi / 4), 0}, 300, 0);
     } else if (strcmp(name, "gripper-rotor-capsules") == 0) {
         gripper(d, MESH_ROTOR, (double[4]){cos(pi / 4), 0, sin(pi / 4), 0}, 300, 1);
+    } else if (strcmp(name, "car-pit") == 0) {
+        car_on_track(d);
     } else if (strcmp(name, "gripper-bunny") == 0) {
         /* up (mesh y) turned to z, squeezed where it is widest along x */
         gripper(d, MESH_BUNNY, (double[4]){cos(pi / 4), sin(pi / 4), 0, 0}, 200, 0);
@@ -945,9 +1072,7 @@ int scene_run_named(const char *name, const scene_params *params, scene_figures 
     snprintf(label, sizeof label, "%s %s %s%s", name, flavours[params->flavour],
              params->world_step ? "world" : "quick", params->approx1 ? " approx1" : "");
     scene_print(label, out);
-    if (scene.gripper.enabled)
-        printf("  gripper: lifted %.2f mm, slip over the hold %.4f mm\n", 1e3 * out->lifted,
-               1e3 * out->slip);
+    scene_print_details(&scene, out);
     fflush(stdout);
     return 0;
 }

@@ -57,11 +57,27 @@ typedef struct scene_gripper {
     double squeeze, close_speed, close_time, lift_speed, lift_time;
 } scene_gripper;
 
+/*
+ * A car: a chassis solid and four wheel solids (cylinders lying along y),
+ * each wheel on a hinge2 joint to the chassis at its centre (axis 1 along
+ * z, locked straight ahead; axis 2 its axle along y) with a soft
+ * suspension; the rear wheels' motors turn them at wheel_speed (rad/s,
+ * forward along +x) with at most wheel_torque (N m), from the start.
+ */
+typedef struct scene_vehicle {
+    int enabled;
+    size_t chassis;
+    size_t wheels[4]; /* front left, front right, rear left, rear right */
+    double wheel_speed, wheel_torque;
+    double suspension_erp, suspension_cfm;
+} scene_vehicle;
+
 typedef struct scene_desc {
     const char *name;
     scene_solid solids[SCENE_MAX_SOLIDS];
     size_t count;
     scene_gripper gripper;
+    scene_vehicle vehicle;
 } scene_desc;
 
 /* Which geometry and collider a run uses. */
@@ -101,6 +117,10 @@ typedef struct scene_params {
     scene_states *record;
     int record_every;
     const scene_states *replay;
+    /* dWorldQuickStep reorders the constraints with ODE's random numbers:
+     * every run starts them from this seed, so that its figures do not
+     * depend on the runs before it */
+    unsigned long seed;
 } scene_params;
 
 /* The parameters of the reports: QuickStep 50 iterations, ERP 0.2, CFM 1e-5,
@@ -131,6 +151,12 @@ typedef struct scene_figures {
     double lifted; /* gripper: the object's rise at the hold's start */
     double slip;   /* gripper: the object's motion against the palm over the hold */
     uint64_t contact_hash; /* of every contact made (FNV-1a, bit for bit) */
+    /* vehicle: its chassis' farthest x, largest |y|, and where it ends;
+     * the wheels' contacts per dCollide call that returned any, and how
+     * many such calls returned only one contact */
+    double reached, swerve, chassis_end[3];
+    double wheel_contacts_per_touch;
+    long wheel_touches, wheel_single_touches;
 } scene_figures;
 
 /* Builds and runs the scene; 0 on success, -1 with a message on stderr. */
@@ -138,6 +164,8 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
 
 /* One line of figures (mm, degrees, J), for logs. */
 void scene_print(const char *label, const scene_figures *f);
+/* The figures of the scene's gripper or vehicle, a line each. */
+void scene_print_details(const scene_desc *scene, const scene_figures *f);
 
 /* Runs the scene called name and prints its figures under "name flavour
  * stepper" (a gripper's lift and slip on a line of their own); 0, or -1 with

@@ -5,11 +5,12 @@
  * glcollide, and from trimeshes with ODE's own collider, in one process.
  *
  *   tests/ode-stacks [--world] [--approx1] [--mu M] [--contacts N] [--steps N]
- *                    [--bodies] [--hash] [--flavours pgo] [SCENE...]
+ *                    [--dt S] [--seed N] [--bodies] [--hash] [--flavours pgo] [SCENE...]
  * (no SCENE: all of them; flavours: p primitives, g glcollide, o ODE trimesh;
+ * --seed: ODE's random numbers, which dWorldQuickStep reorders with;
  * --bodies: each body's figures too; --hash: a line "contact-hash LABEL H"
  * with every contact of the run hashed bit for bit; a gripper scene also prints its lift
- * and slip)
+ * and slip, a vehicle scene where its car went)
  */
 #include "ode/ode_scene.h"
 
@@ -53,9 +54,7 @@ static void run_scene(const char *name, const scene_params *base, const char *fl
                        b, 1e3 * f.bodies[b].drift, 1e3 * f.bodies[b].sink,
                        f.bodies[b].tilt * 57.29577951308232, 1e3 * f.bodies[b].rise,
                        f.bodies[b].final[0], f.bodies[b].final[1], f.bodies[b].final[2]);
-            if (scene.gripper.enabled)
-                printf("  gripper: lifted %.2f mm, slip over the hold %.4f mm\n", 1e3 * f.lifted,
-                       1e3 * f.slip);
+            scene_print_details(&scene, &f);
         }
         fflush(stdout);
     }
@@ -78,6 +77,10 @@ int main(int argc, char **argv)
             params.max_contacts = atoi(argv[++i]);
         else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc)
             params.steps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--dt") == 0 && i + 1 < argc)
+            params.dt = atof(argv[++i]);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+            params.seed = strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--max-vel") == 0 && i + 1 < argc)
             params.max_correcting_vel = atof(argv[++i]);
         else if (strcmp(argv[i], "--hash") == 0)
@@ -88,7 +91,8 @@ int main(int argc, char **argv)
             flavours = argv[++i];
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: ode-stacks [--world] [--approx1] [--mu M] [--contacts N] "
-                            "[--steps N] [--bodies] [--hash] [--flavours pgo] [SCENE...]\n");
+                            "[--steps N] [--dt S] [--seed N] [--bodies] [--hash] "
+                            "[--flavours pgo] [SCENE...]\n");
             return 2;
         } else {
             first_scene = i;

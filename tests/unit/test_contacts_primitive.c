@@ -127,15 +127,21 @@ typedef struct slab {
     double t[3], q[4], up[3];
 } slab;
 
-static slab random_slab(test_rng *rng)
+/* A box mesh of half sizes half, its faces in grids, at a random pose. */
+static slab random_box(test_rng *rng, const double half[3], const int grid[3])
 {
     slab s;
     test_rng_quaternion(rng, s.q);
     for (int k = 0; k < 3; k++)
         s.t[k] = test_rng_uniform(rng, -2, 2);
-    s.solid = make_solid(test_mesh_box((double[3]){0.3, 0.3, 0.05}, (int[3]){6, 6, 1}), s.t, s.q);
+    s.solid = make_solid(test_mesh_box(half, grid), s.t, s.q);
     place(s.t, s.q, (double[3]){0, 0, 1}, 1, s.up);
     return s;
+}
+
+static slab random_slab(test_rng *rng)
+{
+    return random_box(rng, (double[3]){0.3, 0.3, 0.05}, (int[3]){6, 6, 1});
 }
 
 /* A primitive resting on the slab's top: its pose in the slab's frame. */
@@ -282,6 +288,109 @@ START_TEST(test_flat_faces)
             ck_assert_msg(fabs(c[i].depth - own) <= 1e-9,
                           "%s: contact %zu depth %.12g, expected %.12g", what, i, c[i].depth, own);
         }
+        release(&s.solid);
+    }
+}
+END_TEST
+
+/*
+ * A cylinder lying on the slab with its axis tilted out of the face by a
+ * hair (1e-7 to 1e-3 rad: a wheel on a road), sunk so that both rims are
+ * in: each rim's lowest point at its own depth, the normal the face's, to
+ * 1e-9. The ray from one of the rims along the face's normal leans off its
+ * cap and leaves the cylinder at once: that rim must not be lost.
+ */
+START_TEST(test_tilted_cylinder)
+{
+    test_rng rng = {0x5ed9e5};
+    for (int trial = 0; trial < 40; trial++) {
+        slab s = random_slab(&rng);
+        double down[3] = {-s.up[0], -s.up[1], -s.up[2]};
+        double x = test_rng_uniform(&rng, -0.15, 0.15), y = test_rng_uniform(&rng, -0.15, 0.15);
+        double tilt = exp(test_rng_uniform(&rng, log(1e-7), log(1e-3)));
+        double radius = 0.04, half = 0.06;
+        double delta = half * sin(tilt) + exp(test_rng_uniform(&rng, log(1e-6), log(1e-2)));
+        double yaw = test_rng_uniform(&rng, 0, 2 * pi), qz[4], qt[4], qx[4], qtx[4], q[4];
+        axis_quat(2, yaw, qz);
+        axis_quat(0, tilt, qt);
+        axis_quat(0, pi / 2, qx);
+        quat_mul(qt, qx, qtx);
+        quat_mul(qz, qtx, q);
+        /* in the slab's frame: the axis a, and d across it pointing most down */
+        double a[3], d[3];
+        place((double[3]){0, 0, 0}, q, (double[3]){0, 0, 1}, 1, a);
+        for (int k = 0; k < 3; k++)
+            d[k] = (k == 2 ? -1.0 : 0.0) + a[2] * a[k];
+        double len = sqrt(dot3(d, d));
+        for (int k = 0; k < 3; k++)
+            d[k] /= len;
+        double centre_z = 0.05 - delta - radius * d[2];
+        glcollide_primitive wheel =
+            on_slab(&s, GLCOLLIDE_PRIMITIVE_CYLINDER, (double[3]){radius, 2 * half},
+                    (double[3]){x, y, centre_z}, q);
+        glcollide_contact c[64];
+        char what[96];
+        size_t n = contacts_of(&s.solid, &wheel, c, 64);
+        snprintf(what, sizeof what, "trial %d, tilt %g, delta %g", trial, tilt, delta);
+        require_normal(c, n, down, what);
+        for (int e = 0; e < 2; e++) {
+            double sign = e ? 1.0 : -1.0, local[3], rim[3];
+            for (int k = 0; k < 3; k++)
+                local[k] = (k == 0   ? x
+                            : k == 1 ? y
+                                     : centre_z) +
+                           sign * half * a[k] + radius * d[k];
+            place(s.t, s.q, local, 0, rim);
+            int found = 0;
+            for (size_t i = 0; i < n; i++)
+                if (distance3(c[i].position, rim) <= 1e-9) {
+                    found = 1;
+                    ck_assert_msg(fabs(c[i].depth - (0.05 - local[2])) <= 1e-9,
+                                  "%s: rim %d depth %.12g, expected %.12g", what, e, c[i].depth,
+                                  0.05 - local[2]);
+                }
+            ck_assert_msg(found, "%s: rim %d's lowest point missing (%zu contacts)", what, e, n);
+        }
+        release(&s.solid);
+    }
+}
+END_TEST
+
+/*
+ * A box lying across a beam narrower than it (a car's chassis on a beam),
+ * sunk by delta at a random pose: its bottom face crosses the beam's sides,
+ * none of its corners is in the beam and no vertex of the beam is in it, so
+ * every point where the surfaces meet lies on both. Its contacts: the 4
+ * corners of the sunk footprint on the beam's sides at depth delta (how far
+ * they lie below the beam's top, though each leaves the box at once as the
+ * beam moves down), the normal the top's, to 1e-9.
+ */
+START_TEST(test_box_across_beam)
+{
+    test_rng rng = {0xbea3};
+    for (int trial = 0; trial < 40; trial++) {
+        /* the beam: 0.6 x 0.1 x 0.1, its top at local z = 0.05 */
+        slab s = random_box(&rng, (double[3]){0.3, 0.05, 0.05}, (int[3]){1, 1, 1});
+        double down[3] = {-s.up[0], -s.up[1], -s.up[2]};
+        double x = test_rng_uniform(&rng, -0.2, 0.2);
+        double delta = exp(test_rng_uniform(&rng, log(1e-6), log(1e-2)));
+        glcollide_primitive box =
+            on_slab(&s, GLCOLLIDE_PRIMITIVE_BOX, (double[3]){0.04, 0.2, 0.02},
+                    (double[3]){x, 0, 0.05 + 0.01 - delta}, (double[4]){1, 0, 0, 0});
+        glcollide_contact c[64];
+        char what[96];
+        size_t n = contacts_of(&s.solid, &box, c, 64);
+        snprintf(what, sizeof what, "trial %d, delta %g", trial, delta);
+        ck_assert_msg(n == 4, "%s: %zu contacts", what, n);
+        double corners[4][3];
+        for (int k = 0; k < 4; k++)
+            place(s.t, s.q,
+                  (double[3]){x + (k & 1 ? 0.02 : -0.02), k & 2 ? 0.05 : -0.05, 0.05 - delta}, 0,
+                  corners[k]);
+        require_normal(c, n, down, what);
+        require_depths(c, n, delta, what);
+        ck_assert_msg(has_points(c, n, corners, 4, 1e-9),
+                      "%s: not at the footprint's corners on the beam's sides", what);
         release(&s.solid);
     }
 }
@@ -1134,6 +1243,8 @@ Suite *suite_contacts_primitive(void)
     TCase *tc = tcase_create("contacts_primitive");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_flat_faces);
+    tcase_add_test(tc, test_tilted_cylinder);
+    tcase_add_test(tc, test_box_across_beam);
     tcase_add_test(tc, test_box_corner);
     tcase_add_test(tc, test_plane);
     tcase_add_test(tc, test_capsule_over_patch);
