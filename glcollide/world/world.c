@@ -93,6 +93,8 @@ void glcollide_world_destroy(glcollide_world **world)
     free(w->tight_at);
     free(w->triangle_boxes);
     free(w->ranges);
+    free(w->group_keys);
+    free(w->group_boxes);
     free(w);
     *world = NULL;
 }
@@ -483,8 +485,7 @@ int glcollide_world_prepare(glcollide_world *world, unsigned what)
     return status;
 }
 
-/* A non-finite box of an object with triangles: a pose past double's range. */
-static int check_box(const glcollide_world *world, size_t o, const glcollide_aabb *box)
+int glcollide_world_check_box(const glcollide_world *world, size_t o, const glcollide_aabb *box)
 {
     const glcollide_mesh *mesh = world->meshes[world->objects[o].mesh].mesh;
     for (int k = 0; k < 3; k++)
@@ -529,7 +530,7 @@ int glcollide_world_exact_boxes(glcollide_world *world, const glcollide_aabb **b
             continue;
         exact_box(world, o, &world->exact_boxes[o]);
         world->exact_synced[o] = world->clock;
-        status = check_box(world, o, &world->exact_boxes[o]);
+        status = glcollide_world_check_box(world, o, &world->exact_boxes[o]);
         if (status != GLCOLLIDE_OK)
             world->exact_synced[o] = 0;
     }
@@ -596,7 +597,7 @@ static int space_sync_object(glcollide_world *world, glcollide_world_space *spac
         glcollide_aabb_add_point(&w->bounds, w->positions + 3 * (size_t)mesh->triangles[t]);
     space->bounds[o] = w->bounds;
     space->synced_at[o] = world->clock;
-    int status = check_box(world, o, &w->bounds);
+    int status = glcollide_world_check_box(world, o, &w->bounds);
     if (status != GLCOLLIDE_OK)
         space->synced_at[o] = 0;
     return status;
