@@ -162,17 +162,37 @@ static atomic_int stats_owned[STATS_SIGNALS]; /* ours stands in for the default 
 static struct sigaction stats_before[STATS_SIGNALS];
 
 typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
-static sigaction_fn *_Atomic real_sigaction_fn;
+typedef void (*signal_handler)(int);
+typedef signal_handler signal_fn(int, signal_handler);
 
-/* libc's sigaction, found once (at load, so never first in a handler). */
-static sigaction_fn *real_sigaction(void)
+/* libc's functions that the ones below stand in front of, found once: at
+ * load (never first in a signal handler, where dlsym is not safe), or at
+ * the first call when another library's constructor calls before ours. */
+enum {
+    REAL_SIGACTION,
+    REAL_SIGNAL,
+    REAL_BSD_SIGNAL,
+    REAL_SYSV_SIGNAL,
+    REAL_SYSV_SIGNAL_,
+    REAL_COUNT
+};
+static const char *const real_names[REAL_COUNT] = {"sigaction", "signal", "bsd_signal",
+                                                   "sysv_signal", "__sysv_signal"};
+static void *_Atomic real_functions[REAL_COUNT];
+
+static void *real_function(int which)
 {
-    sigaction_fn *real = atomic_load(&real_sigaction_fn);
+    void *real = atomic_load(&real_functions[which]);
     if (!real) {
-        real = (sigaction_fn *)next("sigaction");
-        atomic_store(&real_sigaction_fn, real);
+        real = next(real_names[which]);
+        atomic_store(&real_functions[which], real);
     }
     return real;
+}
+
+static sigaction_fn *real_sigaction(void)
+{
+    return (sigaction_fn *)real_function(REAL_SIGACTION);
 }
 
 static int stats_slot(int sig)
@@ -239,7 +259,8 @@ static void stats_begin(void)
 
 __attribute__((constructor)) static void preload_loaded(void)
 {
-    real_sigaction();
+    for (int i = 0; i < REAL_COUNT; i++)
+        real_function(i);
 }
 
 __attribute__((destructor)) static void preload_unloaded(void)
@@ -281,13 +302,10 @@ GLCOLLIDE_PRELOAD_API int sigaction(int sig, const struct sigaction *restrict ac
     return status;
 }
 
-typedef void (*signal_handler)(int);
-
-/* One of the signal() family (name: libc's), as sigaction above. */
-static signal_handler signal_through(const char *name, int sig, signal_handler handler)
+/* One of the signal() family (which: libc's), as sigaction above. */
+static signal_handler signal_through(int which, int sig, signal_handler handler)
 {
-    signal_handler (*real)(int, signal_handler) =
-        (signal_handler(*)(int, signal_handler))next(name);
+    signal_fn *real = (signal_fn *)real_function(which);
     if (!real || !real_sigaction()) {
         errno = ENOSYS;
         return SIG_ERR;
@@ -314,25 +332,25 @@ static signal_handler signal_through(const char *name, int sig, signal_handler h
 
 GLCOLLIDE_PRELOAD_API signal_handler signal(int sig, signal_handler handler)
 {
-    return signal_through("signal", sig, handler);
+    return signal_through(REAL_SIGNAL, sig, handler);
 }
 
 /* Gone from glibc's headers, still in its library. */
 signal_handler bsd_signal(int sig, signal_handler handler);
 GLCOLLIDE_PRELOAD_API signal_handler bsd_signal(int sig, signal_handler handler)
 {
-    return signal_through("bsd_signal", sig, handler);
+    return signal_through(REAL_BSD_SIGNAL, sig, handler);
 }
 
 GLCOLLIDE_PRELOAD_API signal_handler sysv_signal(int sig, signal_handler handler)
 {
-    return signal_through("sysv_signal", sig, handler);
+    return signal_through(REAL_SYSV_SIGNAL, sig, handler);
 }
 
 /* What signal() is under strict C (-std=c11 without _DEFAULT_SOURCE). */
 GLCOLLIDE_PRELOAD_API signal_handler __sysv_signal(int sig, signal_handler handler)
 {
-    return signal_through("__sysv_signal", sig, handler);
+    return signal_through(REAL_SYSV_SIGNAL_, sig, handler);
 }
 
 /* GLCOLLIDE_GPU, GLCOLLIDE_PRIMITIVES and GLCOLLIDE_STENCIL, then glcollide_ode_init. */
