@@ -9,8 +9,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 packages="build-essential autoconf automake libtool pkg-config libode-dev libepoxy-dev
- libegl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev check libcgal-demo gnuplot-nox libfcl-dev
- python3-dev python3-numpy python3-pytest"
+ libegl-dev libegl-mesa0 libgl1-mesa-dri mesa-vulkan-drivers libglfw3-dev check libcgal-demo
+ gnuplot-nox libfcl-dev python3-dev python3-numpy python3-pytest"
 
 missing=
 for p in $packages; do

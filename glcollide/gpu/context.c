@@ -149,7 +149,7 @@ GLuint glcollide_gl_program(const char *name, const char *vertex, const char *fr
     return program;
 }
 
-static int is_software_renderer(const char *renderer)
+int glcollide_gl_renderer_is_software(const char *renderer)
 {
     static const char *const names[] = {"llvmpipe", "softpipe", "SWR", "Software Rasterizer"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -184,7 +184,7 @@ static void probe_memory_budget(glcollide_gl_caps *caps)
         return;
     }
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    if (is_software_renderer(caps->renderer) && pages > 0 && page > 0) {
+    if (glcollide_gl_renderer_is_software(caps->renderer) && pages > 0 && page > 0) {
         caps->memory_budget = (uint64_t)pages * (uint64_t)page / 8;
         snprintf(caps->memory_budget_source, sizeof caps->memory_budget_source,
                  "an eighth of the host's memory");

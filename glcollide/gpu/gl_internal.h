@@ -120,6 +120,9 @@ int glcollide_gl_context_is_current(void);
 int glcollide_context_check_resolution(const glcollide_context *context, const char *layer,
                                        int resolution, size_t bytes_per_pixel);
 
+/* Does the GL_RENDERER string name a software rasterizer (llvmpipe...)? */
+int glcollide_gl_renderer_is_software(const char *renderer);
+
 /* Probes caps of the current context; GL_UNSUPPORTED below the minimum. */
 int glcollide_gl_probe(glcollide_gl_caps *caps);
 

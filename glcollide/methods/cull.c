@@ -18,14 +18,24 @@
  *           (i == o1 ? z2 : z1); flags are bits in an SSBO, read back once.
  * Three draw calls and one readback per view, whatever the number of objects
  * or triangles. Triangles left unflagged after a view intersect nothing of
- * another object and are not drawn in later views (the PCS shrinks).
+ * another object and are not drawn in later views (the PCS shrinks). A round
+ * of three views that removes no triangle ends the rounds: the next would
+ * draw the same views and remove none either (decided on the GPU: its views
+ * select nothing).
  *
  * FAR makes this reliable. CULLIDE misses contacts because a pixel is
  * sampled at its centre only and depth is taken there (FAR §3.2). Here each
- * triangle is rasterised conservatively: a quad covering its 2D bounds
+ * triangle is rasterised conservatively: a primitive covering its 2D bounds
  * grown by the fattening radius and half a pixel, with fragments discarded
  * only where the pixel square, grown by the radius, is separated from the
- * triangle by one of its edges. Each fragment carries the triangle's depth
+ * triangle by one of its edges. The primitive is one square point where the
+ * bounds are small or near square, else the triangle itself with each edge
+ * pushed out by that test's offset (half the pixels of the bounds for a
+ * right triangle), else (a thin triangle) the quad of the bounds: all cover
+ * the same kept pixels, so the answer does not depend on the choice, and
+ * these pixels are the cost on a software rasterizer (a stack of 6 boxes at
+ * 256 pixels: 27 million fragments a query with squares and quads alone,
+ * 6.5 million so, 3.3 million with the rounds ended early). Each fragment carries the triangle's depth
  * range over that grown square (its plane's extremes, clamped to the
  * vertices' range, widened by the radius): the minimum is written in passes
  * 1-2, the maximum tested in pass 3 — the "depth set function" min/max FAR
@@ -118,7 +128,7 @@ enum {
     CONTROL_RASTERIZED = 40,
     CONTROL_COMMANDS = 96,
     CONTROL_DISPATCH = 128,
-    CONTROL_BYTES = 144
+    CONTROL_BYTES = 160
 };
 
 /* A mesh of the world on the GPU: its vertices (gpu_mesh.h), then its
@@ -451,7 +461,7 @@ static int sync_meshes(struct glcollide_cull_cache *cache, const glcollide_world
 /* What the stages read besides the buffers (unused ones are skipped). */
 typedef struct cull_uniforms {
     GLuint object_count, triangle_total, capacity, triangle_words;
-    GLint axis, resolution;
+    GLint axis, resolution, round_start;
     GLfloat base_radius, max_point_size;
 } cull_uniforms;
 
@@ -468,6 +478,7 @@ static void use_program(GLuint program, const cull_uniforms *u, glcollide_query_
                {"triangle_words", 0, &u->triangle_words},
                {"axis", 1, &u->axis},
                {"resolution", 1, &u->resolution},
+               {"round_start", 1, &u->round_start},
                {"base_radius", 2, &u->base_radius},
                {"max_point_size", 2, &u->max_point_size}};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -769,6 +780,7 @@ static int run_rounds(glcollide_context *context, struct glcollide_cull_cache *c
         for (int axis = 0; axis < 3 && status == GLCOLLIDE_OK; axis++) {
             cull_uniforms view = *u;
             view.axis = axis;
+            view.round_start = round > 0 && axis == 0;
             status = run_view(context, cache, options->reliable, object_round, total, flag_bytes,
                               &view, stats);
         }

@@ -16,13 +16,198 @@
 #include "methods/cull.h"
 #include "methods/query.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The objects that pair with some other (in increasing order) and, at
- * triangle level, the region each one's triangles must meet: the union of
- * its partners' boxes grown by twice the margin. */
-static int taking_part(glcollide_world *world, double margin, int regions, size_t *count)
+/* ------------------------------------------------------------- far groups
+ *
+ * The views are fitted to what they draw. Objects far from the others (a
+ * pair flung to 1e300, touching each other) would shrink everything else
+ * below a pixel, where nothing is culled and, the placement's error bound
+ * being relative to the whole frame, every fattened triangle covers the
+ * whole view (16 cubes took 3 times as long as 14 finite ones alone at
+ * 1,024 pixels). So the objects taking part are split where an empty gap
+ * along an axis is wider than the resolution times the extent of the group
+ * on either side (drawn together, both would be under a pixel) and than
+ * twice the margin (no pair spans it: a pair's boxes are that close). The
+ * group with the most triangles is drawn; the others are handled on the
+ * CPU, their pairs' candidates being the triangle pairs whose placed BVH
+ * boxes overlap (as the exact path finds them before testing). A scene
+ * without such a gap (any scene less than resolution times its largest
+ * object across) is drawn whole, as before.
+ */
+
+struct glcollide_group_key {
+    double min; /* along the axis tried */
+    uint32_t object;
+};
+
+static int key_compare(const void *a, const void *b)
+{
+    const struct glcollide_group_key *x = a, *y = b;
+    return x->min < y->min   ? -1
+           : x->min > y->min ? 1
+                             : (x->object > y->object) - (x->object < y->object);
+}
+
+static double box_extent(const glcollide_aabb *box)
+{
+    double extent = 0.0;
+    for (int k = 0; k < 3; k++)
+        extent = fmax(extent, box->max[k] - box->min[k]);
+    return extent;
+}
+
+static void box_union(glcollide_aabb *into, const glcollide_aabb *box)
+{
+    for (int k = 0; k < 3; k++) {
+        into->min[k] = fmin(into->min[k], box->min[k]);
+        into->max[k] = fmax(into->max[k], box->max[k]);
+    }
+}
+
+typedef struct group_search {
+    glcollide_world *world;
+    double margin, resolution;
+    size_t best_first, best_count; /* in taking_part */
+    size_t best_triangles;
+} group_search;
+
+/* Where objects[first..first+count) split along axis (their keys sorted
+ * by it), or 0: the first position after a wide enough gap. */
+static size_t gap_along(group_search *search, size_t first, size_t count, int axis)
+{
+    glcollide_world *world = search->world;
+    struct glcollide_group_key *keys = world->group_keys + first;
+    glcollide_aabb *after = world->group_boxes + first; /* union of keys i.. */
+    for (size_t i = 0; i < count; i++)
+        keys[i] = (struct glcollide_group_key){
+            world->boxes[world->taking_part[first + i]].min[axis], world->taking_part[first + i]};
+    qsort(keys, count, sizeof *keys, key_compare);
+    glcollide_aabb_empty(&after[count - 1]);
+    box_union(&after[count - 1], &world->boxes[keys[count - 1].object]);
+    for (size_t i = count - 1; i-- > 0;) {
+        after[i] = after[i + 1];
+        box_union(&after[i], &world->boxes[keys[i].object]);
+    }
+    glcollide_aabb before;
+    glcollide_aabb_empty(&before);
+    for (size_t i = 1; i < count; i++) {
+        box_union(&before, &world->boxes[keys[i - 1].object]);
+        double gap = keys[i].min - before.max[axis];
+        if (gap > 2 * search->margin &&
+            gap > search->resolution * fmax(box_extent(&before), box_extent(&after[i])))
+            return i;
+    }
+    return 0;
+}
+
+/* Splits taking_part[first..first+count) at gaps, recursively, keeping the
+ * group with the most triangles. */
+static void split_groups(group_search *search, size_t first, size_t count)
+{
+    glcollide_world *world = search->world;
+    uint32_t *objects = world->taking_part + first;
+    /* No gap can be wide enough where the whole is less than resolution
+     * times its largest object across (the common case: no sort). */
+    glcollide_aabb all;
+    glcollide_aabb_empty(&all);
+    double largest = 0.0;
+    size_t triangles = 0;
+    for (size_t i = 0; i < count; i++) {
+        box_union(&all, &world->boxes[objects[i]]);
+        largest = fmax(largest, box_extent(&world->boxes[objects[i]]));
+        triangles += world->meshes[world->objects[objects[i]].mesh].mesh->triangle_count;
+    }
+    for (int axis = 0; count > 1 && axis < 3 && box_extent(&all) > search->resolution * largest;
+         axis++) {
+        size_t at = gap_along(search, first, count, axis);
+        if (at == 0)
+            continue;
+        for (size_t i = 0; i < count; i++)
+            objects[i] = world->group_keys[first + i].object;
+        split_groups(search, first, at);
+        split_groups(search, first + at, count - at);
+        return;
+    }
+    if (triangles > search->best_triangles || search->best_count == 0) {
+        search->best_first = first;
+        search->best_count = count;
+        search->best_triangles = triangles;
+    }
+}
+
+/* Puts the group to draw first in taking_part (each part in increasing
+ * order, the slots renumbered); *drawn: its size. INVALID_MESH for an
+ * object taking part with a non-finite box (as the exact path says). */
+static int far_groups(glcollide_world *world, size_t count, double margin, int resolution,
+                      size_t *drawn)
+{
+    *drawn = count;
+    for (size_t p = 0; p < count; p++) {
+        int status = glcollide_world_check_box(world, world->taking_part[p],
+                                               &world->boxes[world->taking_part[p]], "query");
+        if (status != GLCOLLIDE_OK)
+            return status;
+    }
+    int status = glcollide_array_reserve((void **)&world->group_keys, &world->group_key_capacity,
+                                         count + 1, sizeof *world->group_keys, "query");
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_array_reserve((void **)&world->group_boxes, &world->group_box_capacity,
+                                         count + 1, sizeof *world->group_boxes, "query");
+    if (status != GLCOLLIDE_OK || count < 2)
+        return status;
+    group_search search = {.world = world, .margin = margin, .resolution = resolution};
+    split_groups(&search, 0, count);
+    if (search.best_count == count)
+        return GLCOLLIDE_OK; /* one group: the order as it was */
+    /* The drawn group first, then the others, each in increasing order. */
+    struct glcollide_group_key *keys = world->group_keys;
+    for (size_t p = 0; p < count; p++)
+        keys[p] = (struct glcollide_group_key){
+            p >= search.best_first && p < search.best_first + search.best_count ? 0.0 : 1.0,
+            world->taking_part[p]};
+    qsort(keys, count, sizeof *keys, key_compare);
+    for (size_t p = 0; p < count; p++) {
+        world->taking_part[p] = keys[p].object;
+        world->slots[keys[p].object] = (int32_t)p;
+    }
+    *drawn = search.best_count;
+    return GLCOLLIDE_OK;
+}
+
+typedef struct bvh_candidates {
+    glcollide_query_result *result;
+    uint32_t i, j;
+    int status;
+} bvh_candidates;
+
+static int add_candidate(uint32_t ta, uint32_t tb, void *user)
+{
+    bvh_candidates *c = user;
+    c->status = glcollide_result_add_triangle_pair(c->result, c->i, ta, c->j, tb);
+    return c->status != GLCOLLIDE_OK;
+}
+
+/* Candidates of objects i < j of a group not drawn: the triangle pairs
+ * whose placed BVH boxes come within margin (the world's BVHs prepared). */
+static int undrawn_pairs(glcollide_world *world, uint32_t i, uint32_t j, double margin,
+                         glcollide_query_result *result)
+{
+    const glcollide_object *a = &world->objects[i], *b = &world->objects[j];
+    bvh_candidates c = {.result = result, .i = i, .j = j, .status = GLCOLLIDE_OK};
+    glcollide_bvh_overlap_objects(world->meshes[a->mesh].bvh, a, world->meshes[b->mesh].bvh, b,
+                                  margin, add_candidate, &c);
+    return c.status;
+}
+
+/* The objects that pair with some other, the group to draw first (*drawn of
+ * them; each part in increasing order), and, at triangle level, the region
+ * each one's triangles must meet: the union of its partners' boxes grown by
+ * twice the margin. */
+static int taking_part(glcollide_world *world, double margin, int regions, int resolution,
+                       size_t *count, size_t *drawn)
 {
     size_t n = world->object_count;
     const glcollide_pair_list *pairs = &world->pairs;
@@ -43,8 +228,8 @@ static int taking_part(glcollide_world *world, double margin, int regions, size_
             world->slots[o] = (int32_t)*count;
             world->taking_part[(*count)++] = (uint32_t)o;
         }
-    if (!regions)
-        return GLCOLLIDE_OK;
+    if ((status = far_groups(world, *count, margin, resolution, drawn)) != GLCOLLIDE_OK || !regions)
+        return status;
     if ((status = glcollide_array_reserve((void **)&world->regions, &world->region_capacity,
                                           *count + 1, sizeof *world->regions, "query")))
         return status;
@@ -218,8 +403,9 @@ int glcollide_query_cull(glcollide_world *world, glcollide_context *context,
         return status;
     result->stats.aabb_pairs = pairs->count;
     int triangle_level = options->level == GLCOLLIDE_LEVEL_TRIANGLES;
-    size_t count = 0;
-    if ((status = taking_part(world, margin, triangle_level, &count)) != GLCOLLIDE_OK)
+    size_t count = 0, drawn = 0;
+    if ((status = taking_part(world, margin, triangle_level, options->resolution, &count,
+                              &drawn)) != GLCOLLIDE_OK)
         return status;
     /* Objects: one round of the three views over whole objects.
      * Triangles: two rounds over the triangles that can touch another
@@ -233,12 +419,20 @@ int glcollide_query_cull(glcollide_world *world, glcollide_context *context,
         .triangle_rounds = triangle_level ? 2 : 0,
     };
     glcollide_cull_frame frame;
-    status = glcollide_cull_world(context, world, &cull, world->taking_part, count,
+    status = glcollide_cull_world(context, world, &cull, world->taking_part, drawn,
                                   triangle_level ? world->regions : NULL, &frame, &result->stats);
     if (status == GLCOLLIDE_OK && triangle_level && count)
         status = triangles_left(world, &frame);
     for (size_t k = 0; k < pairs->count && status == GLCOLLIDE_OK && count; k++) {
         uint32_t i = pairs->pairs[k].a, j = pairs->pairs[k].b;
+        if ((size_t)world->slots[i] >= drawn) { /* a group not drawn (both: no pair spans two) */
+            size_t before = result->triangle_pair_count;
+            if (triangle_level)
+                status = undrawn_pairs(world, i, j, margin, result);
+            if (status == GLCOLLIDE_OK && (!triangle_level || result->triangle_pair_count > before))
+                status = glcollide_result_add_pair(result, i, j);
+            continue;
+        }
         if (!triangle_level) {
             size_t pi = (size_t)world->slots[i], pj = (size_t)world->slots[j];
             if (frame.pcs_bits && (frame.pcs_bits[pi / 32] >> (pi % 32) & 1u) &&

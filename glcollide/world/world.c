@@ -97,6 +97,8 @@ void glcollide_world_destroy(glcollide_world **world)
     free(w->tight_at);
     free(w->triangle_boxes);
     free(w->ranges);
+    free(w->group_keys);
+    free(w->group_boxes);
     free(w);
     *world = NULL;
 }
@@ -499,11 +501,6 @@ int glcollide_world_check_box(const glcollide_world *world, size_t o, const glco
     return GLCOLLIDE_OK;
 }
 
-static int check_box(const glcollide_world *world, size_t o, const glcollide_aabb *box)
-{
-    return glcollide_world_check_box(world, o, box, "query");
-}
-
 /* Box of object o's world positions, each vertex placed and dropped. */
 static void exact_box(const glcollide_world *world, size_t o, glcollide_aabb *box)
 {
@@ -538,7 +535,7 @@ int glcollide_world_exact_boxes(glcollide_world *world, const glcollide_aabb **b
             continue;
         exact_box(world, o, &world->exact_boxes[o]);
         world->exact_synced[o] = world->clock;
-        status = check_box(world, o, &world->exact_boxes[o]);
+        status = glcollide_world_check_box(world, o, &world->exact_boxes[o], "query");
         if (status != GLCOLLIDE_OK)
             world->exact_synced[o] = 0;
     }
@@ -605,7 +602,7 @@ static int space_sync_object(glcollide_world *world, glcollide_world_space *spac
         glcollide_aabb_add_point(&w->bounds, w->positions + 3 * (size_t)mesh->triangles[t]);
     space->bounds[o] = w->bounds;
     space->synced_at[o] = world->clock;
-    int status = check_box(world, o, &w->bounds);
+    int status = glcollide_world_check_box(world, o, &w->bounds, "query");
     if (status != GLCOLLIDE_OK)
         space->synced_at[o] = 0;
     return status;

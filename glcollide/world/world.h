@@ -100,9 +100,11 @@ struct glcollide_world {
     uint64_t *tight_at;             /* per object: 1 + its change clock when placed, 0 never */
     glcollide_aabb *triangle_boxes; /* per triangle left */
     size_t *ranges;                 /* per object taking part: its triangles left, 2 each */
+    struct glcollide_group_key *group_keys; /* per object taking part: far groups' sort */
+    glcollide_aabb *group_boxes;            /* per object taking part: their unions */
     size_t tight_box_capacity, tight_at_capacity;
     size_t slot_capacity, taking_part_capacity, region_capacity, triangle_box_capacity,
-        range_capacity;
+        range_capacity, group_key_capacity, group_box_capacity;
 };
 
 /* When object o last changed: its pose or its mesh. */

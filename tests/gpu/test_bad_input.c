@@ -506,6 +506,77 @@ START_TEST(test_distance_past_float)
 }
 END_TEST
 
+/*
+ * Objects far from the rest: a pair of cubes at x = 1e300 touching each
+ * other and one alone at -1e300, beside the scene of test_extreme_scales.
+ * Once: drawn in one view with the rest, they shrank the scene below a
+ * pixel and every fattened triangle covered the whole view (3 times the
+ * time of the finite scene alone at 1,024 pixels). Now they are left out
+ * of the views: what is drawn, and every answer about the finite objects,
+ * is what the finite scene alone gets, bit for bit; the far pair is still
+ * reported (its candidates from the CPU's BVHs, every triangle pair the
+ * exact path finds among them); the lone one meets nothing.
+ */
+START_TEST(test_far_groups)
+{
+    context_setup();
+    glcollide_scene *finite = scaled_scene(1.0), *scene = scaled_scene(1.0);
+    glcollide_mesh *cube = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(1, 1, 1, &cube), GLCOLLIDE_OK);
+    uint32_t m = test_scene_add_mesh(scene, cube);
+    const double identity[4] = {1, 0, 0, 0};
+    const double far[3][3] = {{1e300, 0, 0}, {1e300, 1.5, 0.1}, {-1e300, 0, 0}};
+    for (int i = 0; i < 3; i++)
+        test_scene_add_object(scene, m, far[i], identity);
+    const uint32_t first_far = 7;
+    for (glcollide_level level = GLCOLLIDE_LEVEL_OBJECTS; level <= GLCOLLIDE_LEVEL_TRIANGLES;
+         level++) {
+        glcollide_query_result exact = run_method(scene, GLCOLLIDE_METHOD_EXACT, level, 0);
+        const glcollide_object_pair far_pair = {first_far, first_far + 1};
+        ck_assert_uint_eq(exact.pair_count, 4);
+        ck_assert_mem_eq(&exact.pairs[3], &far_pair, sizeof far_pair);
+        for (glcollide_method method = GLCOLLIDE_METHOD_CULLIDE; method <= GLCOLLIDE_METHOD_FAR;
+             method++) {
+            const char *name = glcollide_method_name(method);
+            glcollide_query_result alone = run_method(finite, method, level, 0);
+            glcollide_query_result found = run_method(scene, method, level, 0);
+            /* FAR keeps what exact finds: the pairs at object level (the
+             * contained cube's pair is an object-level answer), the
+             * triangle pairs at triangle level. */
+            glcollide_query_result kept = exact;
+            if (level == GLCOLLIDE_LEVEL_TRIANGLES)
+                kept.pair_count = 0;
+            if (method == GLCOLLIDE_METHOD_FAR)
+                expect_pairs(&kept, &found, 0, name, 1.0);
+            ck_assert_msg(found.stats.draw_calls == alone.stats.draw_calls &&
+                              found.stats.triangles_rasterized == alone.stats.triangles_rasterized,
+                          "%s: %llu draws, %llu triangles rasterized; the finite scene alone %llu, "
+                          "%llu",
+                          name, (unsigned long long)found.stats.draw_calls,
+                          (unsigned long long)found.stats.triangles_rasterized,
+                          (unsigned long long)alone.stats.draw_calls,
+                          (unsigned long long)alone.stats.triangles_rasterized);
+            /* The finite objects' answers first (sorted), then the far pair's. */
+            ck_assert_uint_eq(found.pair_count, alone.pair_count + 1);
+            ck_assert_mem_eq(found.pairs, alone.pairs, alone.pair_count * sizeof *alone.pairs);
+            ck_assert_mem_eq(&found.pairs[alone.pair_count], &far_pair, sizeof far_pair);
+            ck_assert_uint_ge(found.triangle_pair_count, alone.triangle_pair_count);
+            if (alone.triangle_pair_count)
+                ck_assert_mem_eq(found.triangle_pairs, alone.triangle_pairs,
+                                 alone.triangle_pair_count * sizeof *alone.triangle_pairs);
+            for (size_t t = alone.triangle_pair_count; t < found.triangle_pair_count; t++)
+                ck_assert(found.triangle_pairs[t].object_a == first_far &&
+                          found.triangle_pairs[t].object_b == first_far + 1);
+            glcollide_query_result_clear(&found);
+            glcollide_query_result_clear(&alone);
+        }
+        glcollide_query_result_clear(&exact);
+    }
+    glcollide_scene_destroy(&scene);
+    glcollide_scene_destroy(&finite);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- self-intersecting solids */
 
 /* Pairs of result as "a-b a-b ..." for messages and comparisons. */
@@ -717,6 +788,11 @@ Suite *suite_bad_input(void)
     tcase_add_test(scale, test_distance_past_float);
     tcase_add_unchecked_fixture(scale, NULL, context_teardown);
     suite_add_tcase(suite, scale);
+    TCase *far = tcase_create("far groups");
+    tcase_set_timeout(far, 60);
+    tcase_add_test(far, test_far_groups);
+    tcase_add_unchecked_fixture(far, NULL, context_teardown);
+    suite_add_tcase(suite, far);
     TCase *crossing = tcase_create("self-intersecting");
     tcase_set_timeout(crossing, 120);
     tcase_add_test(crossing, test_crossing_solids);

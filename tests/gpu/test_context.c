@@ -5,6 +5,7 @@
  * These tests run for real: they fail when no EGL context can be made, unless
  * GLCOLLIDE_TEST_SKIP_GL=1 says this machine has no EGL (never set in CI).
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "helpers/tests.h"
 
 #include "gpu/gl_internal.h"
@@ -212,6 +213,67 @@ START_TEST(test_status_and_arguments)
 }
 END_TEST
 
+/* A context made with GLCOLLIDE_EGL_SKIP=skip (NULL: unset), the log at
+ * info level captured; its status. */
+static int create_skipping(const char *skip, glcollide_context **context)
+{
+    if (skip)
+        setenv("GLCOLLIDE_EGL_SKIP", skip, 1);
+    else
+        unsetenv("GLCOLLIDE_EGL_SKIP");
+    glcollide_set_log_level(GLCOLLIDE_LOG_INFO);
+    test_log_capture_start(GLCOLLIDE_LOG_INFO);
+    int status = glcollide_context_create_egl(context);
+    test_log_capture_stop();
+    glcollide_set_log_level(GLCOLLIDE_LOG_WARNING);
+    unsetenv("GLCOLLIDE_EGL_SKIP");
+    return status;
+}
+
+/*
+ * The displays are tried in order (the surfaceless platform, each EGL device,
+ * the default display) and the one taken is logged at info level. Here (and
+ * in CI: Mesa) the surfaceless platform comes first and gives llvmpipe; made
+ * to fail, Mesa's software EGL device gives the same renderer, and the log
+ * says why the first was passed over; with every one failing, one error
+ * names each in the order tried, and no context is made.
+ */
+START_TEST(test_egl_display_order)
+{
+    if (gl_skipped())
+        return;
+    glcollide_context *context = NULL;
+    ck_assert_int_eq(create_skipping(NULL, &context), GLCOLLIDE_OK);
+    ck_assert_msg(strstr(test_log_all(), ", on the surfaceless platform\n"),
+                  "the surfaceless platform not taken first:\n%s", test_log_all());
+    char renderer[256];
+    snprintf(renderer, sizeof renderer, "%s", glcollide_context_caps(context)->renderer);
+    glcollide_context_destroy(&context);
+
+    ck_assert_int_eq(create_skipping("surfaceless", &context), GLCOLLIDE_OK);
+    const char *log = test_log_all();
+    const char *passed =
+        strstr(log, "EGL: the surfaceless platform: skipped (GLCOLLIDE_EGL_SKIP)\n");
+    const char *taken = strstr(log, ", on EGL device ");
+    ck_assert_msg(passed && taken && passed < taken,
+                  "no fallback from the surfaceless platform to an EGL device:\n%s", log);
+    ck_assert_str_eq(glcollide_context_caps(context)->renderer, renderer);
+    ck_assert_int_eq(glcollide_context_self_test(context), GLCOLLIDE_OK);
+    glcollide_context_destroy(&context);
+
+    ck_assert_int_eq(create_skipping("surfaceless,device,default", &context),
+                     GLCOLLIDE_ERROR_NO_CONTEXT);
+    ck_assert_ptr_null(context);
+    const char *error = test_log_last();
+    const char *first = strstr(error, "the surfaceless platform: skipped (GLCOLLIDE_EGL_SKIP); ");
+    const char *device = strstr(error, "EGL device 0 of ");
+    const char *last = strstr(error, "the default display: skipped (GLCOLLIDE_EGL_SKIP))");
+    ck_assert_msg(strncmp(error, "EGL: no OpenGL 4.3 core context (", 33) == 0 && first && device &&
+                      last && first < device && device < last,
+                  "the error does not name each display in order: %s", error);
+}
+END_TEST
+
 Suite *suite_context(void)
 {
     Suite *suite = suite_create("context");
@@ -224,6 +286,7 @@ Suite *suite_context(void)
     tcase_add_test(tc, test_owned_context_left_at_defaults);
     tcase_add_test(tc, test_wrap_without_current_context);
     tcase_add_test(tc, test_status_and_arguments);
+    tcase_add_test(tc, test_egl_display_order);
     suite_add_tcase(suite, tc);
     return suite;
 }

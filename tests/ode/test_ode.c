@@ -1096,6 +1096,65 @@ START_TEST(test_contained_gpu_equals_cpu)
 END_TEST
 
 /*
+ * Geoms that cannot meet anything, or only each other, with GPU culling
+ * forced: two at NaN (ODE's box is NaN: no pair), one alone at 1e300, two
+ * at 1e300 touching each other, beside a finite stack of three boxes. The
+ * finite pairs and the far pair get the contacts of the CPU path, bit for
+ * bit; the far pair is kept (its candidates from the CPU's BVHs, not the
+ * views, which keep the finite boxes' pixels); the GPU ran.
+ */
+START_TEST(test_far_geoms_gpu_equals_cpu)
+{
+    const char *skip = getenv("GLCOLLIDE_TEST_SKIP_GL");
+    if (skip && strcmp(skip, "1") == 0)
+        return;
+    glcollide_mesh *box = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &box), GLCOLLIDE_OK);
+    mesh_data md;
+    mesh_data_build(&md, box);
+    dSpaceID space = dSimpleSpaceCreate(NULL);
+    static const double places[][3] = {{0, 0, 0},       {0.02, 0, 0.99}, {0.04, 0, 1.98},
+                                       {NAN, 0, 0},     {0, NAN, 1},     {1e300, 0, 0},
+                                       {1e300, 0.9, 0}, {-1e300, 0, 0}};
+    for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+        dGeomID g = dCreateTriMesh(space, md.data, NULL, NULL, NULL);
+        dGeomSetPosition(g, places[i][0], places[i][1], places[i][2]);
+    }
+    step_contacts got[2];
+    for (int gpu = 0; gpu < 2; gpu++) {
+        glcollide_ode_set_gpu(gpu ? GLCOLLIDE_ODE_GPU_ALWAYS : GLCOLLIDE_ODE_GPU_NEVER);
+        glcollide_ode_stats before, after;
+        glcollide_ode_get_stats(&before);
+        got[gpu].count = 0;
+        glcollide_ode_space_collide(space, &got[gpu], collide_pair);
+        glcollide_ode_get_stats(&after);
+        /* the stack's two pairs and the far pair */
+        ck_assert_uint_eq(after.callbacks - before.callbacks, 3);
+        if (gpu)
+            ck_assert_msg(after.gpu_queries == before.gpu_queries + 1 &&
+                              after.culled_pairs == before.culled_pairs,
+                          "GPU culling did not run, or culled a touching pair");
+    }
+    ck_assert_msg(got[0].count > 0 && got[1].count == got[0].count,
+                  "%d contacts on the CPU path, %d with GPU culling", got[0].count, got[1].count);
+    int far = 0;
+    for (int i = 0; i < got[0].count; i++) {
+        const dContactGeom *x = &got[0].contacts[i], *y = &got[1].contacts[i];
+        far += x->pos[0] > 1e299;
+        ck_assert_msg(x->depth == y->depth && memcmp(x->pos, y->pos, sizeof x->pos) == 0 &&
+                          memcmp(x->normal, y->normal, sizeof x->normal) == 0 && x->g1 == y->g1 &&
+                          x->g2 == y->g2 && x->side1 == y->side1 && x->side2 == y->side2,
+                      "contact %d differs between the GPU and CPU paths", i);
+    }
+    ck_assert_msg(far > 0, "no contact of the pair at 1e300");
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
+    dSpaceDestroy(space);
+    mesh_data_free(&md);
+    glcollide_mesh_destroy(&box);
+}
+END_TEST
+
+/*
  * A trimesh data met for the first time while GPU culling runs uploads that
  * mesh alone: the thread's culling world (which borrows the captures and
  * their BVHs) is kept when a capture is added, and made again only when
@@ -1676,6 +1735,7 @@ Suite *suite_ode(void)
     tcase_set_timeout(gpu, 300);
     tcase_add_checked_fixture(gpu, setup, teardown);
     tcase_add_test(gpu, test_contained_gpu_equals_cpu);
+    tcase_add_test(gpu, test_far_geoms_gpu_equals_cpu);
     tcase_add_test(gpu, test_auto_calibration);
     tcase_add_test(gpu, test_gpu_new_mesh_uploads_alone);
     suite_add_tcase(suite, gpu);

@@ -4,13 +4,25 @@
  * capsules and trimesh cubes and icosahedra fall into a walled bin and settle,
  * headless, in the style of ODE's own demos. Linked to libode only; the
  * preload test runs it with and without LD_PRELOAD=libglcollide-ode-preload.so.
- * Usage: ode-falling [objects] [steps] [simple|hash]. Prints the total number
- * of near-callback pairs and contacts, then one line per body with its final
- * position and speed, then a summary line.
+ * Usage: ode-falling [objects] [steps] [simple|hash] [ENDING]. Prints the
+ * total number of near-callback pairs and contacts, then one line per body
+ * with its final position and speed, then a summary line. ENDING is how the
+ * program ends, as real programs do:
+ *   close    dCloseODE, then return from main (the default)
+ *   exit     return from main without dCloseODE (PyODE, many games)
+ *   term     killed by SIGTERM, left at its default action
+ *   int      killed by SIGINT, the same
+ *   handled  its own SIGTERM handler, installed after dInitODE2 only where
+ *            it finds the default (as SDL does), then SIGTERM: it returns
+ *            from main without dCloseODE
+ *   ignored  SIGTERM ignored before dInitODE2, then SIGTERM: it must
+ *            survive and return without dCloseODE
  */
+#define _POSIX_C_SOURCE 200809L /* sigaction */
 #include "programs/ode_demo.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +32,26 @@
 static dWorldID world;
 static dJointGroupID contact_group;
 static unsigned long pairs_seen, contacts_made;
+static volatile sig_atomic_t terminated;
+
+static void on_term(int sig)
+{
+    (void)sig;
+    terminated = 1;
+}
+
+/* SDL's way: a handler only where the default is found. */
+static int handle_term_if_default(void)
+{
+    struct sigaction now;
+    if (sigaction(SIGTERM, NULL, &now) != 0 || now.sa_handler != SIG_DFL) {
+        fprintf(stderr, "ode-falling: SIGTERM's action is not the default\n");
+        return 0;
+    }
+    struct sigaction mine = {.sa_handler = on_term};
+    sigemptyset(&mine.sa_mask);
+    return sigaction(SIGTERM, &mine, NULL) == 0;
+}
 
 static void near_callback(void *data, dGeomID o1, dGeomID o2)
 {
@@ -47,11 +79,21 @@ int main(int argc, char **argv)
     int objects = argc > 1 ? atoi(argv[1]) : 40;
     int steps = argc > 2 ? atoi(argv[2]) : 600;
     int hash = argc > 3 && strcmp(argv[3], "hash") == 0;
-    if (objects < 1 || steps < 1) {
-        fprintf(stderr, "usage: ode-falling [objects] [steps] [simple|hash]\n");
+    const char *ending = argc > 4 ? argv[4] : "close";
+    static const char *const endings[] = {"close", "exit", "term", "int", "handled", "ignored"};
+    size_t e = 0;
+    while (e < sizeof endings / sizeof endings[0] && strcmp(ending, endings[e]) != 0)
+        e++;
+    if (objects < 1 || steps < 1 || e == sizeof endings / sizeof endings[0]) {
+        fprintf(stderr, "usage: ode-falling [objects] [steps] [simple|hash] "
+                        "[close|exit|term|int|handled|ignored]\n");
         return 2;
     }
+    if (strcmp(ending, "ignored") == 0)
+        signal(SIGTERM, SIG_IGN);
     dInitODE2(0);
+    if (strcmp(ending, "handled") == 0 && !handle_term_if_default())
+        return 1;
     world = dWorldCreate();
     dWorldSetGravity(world, 0, 0, -9.81);
     dWorldSetCFM(world, 1e-5);
@@ -90,6 +132,14 @@ int main(int argc, char **argv)
     dGeomTriMeshDataDestroy(ico);
     dWorldDestroy(world);
     free(bodies);
-    dCloseODE();
+    fflush(stdout);
+    if (strcmp(ending, "term") == 0 || strcmp(ending, "int") == 0)
+        raise(ending[0] == 't' ? SIGTERM : SIGINT); /* not to return */
+    if (strcmp(ending, "handled") == 0 || strcmp(ending, "ignored") == 0) {
+        raise(SIGTERM);
+        printf("%s\n", terminated ? "handled SIGTERM" : "survived SIGTERM");
+    }
+    if (strcmp(ending, "close") == 0)
+        dCloseODE();
     return 0;
 }

@@ -5,6 +5,9 @@
 # With the preload glcollide must serve its space (its statistics show the
 # callbacks it made, equal to the pairs the program saw), the same pairs must
 # reach the program as with ODE's simple space, and the pile must settle.
+# The statistics line comes once however the program ends (dCloseODE, exit
+# without it, killed by SIGTERM or SIGINT, its own handler, SIGTERM ignored),
+# and the preload changes neither what the signal does nor the exit status.
 set -u
 test_name=preload
 . "$(dirname "$0")/check.sh"
@@ -17,8 +20,8 @@ GLCOLLIDE_PRELOAD_STATS=1 LD_PRELOAD="$preload" "$program" 30 300 simple >"$tmp/
 check "preloaded run" $?
 cat "$tmp/preload.err"
 
-grep -q '^glcollide-preload: ' "$tmp/preload.err"
-check "glcollide served the preloaded run" $?
+[ "$(grep -c '^glcollide-preload: ' "$tmp/preload.err")" -eq 1 ]
+check "glcollide served the preloaded run (one statistics line)" $?
 ! grep -q '^glcollide-preload: ' "$tmp/plain.err"
 check "not the plain run" $?
 
@@ -36,5 +39,28 @@ for run in plain preload; do
     check "$run pile stays in the bin" $?
 done
 grep '^settled' "$tmp/plain" "$tmp/preload"
+
+# How the program ends: the status it ends with, the same without and with
+# the preload (statistics on), and exactly one statistics line with them.
+for ending in close exit term int handled ignored; do
+    "$program" 10 50 simple "$ending" >"$tmp/$ending.plain" 2>&1
+    plain_status=$?
+    GLCOLLIDE_PRELOAD_STATS=1 LD_PRELOAD="$preload" "$program" 10 50 simple "$ending" \
+        >"$tmp/$ending.out" 2>"$tmp/$ending.err"
+    status=$?
+    lines=$(grep -c '^glcollide-preload: ' "$tmp/$ending.err")
+    echo "ending $ending: status $plain_status plain, $status preloaded; statistics lines $lines"
+    [ "$status" -eq "$plain_status" ]
+    check "$ending: the same exit status as without the preload" $?
+    [ "$lines" -eq 1 ]
+    check "$ending: one statistics line" $?
+    LD_PRELOAD="$preload" "$program" 10 50 simple "$ending" >/dev/null 2>"$tmp/$ending.quiet"
+    [ $? -eq "$plain_status" ] && ! grep -q '^glcollide-preload: ' "$tmp/$ending.quiet"
+    check "$ending: no line and the same status without GLCOLLIDE_PRELOAD_STATS" $?
+done
+grep -q '^handled SIGTERM' "$tmp/handled.out"
+check "the program's own SIGTERM handler ran (it found the default, as SDL looks)" $?
+grep -q '^survived SIGTERM' "$tmp/ignored.out"
+check "an ignored SIGTERM stays ignored" $?
 
 finish

@@ -38,6 +38,9 @@ layout(std430, binding = 7) coherent buffer control_block {
     vec4 pixel;
     uint commands[8];  // two DrawArraysIndirectCommand
     uint dispatch[4];  // a DispatchIndirectCommand over the selected triangles
+    uint removed;      // triangles the views removed from the set, all rounds
+    uint round_mark;   // removed when the last round began
+    uint halted;       // a round removed none: the later ones draw nothing
 };
 
 uniform uint object_count;

@@ -16,6 +16,7 @@ uniform uint triangle_words; // where the objects' bits start
 uniform float base_radius;   // FAR: fattening and the placement's error bound, frame units
 uniform int resolution;
 uniform float max_point_size;
+uniform int round_start;     // the first view of a round after the first
 
 uint invocation() { return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 64u + gl_LocalInvocationID.x; }
 
@@ -51,6 +52,12 @@ void main()
         bounds_hi[k] = 0u;
     }
     selected = point_count = quad_count = listed = 0u;
+    // A round that removed no triangle leaves the set as it found it: the
+    // next would draw the same views and remove none either.
+    if (round_start != 0) {
+        halted = removed == round_mark ? 1u : halted;
+        round_mark = removed;
+    }
 #elif STAGE == STAGE_PREFILTER
     // Triangle level: only the triangles whose box meets the region of
     // their object (the boxes of the objects it pairs with) take part.
@@ -72,7 +79,7 @@ void main()
     if (!bit(alive[triangle_words + (o >> 5)], o))
         return;
 #else
-    if (!bit(alive[g >> 5], g))
+    if (halted != 0u || !bit(alive[g >> 5], g))
         return;
 #endif
     lists[atomicAdd(selected, 1u)] = g;
@@ -111,20 +118,26 @@ void main()
     pixel = vec4(vsize.xy / float(resolution), 0.0, 0.0);
     write_dispatch(selected);
 #elif STAGE == STAGE_CLASSIFY
-    // FAR: triangles whose grown bounds fit in a point are drawn as one.
+    // FAR: triangles whose grown bounds fit in a point are drawn as one,
+    // unless the point's square would shade many more pixels than the
+    // bounds (a long triangle: the square of its long side), which a quad
+    // covers alone; a point's one vertex beats a quad's six where the
+    // difference is a few pixels.
     uint i = invocation();
     if (i >= selected)
         return;
     uint g = lists[i];
     vec3 p[3];
     triangle_corners(g, p);
-    float side = 0.0, radius = view_min.w;
+    float side = 0.0, bounds = 1.0, radius = view_min.w;
     for (int k = 0; k < 2; k++) {
         vec3 a = to_view(axis, p[0]), b = to_view(axis, p[1]), c = to_view(axis, p[2]);
         float e = max(max(a[k], b[k]), c[k]) - min(min(a[k], b[k]), c[k]);
-        side = max(side, (e + 2.0 * radius) / pixel[k] + 3.02);
+        float pixels = (e + 2.0 * radius) / pixel[k] + 3.02;
+        side = max(side, pixels);
+        bounds *= pixels;
     }
-    if (side <= max_point_size)
+    if (side <= max_point_size && side * side <= max(2.0 * bounds, bounds + 32.0))
         lists[capacity + atomicAdd(point_count, 1u)] = g;
     else
         lists[2u * capacity + atomicAdd(quad_count, 1u)] = g;
@@ -157,8 +170,10 @@ void main()
         atomicOr(flags[triangle_words + (o >> 5)], 1u << (o & 31u));
     }
 #else
-    if (!flagged)
+    if (!flagged) {
         atomicAnd(alive[g >> 5], ~(1u << (g & 31u)));
+        atomicAdd(removed, 1u);
+    }
 #endif
 #elif STAGE == STAGE_OBJECTS
     uint w = invocation();
