@@ -71,9 +71,10 @@
  *   bench-contacts [--repeat R] [--steps S]     both parts, a table
  *   bench-contacts --csv [--scene NAME] ...     rows of tests/bench/run.sh
  *   bench-contacts --dump [--scene NAME]        every contact of glcollide's
- *       collider on the pair scenes, as hex floats (7 offsets of the second
- *       mesh, 64, 5 and 1 contacts asked, both argument orders): a change
- *       meant to keep the contacts bit for bit is checked by diffing two dumps
+ *       colliders on the pair and trimesh-primitive scenes, as hex floats (7
+ *       offsets of the second shape, 64, 5 and 1 contacts asked, both argument
+ *       orders): a change meant to keep the contacts bit for bit is checked by
+ *       diffing two dumps
  */
 #define _POSIX_C_SOURCE 200809L
 #include "helpers/meshes.h"
@@ -384,6 +385,14 @@ static double mesh_size(const glcollide_mesh *mesh)
     return fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
 }
 
+/* One contact as hex floats: position, normal, depth, then the sides. */
+static void print_contact(const dContactGeom *c)
+{
+    printf("  %a %a %a  %a %a %a  %a  %d %d\n", (double)c->pos[0], (double)c->pos[1],
+           (double)c->pos[2], (double)c->normal[0], (double)c->normal[1], (double)c->normal[2],
+           (double)c->depth, c->side1, c->side2);
+}
+
 /* Every contact of glcollide's collider on a pair scene as hex floats: the
  * second mesh at 7 offsets (-2 to 4 times 2e-4 of the first mesh's size
  * along a fixed direction, up into the resting meshes above it), 64, 5 and
@@ -411,16 +420,49 @@ static void dump_pair(const char *name)
                 glcollide_ode_get_stats(&after);
                 printf("%s offset %d max %d swap %d: %d contacts, %llu candidates\n", name, offset,
                        asked[m], swap, n, after.candidates - before.candidates);
-                for (int i = 0; i < n; i++) {
-                    const dContactGeom *c = &contacts[i];
-                    printf("  %a %a %a  %a %a %a  %a  %d %d\n", (double)c->pos[0],
-                           (double)c->pos[1], (double)c->pos[2], (double)c->normal[0],
-                           (double)c->normal[1], (double)c->normal[2], (double)c->depth, c->side1,
-                           c->side2);
-                }
+                for (int i = 0; i < n; i++)
+                    print_contact(&contacts[i]);
             }
     }
     pair_close(&s, &a, &b);
+}
+
+/* Every contact of glcollide's mesh-primitive collider on a primitive pair
+ * scene, as dump_pair prints them: the primitive at the same 7 offsets (up
+ * into the mesh: 2e-4 of its size a step), 64, 5 and 1 contacts asked, both
+ * argument orders. */
+static void dump_primitive_pair(const char *name)
+{
+    primitive_pair s;
+    if (!primitive_pair_by_name(name, &s)) {
+        fprintf(stderr, "bench-contacts: unknown pair '%s'\n", name);
+        exit(2);
+    }
+    ode_mesh a;
+    pair_mesh_make(&a, s.mesh, s.position, s.rotation);
+    dGeomID other = s.make(s.size);
+    static const int asked[3] = {MAX_CONTACTS, 5, 1};
+    double step = 2e-4 * mesh_size(s.mesh);
+    dContactGeom contacts[MAX_CONTACTS];
+    for (int offset = -2; offset <= 4; offset++) {
+        if (s.make == make_plane)
+            dGeomPlaneSetParams(other, 0, 0, 1, offset * step);
+        else
+            dGeomSetPosition(other, s.other_position[0] - offset * step, s.other_position[1],
+                             s.other_position[2]);
+        for (int m = 0; m < 3; m++)
+            for (int swap = 0; swap < 2; swap++) {
+                dGeomID g1 = swap ? other : a.geom, g2 = swap ? a.geom : other;
+                int n = glcollide_ode_collide(g1, g2, asked[m], contacts, sizeof contacts[0]);
+                printf("%s offset %d max %d swap %d: %d contacts\n", name, offset, asked[m], swap,
+                       n);
+                for (int i = 0; i < n; i++)
+                    print_contact(&contacts[i]);
+            }
+    }
+    dGeomDestroy(other);
+    pair_mesh_free(&a);
+    glcollide_mesh_destroy(&s.mesh);
 }
 
 static void bench_primitive_pair(const char *name, int repeat, int csv)
@@ -631,6 +673,9 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
             if (!only || strcmp(only, pairs[i]) == 0)
                 dump_pair(pairs[i]);
+        for (size_t i = 0; i < sizeof primitive_pairs / sizeof primitive_pairs[0]; i++)
+            if (!only || strcmp(only, primitive_pairs[i]) == 0)
+                dump_primitive_pair(primitive_pairs[i]);
         dCloseODE();
         return 0;
     }
