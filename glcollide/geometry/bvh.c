@@ -299,6 +299,10 @@ int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint
         stack[top++] = (build_item){left, item.begin, mid, item.depth + 1};
     }
 
+    /* The build reserved the bound 2n - 1; the tree has about n / 3. */
+    bvh_node *nodes = glcollide_realloc_array(bvh->nodes, bvh->node_count, sizeof *nodes);
+    if (nodes)
+        bvh->nodes = nodes;
     for (size_t s = 0; s < n; s++) {
         bvh->ids[s] = refs[s].triangle;
         memcpy(bvh->triangles + 3 * s, triangles + 3 * (size_t)refs[s].triangle,
