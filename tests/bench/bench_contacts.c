@@ -393,44 +393,50 @@ static void print_contact(const dContactGeom *c)
            (double)c->depth, c->side1, c->side2);
 }
 
-/* Every contact of glcollide's collider on a pair scene as hex floats: the
- * second mesh at 7 offsets (-2 to 4 times 2e-4 of the first mesh's size
- * along a fixed direction, up into the resting meshes above it), 64, 5 and
- * 1 contacts asked, both argument orders; with the number of candidate
- * triangle pairs each call tested exactly. */
+/* The calls of one placement: 64, 5 and 1 contacts asked, both argument
+ * orders, each call's contacts as hex floats (and for trimesh pairs the
+ * number of candidate triangle pairs it tested exactly). */
+static void dump_calls(const char *name, int offset, dGeomID a, dGeomID b, int candidates)
+{
+    static const int asked[3] = {MAX_CONTACTS, 5, 1};
+    dContactGeom contacts[MAX_CONTACTS];
+    for (int m = 0; m < 3; m++)
+        for (int swap = 0; swap < 2; swap++) {
+            glcollide_ode_stats before, after;
+            glcollide_ode_get_stats(&before);
+            int n = glcollide_ode_collide(swap ? b : a, swap ? a : b, asked[m], contacts,
+                                          sizeof contacts[0]);
+            glcollide_ode_get_stats(&after);
+            printf("%s offset %d max %d swap %d: %d contacts", name, offset, asked[m], swap, n);
+            if (candidates)
+                printf(", %llu candidates", after.candidates - before.candidates);
+            printf("\n");
+            for (int i = 0; i < n; i++)
+                print_contact(&contacts[i]);
+        }
+}
+
+/* Every contact of glcollide's collider on a pair scene: the second mesh at
+ * 7 offsets (-2 to 4 times 2e-4 of the first mesh's size along a fixed
+ * direction, up into the resting meshes above it), dump_calls at each. */
 static void dump_pair(const char *name)
 {
     pair_scene s;
     ode_mesh a, b;
     pair_open(name, &s, &a, &b);
     static const double direction[3] = {0.31, -0.17, 0.53};
-    static const int asked[3] = {MAX_CONTACTS, 5, 1};
     double step = 2e-4 * mesh_size(s.a);
-    dContactGeom contacts[MAX_CONTACTS];
     for (int offset = -2; offset <= 4; offset++) {
         dGeomSetPosition(b.geom, s.pb[0] + offset * step * direction[0],
                          s.pb[1] + offset * step * direction[1],
                          s.pb[2] + offset * step * direction[2]);
-        for (int m = 0; m < 3; m++)
-            for (int swap = 0; swap < 2; swap++) {
-                dGeomID g1 = swap ? b.geom : a.geom, g2 = swap ? a.geom : b.geom;
-                glcollide_ode_stats before, after;
-                glcollide_ode_get_stats(&before);
-                int n = glcollide_ode_collide(g1, g2, asked[m], contacts, sizeof contacts[0]);
-                glcollide_ode_get_stats(&after);
-                printf("%s offset %d max %d swap %d: %d contacts, %llu candidates\n", name, offset,
-                       asked[m], swap, n, after.candidates - before.candidates);
-                for (int i = 0; i < n; i++)
-                    print_contact(&contacts[i]);
-            }
+        dump_calls(name, offset, a.geom, b.geom, 1);
     }
     pair_close(&s, &a, &b);
 }
 
-/* Every contact of glcollide's mesh-primitive collider on a primitive pair
- * scene, as dump_pair prints them: the primitive at the same 7 offsets (up
- * into the mesh: 2e-4 of its size a step), 64, 5 and 1 contacts asked, both
- * argument orders. */
+/* The same for a trimesh-primitive scene: the plane or box at 7 offsets up
+ * into the mesh (2e-4 of its size a step). */
 static void dump_primitive_pair(const char *name)
 {
     primitive_pair s;
@@ -441,24 +447,14 @@ static void dump_primitive_pair(const char *name)
     ode_mesh a;
     pair_mesh_make(&a, s.mesh, s.position, s.rotation);
     dGeomID other = s.make(s.size);
-    static const int asked[3] = {MAX_CONTACTS, 5, 1};
     double step = 2e-4 * mesh_size(s.mesh);
-    dContactGeom contacts[MAX_CONTACTS];
     for (int offset = -2; offset <= 4; offset++) {
         if (s.make == make_plane)
             dGeomPlaneSetParams(other, 0, 0, 1, offset * step);
         else
             dGeomSetPosition(other, s.other_position[0] - offset * step, s.other_position[1],
                              s.other_position[2]);
-        for (int m = 0; m < 3; m++)
-            for (int swap = 0; swap < 2; swap++) {
-                dGeomID g1 = swap ? other : a.geom, g2 = swap ? a.geom : other;
-                int n = glcollide_ode_collide(g1, g2, asked[m], contacts, sizeof contacts[0]);
-                printf("%s offset %d max %d swap %d: %d contacts\n", name, offset, asked[m], swap,
-                       n);
-                for (int i = 0; i < n; i++)
-                    print_contact(&contacts[i]);
-            }
+        dump_calls(name, offset, a.geom, other, 0);
     }
     dGeomDestroy(other);
     pair_mesh_free(&a);
