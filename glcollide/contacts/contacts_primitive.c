@@ -1804,10 +1804,12 @@ static int generate(glcollide_primitive_scratch *s, const frame *f, glcollide_co
         return status;
     const glcollide_contact_solid *mesh = f->mesh;
     size_t n = 0;
-    if (reserve((void **)&s->candidates, &s->candidate_capacity, s->id_count,
-                sizeof *s->candidates))
-        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     for (size_t i = 0; i < s->id_count; i++) {
+        /* Room for the triangles that meet the shape, not for every one
+         * the box query found (a box deep in a detailed mesh finds
+         * thousands, and a candidate is large). */
+        if (reserve((void **)&s->candidates, &s->candidate_capacity, n + 1, sizeof *s->candidates))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         candidate *c = &s->candidates[n];
         c->id = s->ids[i];
         c->area[0] = c->area[1] = c->area[2] = 0.0;

@@ -260,6 +260,10 @@ int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint
         stack[top++] = (build_item){left, item.begin, mid, item.depth + 1};
     }
 
+    /* The build reserved the bound 2n - 1; the tree has about n / 3. */
+    bvh_node *nodes = glcollide_realloc_array(bvh->nodes, bvh->node_count, sizeof *nodes);
+    if (nodes)
+        bvh->nodes = nodes;
     for (size_t s = 0; s < n; s++) {
         bvh->ids[s] = refs[s].triangle;
         memcpy(bvh->triangles + 3 * s, triangles + 3 * (size_t)refs[s].triangle,
@@ -446,6 +450,39 @@ static inline int meets_placed(const bvh_box *x, double grow, const placed_box *
     return meets;
 }
 
+/* The axis along which a box is thinnest: the likeliest to separate it from
+ * a box tilted against it, so tested first. */
+static inline int thinnest_axis(const bvh_box *box)
+{
+    int k = box->h[1] < box->h[0];
+    return box->h[2] < box->h[k] ? 2 : k;
+}
+
+/*
+ * Box x (grown by grow_x) placed as glcollide_bvh_place places it, one axis of the
+ * target frame at a time from axis first on, each tested against box y of
+ * that frame (grown by grow_y) as meets_placed tests it: 0 as soon as an
+ * axis separates them (out then partly written), 1 when none does (out then
+ * holds exactly what glcollide_bvh_place gives). A box far from a thin one costs one
+ * row of the placement, not three.
+ */
+static inline int place_meeting(const bvh_box *x, double grow_x, const double r[9],
+                                const double abs_r[9], const double t[3], const bvh_box *y,
+                                double grow_y, int first, placed_box *out)
+{
+    const double *c = x->c;
+    double h[3];
+    for (int k = 0; k < 3; k++)
+        h[k] = x->h[k] + grow_x;
+    for (int i = 0, k = first; i < 3; i++, k = k == 2 ? 0 : k + 1) {
+        out->c[k] = r[3 * k] * c[0] + r[3 * k + 1] * c[1] + r[3 * k + 2] * c[2] + t[k];
+        out->h[k] = abs_r[3 * k] * h[0] + abs_r[3 * k + 1] * h[1] + abs_r[3 * k + 2] * h[2];
+        if (fabs(out->c[k] - y->c[k]) > y->h[k] + grow_y + out->h[k])
+            return 0;
+    }
+    return 1;
+}
+
 /*
  * The object-space traversal: both frames' relative placements, so that a
  * box of either tree can be placed in the other's frame. Two boxes (each
@@ -459,10 +496,20 @@ static inline int meets_placed(const bvh_box *x, double grow, const placed_box *
  * and resting cylinders, prune too little to pay for it. Triangle boxes at
  * the leaves get all six axes: each is placed once for the whole leaf pair,
  * and every pair they let through costs an exact test.
+ *
+ * Which pairs are reported is decided by that leaf test alone: every test
+ * above it (nodes, and a leaf's triangles against the other leaf's box)
+ * only skips pairs it would reject. A node encloses its triangles' boxes
+ * up to the few ulps box_encode adds, and placements round by a few ulps of
+ * the scene's extent, so each such test grows the boxes by the slack (1e-12
+ * of that extent) once more than the leaf test does (node_grow_a,
+ * node_grow_b): it can never cut a pair the leaf test, as computed, keeps.
+ * The order of the pairs is the traversal's; callers must not depend on it.
  */
 typedef struct object_frames {
     glcollide_bvh_frames fr;
-    double grow_a, grow_b;
+    double grow_a, grow_b;           /* the leaf test's growth of a's, b's boxes */
+    double node_grow_a, node_grow_b; /* that plus the slack, for every other test */
 } object_frames;
 
 static inline void place_b(const object_frames *f, const bvh_box *x, placed_box *out)
@@ -489,8 +536,6 @@ static int leaf_pairs(const glcollide_bvh *a, const bvh_node *na, const glcollid
     return 0;
 }
 
-/* Leaves of a and b in their own frames: every triangle box of each placed
- * in the other's frame once, then each pair costs comparisons. */
 /* The triangle boxes of one leaf of b placed in a's frame, kept from one
  * leaf pair to the next: consecutive leaf pairs often share b's leaf (a
  * leaf of b beside the leaf children of a node of a). */
@@ -499,6 +544,8 @@ typedef struct placed_leaf {
     placed_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
 } placed_leaf;
 
+/* Leaves of a and b in their own frames: every triangle box of each placed
+ * in the other's frame once, then each pair costs comparisons. */
 static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const glcollide_bvh *b,
                               const bvh_node *nb, const object_frames *f, placed_leaf *last_b,
                               glcollide_bvh_pair_fn fn, void *user)
@@ -511,7 +558,7 @@ static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const 
     uint32_t keep[GLCOLLIDE_BVH_LEAF_SIZE], kept = 0;
     for (uint32_t i = 0; i < na->count; i++) { /* a's boxes that can meet b's leaf at all */
         keep[kept] = na->first + i;
-        kept += (uint32_t)meets_placed(&a->slot_boxes[na->first + i], f->grow_a, &nb_in_a);
+        kept += (uint32_t)meets_placed(&a->slot_boxes[na->first + i], f->node_grow_a, &nb_in_a);
     }
     if (!kept)
         return 0;
@@ -536,33 +583,225 @@ static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const 
     return 0;
 }
 
+/* ---------------------------------------------------------------- large parts
+ *
+ * A few large triangles against a detailed mesh (a part resting on a mesh
+ * table or floor, a box mesh of 12 triangles): the descent keeps the large
+ * side's small subtree (a leaf, or a node of two leaves) while it walks the
+ * detailed tree, and placed along the detailed tree's axes a tilted slab's
+ * box covers the whole part: every node would pass. So below such a pair
+ * the large part is held fixed, its triangles placed in the detailed tree's
+ * frame once, and every node of the detailed tree is tested on the large
+ * part's axes too (its thinnest first: a slab's normal), and the large
+ * part's triangles are matched against each leaf once rather than once per
+ * leaf of the small subtree.
+ */
+
+/* How much larger (box_size) the small subtree must be than the node it
+ * meets before it is held fixed: 4 keeps similar meshes on the path above
+ * (holding a part fixed there descends the smaller tree). */
+#define GLCOLLIDE_BVH_LARGE_PART 4.0
+/* The slots of a leaf or of a node of two leaves. */
+#define GLCOLLIDE_BVH_PART_SLOTS (2 * GLCOLLIDE_BVH_LEAF_SIZE)
+
+/* One tree as the traversal sees it: its boxes' growths and the placement
+ * of its frame in the other tree's. */
+typedef struct tree_side {
+    const glcollide_bvh *tree;
+    double grow, node_grow;
+    const double *r, *abs_r, *t; /* this frame in the other's */
+} tree_side;
+
+static tree_side side_a(const glcollide_bvh *a, const object_frames *f)
+{
+    return (tree_side){a, f->grow_a, f->node_grow_a, f->fr.r_ba, f->fr.abs_r_ba, f->fr.t_ba};
+}
+
+static tree_side side_b(const glcollide_bvh *b, const object_frames *f)
+{
+    return (tree_side){b, f->grow_b, f->node_grow_b, f->fr.r, f->fr.abs_r, f->fr.t};
+}
+
+/* The large part: its box, its slots and their boxes placed in the detailed
+ * tree's frame (as the leaf test places them). */
+typedef struct large_part {
+    tree_side side;
+    const bvh_box *box;
+    placed_box box_in_detail;
+    int first_axis; /* the box's thinnest */
+    uint32_t first, count;
+    placed_box slots_in_detail[GLCOLLIDE_BVH_PART_SLOTS];
+} large_part;
+
+/* The slots under node n if it is a leaf or a node of two leaves (a
+ * subtree's slots are contiguous, its left child's first); 0 otherwise. */
+static int small_subtree(const glcollide_bvh *tree, const bvh_node *n, uint32_t *first,
+                         uint32_t *count)
+{
+    if (n->count) {
+        *first = n->first;
+        *count = n->count;
+        return 1;
+    }
+    const bvh_node *left = &tree->nodes[n->first], *right = left + 1;
+    if (!left->count || !right->count)
+        return 0;
+    *first = left->first;
+    *count = left->count + right->count;
+    return 1;
+}
+
+/* Does a node or triangle box x of the detailed tree meet the large part's
+ * box on both frames' axes? */
+static inline int meets_part(const tree_side *detail, const large_part *part, const bvh_box *x)
+{
+    placed_box x_in_part;
+    return meets_placed(x, detail->node_grow, &part->box_in_detail) &&
+           place_meeting(x, detail->grow, detail->r, detail->abs_r, detail->t, part->box,
+                         part->side.node_grow, part->first_axis, &x_in_part);
+}
+
+/* Leaf n of the detailed tree against the large part: its triangles that
+ * meet the part's box (both frames), the part's that meet n's box (both
+ * frames), then the leaf test on every pair of those. */
+static int part_leaf_pairs(const tree_side *detail, int detail_is_a, const large_part *part,
+                           const bvh_node *n, glcollide_bvh_pair_fn fn, void *user)
+{
+    const glcollide_bvh *t = detail->tree, *p = part->side.tree;
+    uint32_t keep[GLCOLLIDE_BVH_LEAF_SIZE], kept = 0;
+    placed_box in_part[GLCOLLIDE_BVH_LEAF_SIZE];
+    for (uint32_t i = n->first; i < n->first + n->count; i++)
+        if (place_meeting(&t->slot_boxes[i], detail->grow, detail->r, detail->abs_r, detail->t,
+                          part->box, part->side.node_grow, part->first_axis, &in_part[kept]))
+            keep[kept++] = i;
+    if (!kept)
+        return 0;
+    placed_box n_in_part;
+    glcollide_bvh_place(&n->box, detail->grow, detail->r, detail->abs_r, detail->t, &n_in_part);
+    uint32_t part_keep[GLCOLLIDE_BVH_PART_SLOTS], part_kept = 0;
+    for (uint32_t j = 0; j < part->count; j++) {
+        part_keep[part_kept] = j;
+        part_kept +=
+            (uint32_t)(meets_placed(&n->box, detail->node_grow, &part->slots_in_detail[j]) &
+                       meets_placed(&p->slot_boxes[part->first + j], part->side.node_grow,
+                                    &n_in_part));
+    }
+    for (uint32_t k = 0; k < kept; k++) {
+        uint32_t i = keep[k];
+        for (uint32_t m = 0; m < part_kept; m++) {
+            uint32_t j = part_keep[m];
+            if (!(meets_placed(&t->slot_boxes[i], detail->grow, &part->slots_in_detail[j]) &
+                  meets_placed(&p->slot_boxes[part->first + j], part->side.grow, &in_part[k])))
+                continue;
+            uint32_t id = t->ids[i], part_id = p->ids[part->first + j];
+            if (detail_is_a ? fn(id, part_id, user) : fn(part_id, id, user))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The detailed tree's subtree at node start against the large part. */
+static int part_descent(const tree_side *detail, int detail_is_a, large_part *part, uint32_t start,
+                        glcollide_bvh_pair_fn fn, void *user)
+{
+    const tree_side *ps = &part->side;
+    const glcollide_bvh *p = ps->tree;
+    for (uint32_t j = 0; j < part->count; j++)
+        glcollide_bvh_place(&p->slot_boxes[part->first + j], ps->grow, ps->r, ps->abs_r, ps->t,
+                            &part->slots_in_detail[j]);
+    glcollide_bvh_place(part->box, ps->grow, ps->r, ps->abs_r, ps->t, &part->box_in_detail);
+    part->first_axis = thinnest_axis(part->box);
+    uint32_t stack[GLCOLLIDE_BVH_MAX_DEPTH + 2];
+    size_t top = 0;
+    stack[top++] = start;
+    while (top > 0) {
+        const bvh_node *n = &detail->tree->nodes[stack[--top]];
+        if (n->count) {
+            if (part_leaf_pairs(detail, detail_is_a, part, n, fn, user))
+                return 1;
+            continue;
+        }
+        for (uint32_t c = 0; c < 2; c++)
+            if (meets_part(detail, part, &detail->tree->nodes[n->first + c].box))
+                stack[top++] = n->first + c;
+    }
+    return 0;
+}
+
+/* Pair (ia, ib), where b's node (large_b) or a's is a small subtree much
+ * larger than the other node: the other's subtree against it (1 when fn
+ * stopped it, else 0). */
+static int large_part_pairs(const glcollide_bvh *a, const glcollide_bvh *b, const object_frames *f,
+                            uint32_t ia, uint32_t ib, int large_b, glcollide_bvh_pair_fn fn,
+                            void *user)
+{
+    large_part part;
+    const bvh_node *large = large_b ? &b->nodes[ib] : &a->nodes[ia];
+    part.first = part.count = 0;
+    small_subtree(large_b ? b : a, large, &part.first, &part.count); /* node_children checked it */
+    tree_side detail = large_b ? side_a(a, f) : side_b(b, f);
+    part.side = large_b ? side_b(b, f) : side_a(a, f);
+    part.box = &large->box;
+    return part_descent(&detail, large_b, &part, large_b ? ia : ib, fn, user);
+}
+
 /* Do the roots of a and b meet (same frame: f NULL; or b placed by f)? */
 static int roots_meet(const glcollide_bvh *a, const glcollide_bvh *b, const object_frames *f,
                       double margin)
 {
     if (!f)
         return overlap_margin(&a->nodes[0].box, &b->nodes[0].box, margin);
-    placed_box root_b;
+    placed_box root_b, root_a;
     place_b(f, &b->nodes[0].box, &root_b);
-    return meets_placed(&a->nodes[0].box, f->grow_a, &root_b);
+    place_a(f, &a->nodes[0].box, &root_a);
+    return meets_placed(&a->nodes[0].box, f->node_grow_a, &root_b) &&
+           meets_placed(&b->nodes[0].box, f->node_grow_b, &root_a);
 }
 
 /* The children of node pair (ia, ib), not both leaves, that meet, into
- * out in order; returns how many. The larger box is descended (or the only
- * inner node): its children are the likeliest to separate from the other
- * box. The node kept is placed in the descended tree's frame once. */
+ * out in order; returns how many, or -1 when the pair is a large part's
+ * (large_part_pairs takes it whole; *large_b: b's node is the part). The
+ * larger box is descended (or the only inner node): its children are the
+ * likeliest to separate from the other box. The node kept is placed in the
+ * descended tree's frame once. The serial and the split descents both
+ * decide here, so they cut the same pairs. */
 static int node_children(const glcollide_bvh *a, const glcollide_bvh *b, const object_frames *f,
-                         double margin, uint32_t ia, uint32_t ib, uint32_t (*out)[2])
+                         double margin, uint32_t ia, uint32_t ib, uint32_t (*out)[2], int *large_b)
 {
     const bvh_node *na = &a->nodes[ia], *nb = &b->nodes[ib];
-    int descend_a = nb->count || (!na->count && glcollide_bvh_box_size(&na->box) >=
-                                                    glcollide_bvh_box_size(&nb->box));
+    int descend_a;
+    if (na->count || nb->count) {
+        descend_a = nb->count != 0;
+    } else {
+        double size_a = glcollide_bvh_box_size(&na->box), size_b = glcollide_bvh_box_size(&nb->box);
+        descend_a = size_a >= size_b;
+        /* Few large triangles (a node of two leaves) against a much
+         * smaller subtree: held fixed below. */
+        uint32_t first, count;
+        if (f &&
+            (descend_a ? size_a > GLCOLLIDE_BVH_LARGE_PART * size_b
+                       : size_b > GLCOLLIDE_BVH_LARGE_PART * size_a) &&
+            small_subtree(descend_a ? a : b, descend_a ? na : nb, &first, &count)) {
+            *large_b = !descend_a;
+            return -1;
+        }
+    }
     placed_box kept;
     if (f) {
         if (descend_a)
             place_b(f, &nb->box, &kept);
         else
             place_a(f, &na->box, &kept);
+        /* A leaf kept whose box, placed in the descended tree's frame, is
+         * much larger than the node descended: held fixed below. */
+        const bvh_box *descended = descend_a ? &na->box : &nb->box;
+        if ((na->count || nb->count) &&
+            kept.h[0] + kept.h[1] + kept.h[2] >
+                GLCOLLIDE_BVH_LARGE_PART * (descended->h[0] + descended->h[1] + descended->h[2])) {
+            *large_b = descend_a;
+            return -1;
+        }
     } else {
         memset(&kept, 0, sizeof kept); /* unused: the boxes share a frame */
     }
@@ -572,8 +811,8 @@ static int node_children(const glcollide_bvh *a, const glcollide_bvh *b, const o
         uint32_t cb = descend_a ? ib : nb->first + c;
         const bvh_box *box_a = &a->nodes[ca].box, *box_b = &b->nodes[cb].box;
         int meet = !f          ? overlap_margin(box_a, box_b, margin)
-                   : descend_a ? meets_placed(box_a, f->grow_a, &kept)
-                               : meets_placed(box_b, f->grow_b, &kept);
+                   : descend_a ? meets_placed(box_a, f->node_grow_a, &kept)
+                               : meets_placed(box_b, f->node_grow_b, &kept);
         if (meet) {
             out[n][0] = ca;
             out[n][1] = cb;
@@ -608,7 +847,14 @@ static int overlap_descent_from(const glcollide_bvh *a, const glcollide_bvh *b,
                 return 1;
             continue;
         }
-        top += (size_t)node_children(a, b, f, margin, ia, ib, &stack[top]);
+        int large_b = 0;
+        int n = node_children(a, b, f, margin, ia, ib, &stack[top], &large_b);
+        if (n < 0) {
+            if (large_part_pairs(a, b, f, ia, ib, large_b, fn, user))
+                return 1;
+            continue;
+        }
+        top += (size_t)n;
     }
     return 0;
 }
@@ -670,6 +916,8 @@ static int make_frames(const glcollide_bvh *a, const glcollide_object *object_a,
         return 0; /* non-finite placement: nothing can be decided, nothing reported */
     f->grow_a = margin + slack;
     f->grow_b = margin;
+    f->node_grow_a = f->grow_a + slack;
+    f->node_grow_b = f->grow_b + slack;
     return 1;
 }
 
@@ -683,6 +931,32 @@ int glcollide_bvh_overlap_objects(const glcollide_bvh *a, const glcollide_object
     if (!make_frames(a, object_a, b, object_b, margin, &f))
         return 0;
     return overlap_descent(a, b, &f, margin, fn, user);
+}
+
+int glcollide_bvh_overlap_objects_all(const glcollide_bvh *a, const glcollide_object *object_a,
+                                      const glcollide_bvh *b, const glcollide_object *object_b,
+                                      double margin, glcollide_bvh_pair_fn fn, void *user)
+{
+    object_frames f;
+    if (!a || !b || !object_a || !object_b || !fn || !a->node_count || !b->node_count ||
+        !make_frames(a, object_a, b, object_b, margin, &f))
+        return 0;
+    placed_box *b_in_a = glcollide_alloc_array(b->triangle_count, sizeof *b_in_a);
+    if (!b_in_a)
+        return 0;
+    for (size_t j = 0; j < b->triangle_count; j++)
+        place_b(&f, &b->slot_boxes[j], &b_in_a[j]);
+    int stop = 0;
+    for (size_t i = 0; i < a->triangle_count && !stop; i++) {
+        placed_box a_in_b;
+        place_a(&f, &a->slot_boxes[i], &a_in_b);
+        for (size_t j = 0; j < b->triangle_count && !stop; j++)
+            stop = meets_placed(&a->slot_boxes[i], f.grow_a, &b_in_a[j]) &&
+                   meets_placed(&b->slot_boxes[j], f.grow_b, &a_in_b) &&
+                   fn(a->ids[i], b->ids[j], user);
+    }
+    free(b_in_a);
+    return stop;
 }
 
 /* ------------------------------------------------------------- split descent */
@@ -744,7 +1018,12 @@ int glcollide_bvh_overlap_objects_split(const glcollide_bvh *a, const glcollide_
             continue;
         }
         uint32_t children[2][2];
-        int n = node_children(a, b, &f, margin, ia, ib, children);
+        int large_b = 0;
+        int n = node_children(a, b, &f, margin, ia, ib, children, &large_b);
+        if (n < 0) { /* a large part's pair: one part, taken whole */
+            next++;
+            continue;
+        }
         memmove(&seeds[next], &seeds[next + 1], (count - next - 1) * sizeof seeds[0]);
         count--;
         memcpy(&seeds[count], children, (size_t)n * sizeof seeds[0]);

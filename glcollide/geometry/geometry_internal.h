@@ -256,6 +256,13 @@ size_t glcollide_bvh_frontier(const glcollide_bvh *bvh, int depth, double *boxes
 void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_object *pose, int depth,
                                  glcollide_aabb *out);
 
+/* glcollide_bvh_overlap_objects without its tree: the test that decides
+ * each pair of triangles (their boxes, on both frames' axes) on every pair,
+ * O(n m). For tests: the traversal must report exactly these pairs. */
+int glcollide_bvh_overlap_objects_all(const glcollide_bvh *a, const glcollide_object *object_a,
+                                      const glcollide_bvh *b, const glcollide_object *object_b,
+                                      double margin, glcollide_bvh_pair_fn fn, void *user);
+
 int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
                                   const glcollide_object *pose, const glcollide_aabb *world_box,
                                   const double p[3]);

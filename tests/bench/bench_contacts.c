@@ -19,6 +19,21 @@
  *   cubes-rest       two cube-meshed.off cubes (1,728 triangles each, 10 cm),
  *                    flush, the top one yawed 10 degrees and sunk 1e-6 m
  *
+ * A detailed mesh resting on a large one of few triangles (a part on a
+ * table), where a box tree's node boxes are tilted against the other's: the
+ * slab is a 12-triangle box, its top at z = 0.1; the mesh, fitted to 0.2 m,
+ * is stood on its feet (its y along z), turned about y, and sunk 1e-4 m
+ * below the top at its lowest vertex:
+ *
+ *   slab-bunny-46    bunny00 tilted 46 degrees on a 4 x 4 x 0.2 m slab
+ *   slab-bunny-up    bunny00 upright on the same slab
+ *   small-slab-bunny-10  bunny00 tilted 10 degrees on a 0.4 x 0.4 x 0.2 m slab
+ *   slab-elephant-30 refined_elephant (88,928 triangles) tilted 30 degrees
+ *                    on the 4 m slab
+ *   armadillo-elephant  armadillo (52,000 triangles) and refined_elephant,
+ *                    each fitted to unit size, the elephant turned 30
+ *                    degrees about z and moved 0.3 along x: interpenetrating
+ *
  * Trimesh against a primitive, the same way (glcollide_ode_collide, its
  * mesh-primitive collider: the mesh's object-space BVH against the exact
  * primitive; ode: dCollide, ODE's trimesh colliders):
@@ -55,6 +70,11 @@
  *
  *   bench-contacts [--repeat R] [--steps S]     both parts, a table
  *   bench-contacts --csv [--scene NAME] ...     rows of tests/bench/run.sh
+ *   bench-contacts --dump [--scene NAME]        every contact of glcollide's
+ *       colliders on the pair and trimesh-primitive scenes, as hex floats (7
+ *       offsets of the second shape, 64, 5 and 1 contacts asked, both argument
+ *       orders): a change meant to keep the contacts bit for bit is checked by
+ *       diffing two dumps
  */
 #define _POSIX_C_SOURCE 200809L
 #include "helpers/meshes.h"
@@ -118,6 +138,24 @@ typedef struct pair_scene {
     double pa[3], qa[4], pb[3], qb[4];
 } pair_scene;
 
+static double lowest_z(const glcollide_mesh *mesh, const double q[4]);
+
+/* a: the named mesh fitted to 0.2 m, its y turned along z, then tilted by
+ * degrees about y, its lowest vertex 1e-4 m below the top of b: a slab of
+ * half sizes (half, half, 0.1) and 12 triangles at the origin. */
+static void slab_scene(pair_scene *s, const char *mesh, double half, double degrees)
+{
+    s->a = data_mesh(mesh, 0.2);
+    s->b = test_mesh_box((const double[3]){half, half, 0.1}, (const int[3]){1, 1, 1});
+    if (!s->b)
+        exit(1);
+    /* tilt (about y) times stand (y to z: 90 degrees about x) */
+    double t = 0.5 * degrees * M_PI / 180.0, u = sqrt(0.5);
+    double qa[4] = {cos(t) * u, cos(t) * u, sin(t) * u, -sin(t) * u};
+    memcpy(s->qa, qa, sizeof qa);
+    s->pa[2] = 0.1 - lowest_z(s->a, s->qa) - 1e-4;
+}
+
 static int pair_by_name(const char *name, pair_scene *s)
 {
     memset(s, 0, sizeof *s);
@@ -154,14 +192,41 @@ static int pair_by_name(const char *name, pair_scene *s)
         s->pa[2] = 0.1 - 1e-6;
         s->qa[0] = cos(M_PI / 36);
         s->qa[3] = sin(M_PI / 36);
+    } else if (strcmp(name, "slab-bunny-46") == 0) {
+        slab_scene(s, "bunny00.off", 2.0, 46);
+    } else if (strcmp(name, "slab-bunny-up") == 0) {
+        slab_scene(s, "bunny00.off", 2.0, 0);
+    } else if (strcmp(name, "small-slab-bunny-10") == 0) {
+        slab_scene(s, "bunny00.off", 0.2, 10);
+    } else if (strcmp(name, "slab-elephant-30") == 0) {
+        slab_scene(s, "refined_elephant.off", 2.0, 30);
+    } else if (strcmp(name, "armadillo-elephant") == 0) {
+        s->a = data_mesh("armadillo.off", 1.0);
+        s->b = data_mesh("refined_elephant.off", 1.0);
+        s->pb[0] = 0.3;
+        s->qb[0] = cos(M_PI / 12);
+        s->qb[3] = sin(M_PI / 12);
     } else {
         return 0;
     }
     return 1;
 }
 
-static void pair_scene_free(pair_scene *s)
+/* The named pair scene and both colliders' geoms for it; exits if unknown. */
+static void pair_open(const char *name, pair_scene *s, ode_mesh *a, ode_mesh *b)
 {
+    if (!pair_by_name(name, s)) {
+        fprintf(stderr, "bench-contacts: unknown pair '%s'\n", name);
+        exit(2);
+    }
+    pair_mesh_make(a, s->a, s->pa, s->qa);
+    pair_mesh_make(b, s->b, s->pb, s->qb);
+}
+
+static void pair_close(pair_scene *s, ode_mesh *a, ode_mesh *b)
+{
+    pair_mesh_free(a);
+    pair_mesh_free(b);
     if (s->b != s->a)
         glcollide_mesh_destroy(&s->b);
     glcollide_mesh_destroy(&s->a);
@@ -268,13 +333,8 @@ static void print_row(int csv, const char *bench, const char *scene, const char 
 static void bench_pair(const char *name, int repeat, int csv)
 {
     pair_scene s;
-    if (!pair_by_name(name, &s)) {
-        fprintf(stderr, "bench-contacts: unknown pair '%s'\n", name);
-        exit(2);
-    }
     ode_mesh a, b;
-    pair_mesh_make(&a, s.a, s.pa, s.qa);
-    pair_mesh_make(&b, s.b, s.pb, s.qb);
+    pair_open(name, &s, &a, &b);
     dContactGeom contacts[MAX_CONTACTS];
     double *times[2] = {malloc((size_t)repeat * sizeof(double)),
                         malloc((size_t)repeat * sizeof(double))};
@@ -310,9 +370,95 @@ static void bench_pair(const char *name, int repeat, int csv)
                times[0][repeat / 2] / times[1][repeat / 2]);
     free(times[0]);
     free(times[1]);
+    pair_close(&s, &a, &b);
+}
+
+/* The largest extent of a mesh's vertices. */
+static double mesh_size(const glcollide_mesh *mesh)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t v = 0; v < mesh->vertex_count; v++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], mesh->positions[3 * v + k]);
+            hi[k] = fmax(hi[k], mesh->positions[3 * v + k]);
+        }
+    return fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+}
+
+/* One contact as hex floats: position, normal, depth, then the sides. */
+static void print_contact(const dContactGeom *c)
+{
+    printf("  %a %a %a  %a %a %a  %a  %d %d\n", (double)c->pos[0], (double)c->pos[1],
+           (double)c->pos[2], (double)c->normal[0], (double)c->normal[1], (double)c->normal[2],
+           (double)c->depth, c->side1, c->side2);
+}
+
+/* The calls of one placement: 64, 5 and 1 contacts asked, both argument
+ * orders, each call's contacts as hex floats (and for trimesh pairs the
+ * number of candidate triangle pairs it tested exactly). */
+static void dump_calls(const char *name, int offset, dGeomID a, dGeomID b, int candidates)
+{
+    static const int asked[3] = {MAX_CONTACTS, 5, 1};
+    dContactGeom contacts[MAX_CONTACTS];
+    for (int m = 0; m < 3; m++)
+        for (int swap = 0; swap < 2; swap++) {
+            glcollide_ode_stats before, after;
+            glcollide_ode_get_stats(&before);
+            int n = glcollide_ode_collide(swap ? b : a, swap ? a : b, asked[m], contacts,
+                                          sizeof contacts[0]);
+            glcollide_ode_get_stats(&after);
+            printf("%s offset %d max %d swap %d: %d contacts", name, offset, asked[m], swap, n);
+            if (candidates)
+                printf(", %llu candidates", after.candidates - before.candidates);
+            printf("\n");
+            for (int i = 0; i < n; i++)
+                print_contact(&contacts[i]);
+        }
+}
+
+/* Every contact of glcollide's collider on a pair scene: the second mesh at
+ * 7 offsets (-2 to 4 times 2e-4 of the first mesh's size along a fixed
+ * direction, up into the resting meshes above it), dump_calls at each. */
+static void dump_pair(const char *name)
+{
+    pair_scene s;
+    ode_mesh a, b;
+    pair_open(name, &s, &a, &b);
+    static const double direction[3] = {0.31, -0.17, 0.53};
+    double step = 2e-4 * mesh_size(s.a);
+    for (int offset = -2; offset <= 4; offset++) {
+        dGeomSetPosition(b.geom, s.pb[0] + offset * step * direction[0],
+                         s.pb[1] + offset * step * direction[1],
+                         s.pb[2] + offset * step * direction[2]);
+        dump_calls(name, offset, a.geom, b.geom, 1);
+    }
+    pair_close(&s, &a, &b);
+}
+
+/* The same for a trimesh-primitive scene: the plane or box at 7 offsets up
+ * into the mesh (2e-4 of its size a step). */
+static void dump_primitive_pair(const char *name)
+{
+    primitive_pair s;
+    if (!primitive_pair_by_name(name, &s)) {
+        fprintf(stderr, "bench-contacts: unknown pair '%s'\n", name);
+        exit(2);
+    }
+    ode_mesh a;
+    pair_mesh_make(&a, s.mesh, s.position, s.rotation);
+    dGeomID other = s.make(s.size);
+    double step = 2e-4 * mesh_size(s.mesh);
+    for (int offset = -2; offset <= 4; offset++) {
+        if (s.make == make_plane)
+            dGeomPlaneSetParams(other, 0, 0, 1, offset * step);
+        else
+            dGeomSetPosition(other, s.other_position[0] - offset * step, s.other_position[1],
+                             s.other_position[2]);
+        dump_calls(name, offset, a.geom, other, 0);
+    }
+    dGeomDestroy(other);
     pair_mesh_free(&a);
-    pair_mesh_free(&b);
-    pair_scene_free(&s);
+    glcollide_mesh_destroy(&s.mesh);
 }
 
 static void bench_primitive_pair(const char *name, int repeat, int csv)
@@ -473,7 +619,9 @@ static void bench_stack(const char *name, int repeat, int steps, int csv)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench-contacts [--csv] [--scene NAME] [--repeat R] [--steps S]\n"
-                    "  NAME: bunnies knots cylinders-rest cubes-rest (pairs),\n"
+                    "       bench-contacts --dump [--scene NAME]\n"
+                    "  NAME: bunnies knots cylinders-rest cubes-rest slab-bunny-46 slab-bunny-up\n"
+                    "        small-slab-bunny-10 slab-elephant-30 armadillo-elephant (pairs),\n"
                     "        bunny-plane cube-plane rotor-finger (trimesh-primitive pairs),\n"
                     "        stack-cylinders stack-fine stack-cube primitives-on-fine-table\n"
                     "        gripper-rotor (stacks)\n");
@@ -482,11 +630,13 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-    int csv = 0, repeat = 0, steps = 1000;
+    int csv = 0, dump = 0, repeat = 0, steps = 1000;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--csv") == 0)
             csv = 1;
+        else if (strcmp(argv[i], "--dump") == 0)
+            dump = 1;
         else if (strcmp(argv[i], "--scene") == 0 && i + 1 < argc)
             only = argv[++i];
         else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
@@ -498,7 +648,10 @@ int main(int argc, char **argv)
     }
     if (repeat < 0 || steps < 10)
         return usage();
-    static const char *const pairs[] = {"bunnies", "knots", "cylinders-rest", "cubes-rest"};
+    static const char *const pairs[] = {
+        "bunnies",           "knots",         "cylinders-rest",      "cubes-rest",
+        "slab-bunny-46",     "slab-bunny-up", "small-slab-bunny-10", "slab-elephant-30",
+        "armadillo-elephant"};
     static const char *const primitive_pairs[] = {"bunny-plane", "cube-plane", "rotor-finger"};
     static const char *const stacks[] = {"stack-cylinders", "stack-fine", "stack-cube",
                                          "primitives-on-fine-table", "gripper-rotor"};
@@ -512,6 +665,16 @@ int main(int argc, char **argv)
     if (!known)
         return usage();
     dInitODE2(0);
+    if (dump) {
+        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+            if (!only || strcmp(only, pairs[i]) == 0)
+                dump_pair(pairs[i]);
+        for (size_t i = 0; i < sizeof primitive_pairs / sizeof primitive_pairs[0]; i++)
+            if (!only || strcmp(only, primitive_pairs[i]) == 0)
+                dump_primitive_pair(primitive_pairs[i]);
+        dCloseODE();
+        return 0;
+    }
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
         if (!only || strcmp(only, pairs[i]) == 0)
             bench_pair(pairs[i], repeat ? repeat : 51, csv);

@@ -125,7 +125,9 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
         # rigid mesh-mesh and mesh-primitive contacts beside ODE's colliders:
         # pairs (one call) and the resting stacks and the gripper stepped whole
         if want contacts; then
-            for scene in bunnies knots cylinders-rest cubes-rest bunny-plane cube-plane rotor-finger; do
+            for scene in bunnies knots cylinders-rest cubes-rest slab-bunny-46 slab-bunny-up \
+                         small-slab-bunny-10 slab-elephant-30 armadillo-elephant \
+                         bunny-plane cube-plane rotor-finger; do
                 run_scene bench-contacts --scene $scene --repeat 51
             done
             for scene in stack-cylinders stack-fine stack-cube primitives-on-fine-table gripper-rotor; do

@@ -6,6 +6,8 @@
  */
 #include "helpers/tests.h"
 
+#include "geometry/geometry_internal.h" /* white box: the leaf test on every pair */
+
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
 
@@ -383,6 +385,51 @@ static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_obje
 }
 
 /*
+ * glcollide_bvh_overlap_objects reports exactly the pairs its leaf test
+ * passes on every pair (glcollide_bvh_overlap_objects_all): the tests above
+ * the leaves only skip pairs, never decide them; so does the split
+ * descent. Returns the pair count.
+ */
+static size_t check_same_as_all(const glcollide_bvh *a, const glcollide_object *object_a,
+                                const glcollide_bvh *b, const glcollide_object *object_b,
+                                double margin, const char *what)
+{
+    collected tree = {0}, all = {0};
+    glcollide_bvh_overlap_objects(a, object_a, b, object_b, margin, collect_pair, &tree);
+    glcollide_bvh_overlap_objects_all(a, object_a, b, object_b, margin, collect_pair, &all);
+    glcollide_pair_list_sort_unique(&tree.pairs);
+    glcollide_pair_list_sort_unique(&all.pairs);
+    ck_assert_msg(tree.pairs.count == tree.calls, "%s: %zu pairs, %zu distinct", what, tree.calls,
+                  tree.pairs.count);
+    assert_same_pairs(&tree.pairs, &all.pairs, what);
+    /* The descent shared among threads cuts the same pairs (a large part's
+     * pair is one part of the cut): the same list at 1 and 3 threads, the
+     * same set. */
+    glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS] = {{0}}, one = {0}, three = {0};
+    ck_assert_int_eq(
+        glcollide_bvh_overlap_objects_split(a, object_a, b, object_b, margin, 1, parts, &one),
+        GLCOLLIDE_OK);
+    ck_assert_int_eq(
+        glcollide_bvh_overlap_objects_split(a, object_a, b, object_b, margin, 3, parts, &three),
+        GLCOLLIDE_OK);
+    ck_assert_msg(one.count == three.count, "%s: split %zu pairs at 1 thread, %zu at 3", what,
+                  one.count, three.count);
+    if (one.count)
+        ck_assert_mem_eq(one.pairs, three.pairs, one.count * sizeof *one.pairs);
+    glcollide_pair_list_sort_unique(&one);
+    ck_assert_msg(one.count == three.count, "%s: split pairs repeated", what);
+    assert_same_pairs(&one, &all.pairs, what);
+    for (int k = 0; k < GLCOLLIDE_BVH_PARTS; k++)
+        glcollide_pair_list_release(&parts[k]);
+    glcollide_pair_list_release(&one);
+    glcollide_pair_list_release(&three);
+    size_t count = all.pairs.count;
+    glcollide_pair_list_release(&tree.pairs);
+    glcollide_pair_list_release(&all.pairs);
+    return count;
+}
+
+/*
  * Two instances of generated or real meshes, each moved by random rigid
  * motions: object-space BVHs are built once and refit to the world positions;
  * each time the overlap equals brute force and a fresh build's overlap.
@@ -429,6 +476,8 @@ static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *
         bvh_pairs(ba, bb, margin, &world_pairs);
         near += check_overlap_objects(oa, &object_a, wa, a.triangles, ob, &object_b, wb,
                                       b.triangles, margin, &world_pairs, what);
+        check_same_as_all(oa, &object_a, ob, &object_b, margin, what);
+        check_same_as_all(ob, &object_b, oa, &object_a, margin, what);
         glcollide_pair_list_release(&world_pairs);
 
         /* A fresh build on the moved positions gives the same set. */
@@ -502,6 +551,64 @@ START_TEST(test_bvh_real_meshes)
     test_mesh_free(&e);
     glcollide_mesh_destroy(&knot1);
     glcollide_mesh_destroy(&elephant);
+}
+END_TEST
+
+/*
+ * A detailed mesh resting on a slab of 12 triangles, tilted (the slab's box
+ * placed in the mesh's frame then covers the whole mesh, and the traversal
+ * holds the slab fixed below the roots): the same pairs as the leaf test on
+ * every pair, in both argument orders, margins 0 and 1 mm, at tilts from 0
+ * to 80 degrees, on a slab much larger than the mesh and on one about its
+ * size.
+ */
+START_TEST(test_bvh_large_part)
+{
+    glcollide_mesh *detail = NULL, *slabs[2] = {NULL, NULL};
+    ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 0.1, 0.02, 256, 16, &detail), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(2.0, 2.0, 0.1, &slabs[0]), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.2, 0.2, 0.1, &slabs[1]), GLCOLLIDE_OK);
+    ck_assert_uint_eq(slabs[0]->triangle_count, 12);
+    test_mesh d = copy_mesh(detail);
+    glcollide_bvh *bd = build(&d);
+    static const double tilts[] = {0, 10, 30, 46, 80};
+    size_t total = 0;
+    for (int s = 0; s < 2; s++) {
+        test_mesh slab = copy_mesh(slabs[s]);
+        glcollide_bvh *bs = build(&slab);
+        double top = glcollide_bvh_bounds(bs).max[2];
+        for (size_t i = 0; i < sizeof tilts / sizeof tilts[0]; i++) {
+            double angle = tilts[i] * 3.14159265358979323846 / 180.0;
+            glcollide_object on = {0,
+                                   {0.01, -0.02, 0},
+                                   {cos(angle / 2), 0.6 * sin(angle / 2), 0.8 * sin(angle / 2), 0}};
+            glcollide_object slab_object = {0, {0, 0, 0}, {1, 0, 0, 0}};
+            /* Rest the mesh on the slab's top, 1e-4 deep at its lowest vertex. */
+            double m[9], low = INFINITY;
+            glcollide_object_rotation_matrix(&on, m);
+            for (size_t v = 0; v < d.vertex_count; v++) {
+                const double *p = d.positions + 3 * v;
+                low = fmin(low, m[6] * p[0] + m[7] * p[1] + m[8] * p[2]);
+            }
+            on.translation[2] = top - low - 1e-4;
+            for (int margin = 0; margin < 2; margin++) {
+                char what[96];
+                snprintf(what, sizeof what, "slab %d, tilt %g, margin %d", s, tilts[i], margin);
+                size_t n = check_same_as_all(bd, &on, bs, &slab_object, 1e-3 * margin, what);
+                ck_assert_uint_eq(check_same_as_all(bs, &slab_object, bd, &on, 1e-3 * margin, what),
+                                  n);
+                total += n;
+            }
+        }
+        glcollide_bvh_destroy(&bs);
+        test_mesh_free(&slab);
+    }
+    ck_assert_uint_gt(total, 0);
+    glcollide_bvh_destroy(&bd);
+    test_mesh_free(&d);
+    glcollide_mesh_destroy(&detail);
+    glcollide_mesh_destroy(&slabs[0]);
+    glcollide_mesh_destroy(&slabs[1]);
 }
 END_TEST
 
@@ -754,6 +861,7 @@ Suite *suite_bvh(void)
     tcase_add_test(tc, test_bvh_random_soups);
     tcase_add_test(tc, test_bvh_query_box);
     tcase_add_test(tc, test_bvh_generated_meshes);
+    tcase_add_test(tc, test_bvh_large_part);
     tcase_add_test(tc, test_bvh_real_meshes);
     tcase_add_test(tc, test_bvh_refit_deformation);
     tcase_add_test(tc, test_bvh_empty_and_single);
