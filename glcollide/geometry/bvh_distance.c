@@ -29,7 +29,7 @@
  *
  * Exact to double rounding: every pair left is measured by
  * glcollide_triangle_closest on the world positions (scaled by a power of
- * two only beyond 2^+-500: glcollide_distance_scale); the bounds are made
+ * two only beyond 2^+-240: glcollide_distance_scale); the bounds are made
  * smaller by a slack of 1e-12 of the scene's extent, which covers both the
  * rounding of the relative placement and that of the triangle distances,
  * so a pair is pruned only when it cannot be nearer than the best. A

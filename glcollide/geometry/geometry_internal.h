@@ -108,7 +108,7 @@ void glcollide_triangle_prepare(glcollide_prepared_triangle *t, const double *a,
                                 const double *c);
 
 /*
- * Distance of two closed triangles whose corners lie within 2^+-500 (scale
+ * Distance of two closed triangles whose corners lie within 2^+-240 (scale
  * them by glcollide_distance_scale of their largest), with a closest
  * pair written to pa and pb: 0 exactly when they meet (exact predicates;
  * then pa = pb, a point of their intersection), otherwise at least the
@@ -122,9 +122,9 @@ double glcollide_triangle_closest(const glcollide_prepared_triangle *a,
                                   double pb[3]);
 
 /* The factor distances are computed at, for coordinates up to largest in
- * magnitude: 1 within 2^+-500 (squares neither overflow nor underflow
+ * magnitude: 1 within 2^+-240 (squares and their products stay in range
  * there), else the power of two s with largest * s in [1/2, 1): exact,
- * but where it scales down it may drop bits below 2^-574 of a coordinate
+ * but where it scales down it may drop bits below 2^-834 of a coordinate
  * (as far below the scene's rounding as can be). */
 double glcollide_distance_scale(double largest);
 

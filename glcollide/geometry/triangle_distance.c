@@ -30,13 +30,16 @@
  * smallest positive double. So 0 means exactly "they meet", as
  * glcollide_tri_tri_overlap says on the same coordinates.
  *
- * Scale: candidates are compared by squared distance, which neither
- * overflows nor underflows for coordinates within 2^+-500 and distances
- * above 2^-500; a least square below 2^-1000 (it may have lost bits) has
- * the candidates compared again by distance, each computed without squares
- * of tiny numbers. Coordinates beyond 2^500 are scaled by a power of two
- * first (glcollide_distance_scale), and so are those of a scene wholly
- * below 2^-500 (exact, both ways).
+ * Scale: candidates are compared by squared distance, and the segment
+ * solution multiplies two squared lengths; neither overflows nor
+ * underflows for coordinates within 2^+-240 and distances above 2^-500; a
+ * least square below 2^-1000 (it may have lost bits) has the candidates
+ * compared again by distance, each computed without squares of tiny
+ * numbers. Coordinates beyond 2^240 are scaled by a power of two first
+ * (glcollide_distance_scale), and so are those of a scene wholly below
+ * 2^-240 (exact, both ways): at 1e-110 or 1e110 the product of squared
+ * lengths would underflow or overflow and an edge pair's nearest points
+ * be missed.
  */
 #include "geometry/geometry_internal.h"
 
@@ -153,7 +156,7 @@ static void vertex_face(const triangle_edges *a, const triangle_edges *b, neares
 /* The 9 edge-edge candidates, but for the edge pairs whose boxes are
  * farther apart than the best so far or than the limit (squared: only in
  * the first pass). The boxes' gap is taken 2^-40 short, far more than the
- * rounding of a candidate within 2^+-500, so no edge pair that would be
+ * rounding of a candidate within 2^+-240, so no edge pair that would be
  * kept is passed over. */
 static void edge_edge(const triangle_edges *a, const triangle_edges *b, double limit2, nearest *n)
 {
@@ -245,7 +248,7 @@ double glcollide_triangle_closest(const glcollide_prepared_triangle *a,
 
 double glcollide_distance_scale(double largest)
 {
-    if (!(largest >= 0x1p500 || (largest > 0.0 && largest < 0x1p-500)) || !isfinite(largest))
+    if (!(largest >= 0x1p240 || (largest > 0.0 && largest < 0x1p-240)) || !isfinite(largest))
         return 1.0;
     int exponent;
     frexp(largest, &exponent); /* largest < 2^exponent */

@@ -16,7 +16,7 @@
  *
  * World positions are computed as the exact methods compute them
  * (glcollide_place_point), scaled by a power of two only where the scene
- * lies beyond 2^+-500 (glcollide_distance_scale), so the distance is the
+ * lies beyond 2^+-240 (glcollide_distance_scale), so the distance is the
  * same number glcollide-query's exact method compares with its --distance,
  * and 0 exactly where the exact method finds the surfaces meeting.
  */
