@@ -60,7 +60,9 @@ static void *next(const char *name)
  * call dCloseODE (PyODE's, games that quit with exit(), anything stopped by
  * Ctrl-C or kill), so the line also comes at exit (this library's destructor)
  * or at SIGINT/SIGTERM, whichever of the three comes first, once per
- * dInitODE, in the process that called it (not in a forked child).
+ * dInitODE, in the process that called it (not in a forked child). ODE
+ * counts its dInitODE and dCloseODE calls (a program with two collision
+ * detectors makes two of each); the line comes at the close of the last.
  *
  * A signal may only be watched where it would kill the program anyway: at
  * dInitODE, SIGINT and SIGTERM whose action is the default get a handler
@@ -81,6 +83,7 @@ static void *next(const char *name)
 static atomic_int stats_pending; /* a line is owed: dInitODE came, no line since */
 static atomic_int stats_gpu;     /* glcollide_ode_has_gpu after the last space collide */
 static pid_t stats_pid;          /* the process that owes it */
+static atomic_int stats_inits;   /* dInitODE calls not yet closed by dCloseODE */
 
 typedef struct stats_line {
     char text[768];
@@ -387,6 +390,7 @@ static void start(void)
     const char *stats = getenv("GLCOLLIDE_PRELOAD_STATS");
     if (stats && strcmp(stats, "1") == 0)
         stats_begin();
+    atomic_fetch_add(&stats_inits, 1);
     glcollide_ode_init();
 }
 
@@ -410,7 +414,12 @@ GLCOLLIDE_PRELOAD_API void dInitODE(void)
 
 GLCOLLIDE_PRELOAD_API void dCloseODE(void)
 {
-    if (atomic_load(&stats_pending))
+    /* ODE counts dInitODE and dCloseODE (two collision detectors of one
+     * program each pair theirs); the line waits for the last close. */
+    int open = atomic_load(&stats_inits);
+    while (open > 0 && !atomic_compare_exchange_weak(&stats_inits, &open, open - 1))
+        ;
+    if (open <= 1 && atomic_load(&stats_pending))
         stats_print(glcollide_ode_has_gpu());
     glcollide_ode_shutdown();
     void (*real)(void) = (void (*)(void))next("dCloseODE");

@@ -17,6 +17,9 @@
  *            from main without dCloseODE
  *   ignored  SIGTERM ignored before dInitODE2, then SIGTERM: it must
  *            survive and return without dCloseODE
+ *   nested   dInitODE2 twice, one dCloseODE before the first step and one
+ *            after the last (as two collision detectors of a program, one
+ *            released early, each pair their calls)
  */
 #define _POSIX_C_SOURCE 200809L /* sigaction */
 #include "programs/ode_demo.h"
@@ -80,18 +83,23 @@ int main(int argc, char **argv)
     int steps = argc > 2 ? atoi(argv[2]) : 600;
     int hash = argc > 3 && strcmp(argv[3], "hash") == 0;
     const char *ending = argc > 4 ? argv[4] : "close";
-    static const char *const endings[] = {"close", "exit", "term", "int", "handled", "ignored"};
+    static const char *const endings[] = {"close",   "exit",    "term",  "int",
+                                          "handled", "ignored", "nested"};
     size_t e = 0;
     while (e < sizeof endings / sizeof endings[0] && strcmp(ending, endings[e]) != 0)
         e++;
     if (objects < 1 || steps < 1 || e == sizeof endings / sizeof endings[0]) {
         fprintf(stderr, "usage: ode-falling [objects] [steps] [simple|hash] "
-                        "[close|exit|term|int|handled|ignored]\n");
+                        "[close|exit|term|int|handled|ignored|nested]\n");
         return 2;
     }
     if (strcmp(ending, "ignored") == 0)
         signal(SIGTERM, SIG_IGN);
     dInitODE2(0);
+    if (strcmp(ending, "nested") == 0) { /* ODE counts them: the second close ends it */
+        dInitODE2(0);
+        dCloseODE();
+    }
     if (strcmp(ending, "handled") == 0 && !handle_term_if_default())
         return 1;
     world = dWorldCreate();
@@ -115,11 +123,26 @@ int main(int argc, char **argv)
         dMass mass;
         dGeomID g;
         switch (i % 5) {
-        case 0: g = dCreateBox(space, 0.4, 0.3, 0.2); dMassSetBox(&mass, 1, 0.4, 0.3, 0.2); break;
-        case 1: g = dCreateSphere(space, 0.2); dMassSetSphere(&mass, 1, 0.2); break;
-        case 2: g = dCreateCapsule(space, 0.1, 0.3); dMassSetCapsule(&mass, 1, 3, 0.1, 0.3); break;
-        case 3: g = dCreateTriMesh(space, cube, NULL, NULL, NULL); dMassSetBox(&mass, 1, 0.5, 0.5, 0.5); break;
-        default: g = dCreateTriMesh(space, ico, NULL, NULL, NULL); dMassSetSphere(&mass, 1, 0.3); break;
+        case 0:
+            g = dCreateBox(space, 0.4, 0.3, 0.2);
+            dMassSetBox(&mass, 1, 0.4, 0.3, 0.2);
+            break;
+        case 1:
+            g = dCreateSphere(space, 0.2);
+            dMassSetSphere(&mass, 1, 0.2);
+            break;
+        case 2:
+            g = dCreateCapsule(space, 0.1, 0.3);
+            dMassSetCapsule(&mass, 1, 3, 0.1, 0.3);
+            break;
+        case 3:
+            g = dCreateTriMesh(space, cube, NULL, NULL, NULL);
+            dMassSetBox(&mass, 1, 0.5, 0.5, 0.5);
+            break;
+        default:
+            g = dCreateTriMesh(space, ico, NULL, NULL, NULL);
+            dMassSetSphere(&mass, 1, 0.3);
+            break;
         }
         bodies[i] = ode_demo_body(world, g, &mass, x, y, 0.5 + 0.25 * i, 0.3 * i);
     }
@@ -139,7 +162,7 @@ int main(int argc, char **argv)
         raise(SIGTERM);
         printf("%s\n", terminated ? "handled SIGTERM" : "survived SIGTERM");
     }
-    if (strcmp(ending, "close") == 0)
+    if (strcmp(ending, "close") == 0 || strcmp(ending, "nested") == 0)
         dCloseODE();
     return 0;
 }

@@ -41,8 +41,10 @@ done
 grep '^settled' "$tmp/plain" "$tmp/preload"
 
 # How the program ends: the status it ends with, the same without and with
-# the preload (statistics on), and exactly one statistics line with them.
-for ending in close exit term int handled ignored; do
+# the preload (statistics on), and exactly one statistics line with them,
+# written when the program's last dInitODE is closed (nested: after the
+# steps, with every counter of the run).
+for ending in close exit term int handled ignored nested; do
     "$program" 10 50 simple "$ending" >"$tmp/$ending.plain" 2>&1
     plain_status=$?
     GLCOLLIDE_PRELOAD_STATS=1 LD_PRELOAD="$preload" "$program" 10 50 simple "$ending" \
@@ -58,6 +60,8 @@ for ending in close exit term int handled ignored; do
     [ $? -eq "$plain_status" ] && ! grep -q '^glcollide-preload: ' "$tmp/$ending.quiet"
     check "$ending: no line and the same status without GLCOLLIDE_PRELOAD_STATS" $?
 done
+grep -q '^glcollide-preload: .* space_collides=50 ' "$tmp/nested.err"
+check "nested: the line comes at the last dCloseODE, with the run's 50 steps" $?
 grep -q '^handled SIGTERM' "$tmp/handled.out"
 check "the program's own SIGTERM handler ran (it found the default, as SDL looks)" $?
 grep -q '^survived SIGTERM' "$tmp/ignored.out"
