@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The Check suites of glcollide, one per file, run by tests/unit/main.c. */
+/* What the test programs share: the suites' declarations, Check helpers,
+ * random numbers, test meshes and scenes (tests/helpers/util.c, meshes.c). */
 #ifndef GLCOLLIDE_TESTS_H
 #define GLCOLLIDE_TESTS_H
 
@@ -10,37 +11,17 @@
 #include <check.h>
 #include <stdint.h>
 
-Suite *suite_workers(void);
-Suite *suite_mesh_io(void);
-Suite *suite_mesh_validate(void);
-Suite *suite_predicates(void);
-Suite *suite_tritri(void);
-Suite *suite_sap(void);
-Suite *suite_bvh(void);
-Suite *suite_point_in_mesh(void);
-Suite *suite_context(void);
-Suite *suite_scene(void);
-Suite *suite_query(void);
-Suite *suite_world(void);
-Suite *suite_world_contacts(void);
-Suite *suite_world_gpu(void);
-Suite *suite_cull(void);
-Suite *suite_stencil(void);
-Suite *suite_self_intersection(void);
-Suite *suite_contacts(void);
-Suite *suite_contacts_primitive(void);
-Suite *suite_particles(void);
-Suite *suite_tetra_tree(void);
-Suite *suite_tetra_tree_cpu(void);
-Suite *suite_myszkowski(void);
-Suite *suite_myszkowski_cpu(void);
-Suite *suite_bad_input(void);
-/* The ODE plugin's program (tests/glcollide-ode-tests). */
-Suite *suite_ode(void);
-Suite *suite_stacking(void);
-Suite *suite_primitives(void);
-Suite *suite_ode_threads(void);
-Suite *suite_ode_collide2(void);
+/* Every suite of the three programs (tests/unit, gpu and ode/suites.h). */
+#define TEST_SUITE(name) Suite *suite_##name(void);
+#include "unit/suites.h"
+#include "gpu/suites.h"
+#include "ode/suites.h"
+#undef TEST_SUITE
+
+/* For the mains: runs the runner's suites (CK_RUN_SUITE / CK_RUN_CASE
+ * select a part, see Check's manual), frees it, and returns the program's
+ * exit status. */
+int test_run_suites(SRunner *runner);
 
 /* Check's ck_assert writes to a pipe on success too (its "last passed
  * point"); in loops over thousands of cases that dominates the run time, so

@@ -228,3 +228,11 @@ void test_gl_framebuffer_create(unsigned int *framebuffer, unsigned int *renderb
     glBindFramebuffer(GL_FRAMEBUFFER, *framebuffer);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *renderbuffer);
 }
+
+int test_run_suites(SRunner *runner)
+{
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
