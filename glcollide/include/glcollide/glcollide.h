@@ -237,14 +237,15 @@ GLCOLLIDE_API int glcollide_mesh_require_solid(const glcollide_mesh *mesh,
  * position count). A closed mesh (glcollide_mesh_require_solid) with a
  * count of 0 bounds a solid in the plain sense; with a count above 0 it is a
  * solid where it winds (nonzero winding number, glcollide_point_in_mesh),
- * and the stencil and convex methods, told so, count it that way. Triangles of zero area (repeated
- * or exactly collinear vertices) are not tested: glcollide_mesh_validate counts them. Exact
- * orientation predicates decide; a triangle BVH finds the candidates: O(n log n + k) for n
- * triangles and k pairs with overlapping boxes (about 0.13 s for bunny00.off, 75,408 triangles, on
- * one core). first (may be NULL) receives the smallest intersecting pair (i < j, lexicographic)
- * when *count > 0, for messages. Logs nothing unless it fails. Errors: INVALID_ARGUMENT (NULL mesh
- * or count), INVALID_MESH (index out of range), LIMIT (2^32 triangles or
- * more), OUT_OF_MEMORY; *count is 0 on error.
+ * and the stencil and convex methods, told so, count it that way.
+ * Triangles of zero area (repeated or exactly collinear vertices) are not
+ * tested: glcollide_mesh_validate counts them. Exact orientation predicates
+ * decide; a triangle BVH finds the candidates: O(n log n + k) for n
+ * triangles and k pairs with overlapping boxes. first (may be NULL)
+ * receives the smallest intersecting pair (i < j, lexicographic) when
+ * *count > 0, for messages. Logs nothing unless it fails. Errors:
+ * INVALID_ARGUMENT (NULL mesh or count), INVALID_MESH (index out of range),
+ * LIMIT (2^32 triangles or more), OUT_OF_MEMORY; *count is 0 on error.
  */
 GLCOLLIDE_API int glcollide_mesh_self_intersections(const glcollide_mesh *mesh, size_t *count,
                                                     uint32_t first[2]);
