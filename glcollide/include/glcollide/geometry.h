@@ -7,10 +7,13 @@
  * A triangle is passed as three points, each const double[3]. Triangles are
  * closed sets: touching at a point counts as intersecting.
  */
+/* The umbrella header first, outside the guard: it includes every public
+ * header, this one too, in an order that puts each after those it needs,
+ * whichever of them a program includes first. */
+#include <glcollide/glcollide.h>
+
 #ifndef GLCOLLIDE_GEOMETRY_H
 #define GLCOLLIDE_GEOMETRY_H
-
-#include <glcollide/glcollide.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -699,6 +699,10 @@ GLCOLLIDE_API void glcollide_stencil_result_clear(glcollide_stencil_result *resu
 }
 #endif
 
+/* Every other public header, each after those it needs (each of them
+ * includes this one first, before its own guard). */
+#include <glcollide/geometry.h>
+#include <glcollide/primitives.h>
 #include <glcollide/myszkowski.h>
 #include <glcollide/particles.h>
 #include <glcollide/tetra_tree.h>

@@ -30,10 +30,13 @@
  *   can fall between the rays and be missed (tests/gpu/test_myszkowski.c
  *   counts the misses on random pairs).
  */
+/* The umbrella header first, outside the guard: it includes every public
+ * header, this one too, in an order that puts each after those it needs,
+ * whichever of them a program includes first. */
+#include <glcollide/glcollide.h>
+
 #ifndef GLCOLLIDE_MYSZKOWSKI_H
 #define GLCOLLIDE_MYSZKOWSKI_H
-
-#include <glcollide/glcollide.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -53,10 +53,13 @@
  * reference (glcollide_particles_reference_step) runs the same algorithm in
  * double; tests/gpu/test_particles_gpu.c bounds their agreement.
  */
+/* The umbrella header first, outside the guard: it includes every public
+ * header, this one too, in an order that puts each after those it needs,
+ * whichever of them a program includes first. */
+#include <glcollide/glcollide.h>
+
 #ifndef GLCOLLIDE_PARTICLES_H
 #define GLCOLLIDE_PARTICLES_H
-
-#include <glcollide/glcollide.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,11 +11,13 @@
  * normal); glcollide/contacts/contacts_primitive.c tells how each primitive does it.
  * Thread-compatible: distinct scratches may be used from distinct threads.
  */
+/* The umbrella header first, outside the guard: it includes every public
+ * header, this one too, in an order that puts each after those it needs,
+ * whichever of them a program includes first. */
+#include <glcollide/glcollide.h>
+
 #ifndef GLCOLLIDE_PRIMITIVES_H
 #define GLCOLLIDE_PRIMITIVES_H
-
-#include <glcollide/geometry.h>
-#include <glcollide/glcollide.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -25,10 +25,13 @@
  * thin band around the planes of the tetrahedra) are flagged and finished
  * exactly on the CPU, so GPU answers are exact too.
  */
+/* The umbrella header first, outside the guard: it includes every public
+ * header, this one too, in an order that puts each after those it needs,
+ * whichever of them a program includes first. */
+#include <glcollide/glcollide.h>
+
 #ifndef GLCOLLIDE_TETRA_TREE_H
 #define GLCOLLIDE_TETRA_TREE_H
-
-#include <glcollide/glcollide.h>
 
 #ifdef __cplusplus
 extern "C" {
