@@ -86,15 +86,25 @@ void glcollide_world_destroy(glcollide_world **world)
     glcollide_pair_list_release(&w->contact_candidates);
     glcollide_posed_pair_release(&w->posed);
     space_release(w->space);
-    free(w->slots);
-    free(w->taking_part);
-    free(w->regions);
-    free(w->tight_boxes);
-    free(w->tight_at);
-    free(w->triangle_boxes);
-    free(w->ranges);
+    if (w->method_kind)
+        w->method_kind->release(w->method_scratch);
     free(w);
     *world = NULL;
+}
+
+void *glcollide_world_method_scratch(const glcollide_world *world,
+                                     const glcollide_world_method_kind *kind)
+{
+    return world->method_kind == kind ? world->method_scratch : NULL;
+}
+
+void glcollide_world_set_method_scratch(glcollide_world *world,
+                                        const glcollide_world_method_kind *kind, void *scratch)
+{
+    if (world->method_kind && world->method_scratch != scratch)
+        world->method_kind->release(world->method_scratch);
+    world->method_kind = kind;
+    world->method_scratch = scratch;
 }
 
 static void rebox_mesh_objects(glcollide_world *world, uint32_t m);

@@ -60,6 +60,25 @@ typedef struct glcollide_world_scratch {
 
 void glcollide_world_scratch_release(glcollide_world_scratch *scratch);
 
+/*
+ * What a query method keeps in a world between frames (the culling
+ * queries' per-object slots and boxes), behind one pointer: the method
+ * makes it on first use and the world releases it through its kind when it
+ * is destroyed. As with the GL context's cache table, the world names no
+ * method: a lower layer never calls a higher one.
+ */
+typedef struct glcollide_world_method_kind {
+    const char *name;
+    void (*release)(void *scratch); /* frees scratch too */
+} glcollide_world_method_kind;
+
+/* The method scratch of kind in world, NULL when none was set. */
+void *glcollide_world_method_scratch(const glcollide_world *world,
+                                     const glcollide_world_method_kind *kind);
+/* Keeps scratch (not NULL) under kind, releasing what another kind kept. */
+void glcollide_world_set_method_scratch(glcollide_world *world,
+                                        const glcollide_world_method_kind *kind, void *scratch);
+
 struct glcollide_world {
     uint64_t id; /* unique in the process: GPU caches tell worlds apart by it */
     glcollide_world_mesh_entry *meshes;
@@ -87,17 +106,9 @@ struct glcollide_world {
     uint64_t *exact_synced;
     size_t exact_capacity, exact_synced_capacity;
     struct glcollide_world_space *space; /* world positions, for the methods that need them */
-    /* The culling methods' scratch (query_cull.c), kept between frames. */
-    int32_t *slots;                 /* per object: its place among those taking part, or -1 */
-    uint32_t *taking_part;          /* the objects taking part */
-    glcollide_aabb *regions;        /* per object taking part */
-    glcollide_aabb *tight_boxes;    /* per object: placed BVH nodes (when paired) */
-    uint64_t *tight_at;             /* per object: 1 + its change clock when placed, 0 never */
-    glcollide_aabb *triangle_boxes; /* per triangle left */
-    size_t *ranges;                 /* per object taking part: its triangles left, 2 each */
-    size_t tight_box_capacity, tight_at_capacity;
-    size_t slot_capacity, taking_part_capacity, region_capacity, triangle_box_capacity,
-        range_capacity;
+    /* A method's scratch (glcollide_world_method_scratch), kept between frames. */
+    const glcollide_world_method_kind *method_kind;
+    void *method_scratch;
 };
 
 /* When object o last changed: its pose or its mesh. */
