@@ -31,13 +31,17 @@ unsigned long long plugin_now_ns(void)
     return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
+/* glcollide_array_reserve's contract (the library's copy is hidden from
+ * the plugin): at least count items, doubling from 16, the doubling never
+ * past SIZE_MAX; OUT_OF_MEMORY and the array as it was on failure. It logs
+ * nothing: each caller decides what a failure means (most do less work). */
 int plugin_grow(void **array, size_t *capacity, size_t count, size_t size)
 {
     if (count <= *capacity)
         return GLCOLLIDE_OK;
     size_t grown = *capacity ? *capacity : 16;
     while (grown < count)
-        grown *= 2;
+        grown = grown > SIZE_MAX / 2 ? count : 2 * grown;
     void *bigger = size && grown > SIZE_MAX / size ? NULL : realloc(*array, grown * size);
     if (!bigger)
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;

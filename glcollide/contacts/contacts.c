@@ -299,18 +299,6 @@ glcollide_contact_options glcollide_contact_default_options(void)
 
 /* ---------------------------------------------------------------- small geometry */
 
-/* fmax and fmin are calls into libm (NaN rules); accumulators that start
- * finite need only these (a NaN candidate is ignored, as fmax would). */
-static inline double larger(double acc, double x)
-{
-    return x > acc ? x : acc;
-}
-
-static inline double smaller(double acc, double x)
-{
-    return x < acc ? x : acc;
-}
-
 static double length3(const double v[3])
 {
     return sqrt(glcollide_vec3_dot(v, v));
@@ -434,7 +422,7 @@ static double local_depth(const double *const face[3], const double n[3], const 
     int count = clip_to_prism(other, face, prism, poly);
     double plane = glcollide_vec3_dot(n, face[0]), depth = 0.0;
     for (int i = 0; i < count; i++)
-        depth = larger(depth, plane - glcollide_vec3_dot(n, poly[i]));
+        depth = glcollide_larger(depth, plane - glcollide_vec3_dot(n, poly[i]));
     return depth;
 }
 
@@ -563,8 +551,8 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
             info->shaped = 0;
             for (int j = 0; j < 3; j++)
                 for (int k = 0; k < 3; k++) {
-                    lo[k] = smaller(lo[k], c[j][k]);
-                    hi[k] = larger(hi[k], c[j][k]);
+                    lo[k] = glcollide_smaller(lo[k], c[j][k]);
+                    hi[k] = glcollide_larger(hi[k], c[j][k]);
                 }
         }
         used_count[side] = used;
@@ -573,7 +561,7 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
      * determinant, which no bound decides. */
     double extent = 0.0;
     for (int k = 0; k < 3; k++)
-        extent = larger(extent, hi[k] - lo[k]);
+        extent = glcollide_larger(extent, hi[k] - lo[k]);
     for (int side = 0; side < 2; side++)
         for (uint32_t i = 0; i < used_count[side]; i++)
             glcollide_plane_filter_set_extent(&s->info[side][i].plane, extent);
@@ -593,8 +581,8 @@ static void info_shape(triangle_info *info)
     info->max_edge = info->max_abs = 0.0;
     for (int j = 0; j < 3; j++)
         for (int k = 0; k < 3; k++) {
-            info->max_abs = larger(info->max_abs, fabs(c[j][k]));
-            info->max_edge = larger(info->max_edge, fabs(c[(j + 1) % 3][k] - c[j][k]));
+            info->max_abs = glcollide_larger(info->max_abs, fabs(c[j][k]));
+            info->max_edge = glcollide_larger(info->max_edge, fabs(c[(j + 1) % 3][k] - c[j][k]));
         }
     for (int i = 0; i < 3; i++) {
         double e[3];
@@ -641,8 +629,8 @@ static int make_element(glcollide_contact_scratch *s, const input *in, const mee
         return GLCOLLIDE_OK;
     (void)in;
 
-    double max_edge = larger(info_a->max_edge, info_b->max_edge);
-    double max_abs = larger(info_a->max_abs, info_b->max_abs);
+    double max_edge = glcollide_larger(info_a->max_edge, info_b->max_edge);
+    double max_abs = glcollide_larger(info_a->max_abs, info_b->max_abs);
     double tol = 1e-9 * max_edge + 64.0 * DBL_EPSILON * max_abs;
 
     element e = {0};
@@ -718,7 +706,7 @@ static int make_element(glcollide_contact_scratch *s, const input *in, const mee
                  * contact (sphere on sphere) neighbouring pairs then agree
                  * instead of flipping between the two surfaces' normals. */
                 int on_b_face = !(depth_a < 0.5 * depth_b);
-                if (smaller(depth_a, depth_b) <= 0.25 * length)
+                if (glcollide_smaller(depth_a, depth_b) <= 0.25 * length)
                     for (int k = 0; k < 3; k++)
                         e.facet[k] = length * (on_b_face ? n_b[k] : -n_a[k]);
             }
@@ -742,7 +730,7 @@ static int make_element(glcollide_contact_scratch *s, const input *in, const mee
         return GLCOLLIDE_OK;
     if (e.kind == ELEMENT_TOUCH) { /* a face touched: its normal, weighted by the touch's size */
         double size = kind == 2 ? sqrt(length3(e.facing)) : sqrt(distance2(seg[0], seg[1]));
-        size = larger(size, tol);
+        size = glcollide_larger(size, tol);
         for (int k = 0; k < 3; k++)
             e.facet[k] = size * e.touch[k];
     }
@@ -1379,8 +1367,8 @@ static void region_sums(glcollide_contact_scratch *s, size_t element_count, size
         s->points[i].region = index;
         for (int k = 0; k < 3; k++) {
             r->centroid[k] += s->points[i].position[k];
-            r->lo[k] = smaller(r->lo[k], s->points[i].position[k]);
-            r->hi[k] = larger(r->hi[k], s->points[i].position[k]);
+            r->lo[k] = glcollide_smaller(r->lo[k], s->points[i].position[k]);
+            r->hi[k] = glcollide_larger(r->hi[k], s->points[i].position[k]);
         }
         r->curve_points++;
         r->open_points +=
@@ -1516,7 +1504,7 @@ static void offer_direction(region *r, double *directions, const double d[3])
 {
     double closeness = glcollide_vec3_dot(d, r->normal);
     if (r->has_second)
-        closeness = larger(closeness, glcollide_vec3_dot(d, r->second));
+        closeness = glcollide_larger(closeness, glcollide_vec3_dot(d, r->second));
     if (closeness < (r->guessed ? -2.0 : direction_cone))
         return;
     uint32_t worst = 0;
@@ -1525,7 +1513,7 @@ static void offer_direction(region *r, double *directions, const double d[3])
         const double *e = directions + 3 * i;
         double c = glcollide_vec3_dot(e, r->normal);
         if (r->has_second)
-            c = larger(c, glcollide_vec3_dot(e, r->second));
+            c = glcollide_larger(c, glcollide_vec3_dot(e, r->second));
         if (glcollide_vec3_dot(e, d) > 1.0 - 1e-15)
             return; /* the same face orientation */
         if (c < worst_closeness) {
@@ -1581,9 +1569,9 @@ static double width_along(const double d[3], const contact_point *points, uint32
     for (uint32_t i = 0; i < n; i++) {
         double h = glcollide_vec3_dot(d, points[i].position);
         if (points[i].source != SOURCE_VERTEX_A)
-            *top = larger(*top, h);
+            *top = glcollide_larger(*top, h);
         if (points[i].source != SOURCE_VERTEX_B)
-            *bottom = smaller(*bottom, h);
+            *bottom = glcollide_smaller(*bottom, h);
         if (*top - *bottom > limit)
             return INFINITY; /* wider than the best so far: not chosen */
     }
@@ -1643,9 +1631,9 @@ static void point_depths(const glcollide_contact_scratch *s, const input *in, co
             double up_a = glcollide_vec3_dot(e->normal_a, r->normal);
             double up_b = glcollide_vec3_dot(e->normal_b, r->normal);
             if (up_a <= slack && up_b <= slack)
-                d = larger(d, r->top - h);
+                d = glcollide_larger(d, r->top - h);
             if (up_a >= -slack && up_b >= -slack)
-                d = larger(d, h - r->bottom);
+                d = glcollide_larger(d, h - r->bottom);
         } else {
             int side = p->source == SOURCE_VERTEX_B;
             double dir[3];
@@ -1684,9 +1672,9 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     memcpy(hi, s->points[0].position, sizeof hi);
     for (size_t i = 0; i < point_count; i++)
         for (int k = 0; k < 3; k++) {
-            lo[k] = smaller(lo[k], s->points[i].position[k]);
-            hi[k] = larger(hi[k], s->points[i].position[k]);
-            max_abs = larger(max_abs, fabs(s->points[i].position[k]));
+            lo[k] = glcollide_smaller(lo[k], s->points[i].position[k]);
+            hi[k] = glcollide_larger(hi[k], s->points[i].position[k]);
+            max_abs = glcollide_larger(max_abs, fabs(s->points[i].position[k]));
         }
     double tol = connect_tolerance * sqrt(distance2(lo, hi)) + 64.0 * DBL_EPSILON * max_abs;
     if (!(tol > 0.0))

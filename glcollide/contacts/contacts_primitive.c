@@ -550,16 +550,6 @@ static int edge_meets(const primitive_shape *s, const double a[3], const double 
 
 /* ---------------------------------------------------------------- regions */
 
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 33;
-    return h;
-}
-
 static uint64_t coordinate_bits(double x)
 {
     uint64_t bits;
@@ -572,8 +562,9 @@ static uint64_t coordinate_bits(double x)
 static uint32_t vertex_slot_of(glcollide_primitive_scratch *s, const double x[3])
 {
     size_t mask = s->table_size - 1;
-    uint64_t h =
-        mix(coordinate_bits(x[0]) ^ mix(coordinate_bits(x[1]) ^ mix(coordinate_bits(x[2]))));
+    uint64_t h = glcollide_mix64(
+        coordinate_bits(x[0]) ^
+        glcollide_mix64(coordinate_bits(x[1]) ^ glcollide_mix64(coordinate_bits(x[2]))));
     for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
         vertex_slot *v = &s->vertices[i];
         if (v->stamp != s->epoch) {
@@ -591,7 +582,7 @@ static edge_slot *edge_slot_of(glcollide_primitive_scratch *s, uint32_t a, uint3
 {
     uint64_t key = a < b ? ((uint64_t)a << 32) | b : ((uint64_t)b << 32) | a;
     size_t mask = s->table_size - 1;
-    for (size_t i = (size_t)mix(key) & mask;; i = (i + 1) & mask) {
+    for (size_t i = (size_t)glcollide_mix64(key) & mask;; i = (i + 1) & mask) {
         edge_slot *e = &s->edges[i];
         if (e->stamp != s->epoch) {
             e->stamp = s->epoch;

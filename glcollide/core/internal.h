@@ -8,6 +8,7 @@
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -69,6 +70,37 @@ static inline void glcollide_counts_to_offsets(size_t *counts, size_t n)
     }
 }
 
+/* The larger and the smaller of an accumulator and a value: what fmax and
+ * fmin give for finite values, without their calls into libm (NaN and
+ * signed-zero rules). A NaN x leaves acc as it is, as fmax would. */
+static inline double glcollide_larger(double acc, double x)
+{
+    return x > acc ? x : acc;
+}
+static inline double glcollide_smaller(double acc, double x)
+{
+    return x < acc ? x : acc;
+}
+
+/* t clamped to [0, 1]; NaN gives 0 (a parameter from a degenerate division
+ * picks the segment's start, never a NaN point). */
+static inline double glcollide_clamp01(double t)
+{
+    return t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+}
+
+/* A 64-bit finaliser (MurmurHash3's fmix64): every input bit reaches every
+ * output bit, so masked low bits serve as hash-table slots. */
+static inline uint64_t glcollide_mix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h;
+}
+
 /* Vector helpers on double[3]. */
 static inline void glcollide_vec3_sub(double out[3], const double a[3], const double b[3])
 {
@@ -88,6 +120,15 @@ static inline void glcollide_vec3_cross(double out[3], const double a[3], const 
     out[0] = x;
     out[1] = y;
     out[2] = z;
+}
+/* Scales v to unit length when it is not zero; returns its length before. */
+static inline double glcollide_vec3_normalise(double v[3])
+{
+    double n = sqrt(glcollide_vec3_dot(v, v));
+    if (n > 0)
+        for (int k = 0; k < 3; k++)
+            v[k] /= n;
+    return n;
 }
 
 #endif /* GLCOLLIDE_INTERNAL_H */

@@ -141,23 +141,10 @@ static GLuint build_program(int which)
                        : which == PROGRAM_CLASSIFY ? glcollide_shader_myszkowski_classify
                                                    : glcollide_shader_myszkowski_resolve;
     int compute = which >= PROGRAM_CLASSIFY;
-    size_t n = strlen(version) + strlen(glcollide_shader_myszkowski_common) + strlen(body) + 1;
-    char *fragment = malloc(n);
-    char *vertex = malloc(strlen(glcollide_shader_myszkowski_vertex) + 32);
-    if (!fragment || !vertex) {
-        free(fragment);
-        free(vertex);
-        glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
-        return 0;
-    }
-    snprintf(fragment, n, "%s%s%s", version, glcollide_shader_myszkowski_common, body);
-    snprintf(vertex, strlen(glcollide_shader_myszkowski_vertex) + 32, "#version 430 core\n%s",
-             glcollide_shader_myszkowski_vertex);
-    GLuint program = compute ? glcollide_gl_program(names[which], NULL, NULL, fragment)
-                             : glcollide_gl_program(names[which], vertex, fragment, NULL);
-    free(fragment);
-    free(vertex);
-    return program;
+    const char *const fragment[] = {version, glcollide_shader_myszkowski_common, body, NULL};
+    const char *const vertex[] = {version, glcollide_shader_myszkowski_vertex, NULL};
+    return compute ? glcollide_gl_program(names[which], NULL, NULL, fragment)
+                   : glcollide_gl_program(names[which], vertex, fragment, NULL);
 }
 
 glcollide_myszkowski_options glcollide_myszkowski_default_options(void)
@@ -440,15 +427,6 @@ typedef struct pair_view {
     float to_clip[16]; /* column-major */
 } pair_view;
 
-static double normalize(double v[3])
-{
-    double n = sqrt(glcollide_vec3_dot(v, v));
-    if (n > 0)
-        for (int k = 0; k < 3; k++)
-            v[k] /= n;
-    return n;
-}
-
 /* The paper's initial guess and the viewport fitted to the zone. 0: the
  * boxes do not meet (no interference possible). */
 static int choose_view(const solid *a, const solid *b, const double direction[3], double margin,
@@ -460,7 +438,7 @@ static int choose_view(const solid *a, const solid *b, const double direction[3]
         return 0;
     const solid *frames[2] = {a, b};
     double w[3] = {direction[0], direction[1], direction[2]};
-    if (normalize(w) == 0 || !isfinite(w[0] + w[1] + w[2])) {
+    if (glcollide_vec3_normalise(w) == 0 || !isfinite(w[0] + w[1] + w[2])) {
         /* Normal of each intersection box's largest wall (its thinnest
          * axis), averaged with matching signs. */
         double normals[2][3];
@@ -475,7 +453,7 @@ static int choose_view(const solid *a, const solid *b, const double direction[3]
         double sign = glcollide_vec3_dot(normals[0], normals[1]) < 0 ? -1 : 1;
         for (int k = 0; k < 3; k++)
             w[k] = normals[0][k] + sign * normals[1][k];
-        if (normalize(w) < 1e-6)
+        if (glcollide_vec3_normalise(w) < 1e-6)
             memcpy(w, normals[0], sizeof w);
     }
     /* u, v: a right-handed basis with u x v = w. */
@@ -486,7 +464,7 @@ static int choose_view(const solid *a, const solid *b, const double direction[3]
     double e[3] = {0, 0, 0};
     e[least] = 1;
     glcollide_vec3_cross(view->u, e, w);
-    normalize(view->u);
+    glcollide_vec3_normalise(view->u);
     glcollide_vec3_cross(view->v, w, view->u);
     memcpy(view->w, w, sizeof w);
     /* Origin: the middle of the two intersection boxes. */
@@ -841,7 +819,7 @@ static int refine_direction(pair_gpu *g, const solid *a, const solid *b, double 
         glcollide_vec3_sub(e1, s->positions + 3 * (size_t)v[1], s->positions + 3 * (size_t)v[0]);
         glcollide_vec3_sub(e2, s->positions + 3 * (size_t)v[2], s->positions + 3 * (size_t)v[0]);
         glcollide_vec3_cross(n, e1, e2);
-        double area = normalize(n); /* twice the area: the weight */
+        double area = glcollide_vec3_normalise(n); /* twice the area: the weight */
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++)
                 tensor[3 * r + c] += area * n[r] * n[c];
@@ -866,11 +844,12 @@ static int refine_direction(pair_gpu *g, const solid *a, const solid *b, double 
         double y[3];
         for (int r = 0; r < 3; r++)
             y[r] = tensor[3 * r] * x[0] + tensor[3 * r + 1] * x[1] + tensor[3 * r + 2] * x[2];
-        if (normalize(y) == 0)
+        if (glcollide_vec3_normalise(y) == 0)
             break;
         memcpy(x, y, sizeof x);
     }
-    if (status == GLCOLLIDE_OK && flagged && normalize(x) > 0 && isfinite(x[0] + x[1] + x[2])) {
+    if (status == GLCOLLIDE_OK && flagged && glcollide_vec3_normalise(x) > 0 &&
+        isfinite(x[0] + x[1] + x[2])) {
         memcpy(refined, x, sizeof x);
         *changed = 1;
     }

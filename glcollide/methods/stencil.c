@@ -168,28 +168,13 @@ static GLuint build_program(int which)
              "#define ID_MASK 0x%xu\n#define CROSSING 0x%xu\n#define MULTI 0x%xu\n"
              "#define UNDECIDED 0x%xu\n",
              pass, atomic, PIXEL_WORDS, ID_MASK, CROSSING, MULTI, UNDECIDED);
-    const char *body[2] = {compute ? glcollide_shader_stencil_compute
-                                   : glcollide_shader_stencil_vertex,
-                           glcollide_shader_stencil_fragment};
     /* The vertex shader places the meshes (pose.glsl). */
-    const char *shared[2] = {compute ? "" : glcollide_shader_pose, ""};
-    char *source[2] = {NULL, NULL};
-    GLuint program = 0;
-    for (int i = 0; i < (compute ? 1 : 2); i++) {
-        size_t n = strlen(header) + strlen(shared[i]) + strlen(body[i]) + 1;
-        if (!(source[i] = malloc(n)))
-            goto done;
-        snprintf(source[i], n, "%s%s%s", header, shared[i], body[i]);
-    }
-    program = compute ? glcollide_gl_program(names[which], NULL, NULL, source[0])
-                      : glcollide_gl_program(names[which], source[0], source[1], NULL);
-    free(source[0]);
-    free(source[1]);
-    return program;
-done:
-    free(source[0]);
-    glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
-    return 0;
+    const char *const vertex[] = {header, glcollide_shader_pose, glcollide_shader_stencil_vertex,
+                                  NULL};
+    const char *const fragment[] = {header, glcollide_shader_stencil_fragment, NULL};
+    const char *const kernel[] = {header, glcollide_shader_stencil_compute, NULL};
+    return compute ? glcollide_gl_program(names[which], NULL, NULL, kernel)
+                   : glcollide_gl_program(names[which], vertex, fragment, NULL);
 }
 
 static void release_targets(struct glcollide_stencil_cache *cache)
