@@ -245,12 +245,12 @@ static int stencil_flags(plugin_thread *t, const plugin_space_buffers *buffers,
 
 /* Is key among the first count sorted pairs, walking on from *at (keys
  * come in order)? */
-static int sorted_find(const glcollide_object_pair *pairs, size_t count, size_t *at,
-                       const glcollide_object_pair *key)
+static int sorted_find(const glcollide_index_pair *pairs, size_t count, size_t *at,
+                       const glcollide_index_pair *key)
 {
-    while (*at < count && glcollide_object_pair_compare(&pairs[*at], key) < 0)
+    while (*at < count && glcollide_index_pair_compare(&pairs[*at], key) < 0)
         ++*at;
-    return *at < count && glcollide_object_pair_compare(&pairs[*at], key) == 0;
+    return *at < count && glcollide_index_pair_compare(&pairs[*at], key) == 0;
 }
 
 /* World mesh of capture m: registered once per world, with its BVH. A
@@ -404,7 +404,7 @@ static void cull_trimesh_pairs(plugin_thread *t, plugin_space_buffers *buffers)
     for (size_t k = 0; k < pairs->count; k++) {
         if (!kept_trimesh_pair(buffers, k))
             continue;
-        glcollide_object_pair key = {(uint32_t)buffers->scene_object[pairs->pairs[k].a],
+        glcollide_index_pair key = {(uint32_t)buffers->scene_object[pairs->pairs[k].a],
                                      (uint32_t)buffers->scene_object[pairs->pairs[k].b]};
         int found = sorted_find(result->pairs, result->pair_count, &g, &key);
         size_t first = found ? result->pair_first[g] : 0;

@@ -129,13 +129,6 @@ int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context
         glcollide_query_result_clear(result);
         return status;
     }
-    /* This call's documented order: (object_a, triangle_a, object_b, triangle_b). */
-    free(result->pair_first);
-    result->pair_first = NULL;
-    result->pair_first_capacity = 0;
-    if (result->triangle_pair_count > 1)
-        qsort(result->triangle_pairs, result->triangle_pair_count, sizeof *result->triangle_pairs,
-              glcollide_triangle_pair_compare);
     result->stats.time_ms = glcollide_now_ms() - start;
     return GLCOLLIDE_OK;
 }

@@ -878,17 +878,17 @@ static int collect(struct glcollide_stencil_cache *cache, glcollide_world *world
         if (kept == 0 || sample_compare(&result->samples[kept - 1], &result->samples[i]))
             result->samples[kept++] = result->samples[i];
     result->sample_count = kept;
-    glcollide_object_pair *pairs = glcollide_alloc_array(kept, sizeof *pairs);
+    glcollide_index_pair *pairs = glcollide_alloc_array(kept, sizeof *pairs);
     if (!pairs)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
     for (size_t i = 0; i < kept; i++) {
         uint32_t o = result->samples[i].object, in = result->samples[i].inside;
-        pairs[i] = (glcollide_object_pair){o < in ? o : in, o < in ? in : o};
+        pairs[i] = (glcollide_index_pair){o < in ? o : in, o < in ? in : o};
     }
-    qsort(pairs, kept, sizeof *pairs, glcollide_object_pair_compare);
+    qsort(pairs, kept, sizeof *pairs, glcollide_index_pair_compare);
     size_t unique = 0;
     for (size_t i = 0; i < kept; i++)
-        if (unique == 0 || glcollide_object_pair_compare(&pairs[unique - 1], &pairs[i]))
+        if (unique == 0 || glcollide_index_pair_compare(&pairs[unique - 1], &pairs[i]))
             pairs[unique++] = pairs[i];
     result->pairs = pairs;
     result->pair_count = unique;

@@ -41,6 +41,19 @@ static int needs_gl(glcollide_method method)
     return method != GLCOLLIDE_METHOD_EXACT && method != GLCOLLIDE_METHOD_SAP;
 }
 
+/* The tool's order of "tri I A J B" lines: by their four numbers as printed
+ * (the library's results are grouped by object pair first). */
+static int compare_printed(const void *x, const void *y)
+{
+    const glcollide_triangle_pair *a = x, *b = y;
+    const uint32_t ka[4] = {a->object_a, a->triangle_a, a->object_b, a->triangle_b};
+    const uint32_t kb[4] = {b->object_a, b->triangle_a, b->object_b, b->triangle_b};
+    for (int k = 0; k < 4; k++)
+        if (ka[k] != kb[k])
+            return ka[k] < kb[k] ? -1 : 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     glcollide_query_options options = glcollide_query_default_options();
@@ -129,6 +142,9 @@ int main(int argc, char **argv)
         status = glcollide_query_run(scene, context, &options, &result);
     }
     if (status == GLCOLLIDE_OK) {
+        if (result.triangle_pair_count > 1)
+            qsort(result.triangle_pairs, result.triangle_pair_count,
+                  sizeof *result.triangle_pairs, compare_printed);
         for (size_t i = 0; i < result.pair_count; i++)
             printf("pair %" PRIu32 " %" PRIu32 "\n", result.pairs[i].a, result.pairs[i].b);
         for (size_t i = 0; i < result.triangle_pair_count; i++) {

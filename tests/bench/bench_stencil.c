@@ -51,7 +51,7 @@
 
 /* A growable sorted list of pairs. */
 typedef struct pair_set {
-    glcollide_object_pair *pairs;
+    glcollide_index_pair *pairs;
     size_t count, capacity;
 } pair_set;
 
@@ -65,10 +65,10 @@ static void pair_set_add(pair_set *set, uint32_t a, uint32_t b)
             exit(1);
         }
     }
-    set->pairs[set->count++] = (glcollide_object_pair){a < b ? a : b, a < b ? b : a};
+    set->pairs[set->count++] = (glcollide_index_pair){a < b ? a : b, a < b ? b : a};
 }
 
-static void pair_set_copy(pair_set *set, const glcollide_object_pair *pairs, size_t count)
+static void pair_set_copy(pair_set *set, const glcollide_index_pair *pairs, size_t count)
 {
     set->count = 0;
     for (size_t i = 0; i < count; i++)
@@ -78,13 +78,13 @@ static void pair_set_copy(pair_set *set, const glcollide_object_pair *pairs, siz
 static void pair_set_sort(pair_set *set)
 {
     if (set->count)
-        qsort(set->pairs, set->count, sizeof *set->pairs, glcollide_object_pair_compare);
+        qsort(set->pairs, set->count, sizeof *set->pairs, glcollide_index_pair_compare);
 }
 
-static int pair_set_has(const pair_set *set, glcollide_object_pair key)
+static int pair_set_has(const pair_set *set, glcollide_index_pair key)
 {
     return set->count && bsearch(&key, set->pairs, set->count, sizeof key,
-                                 glcollide_object_pair_compare) != NULL;
+                                 glcollide_index_pair_compare) != NULL;
 }
 
 /* Pairs of `found` not in `reference` (extra) and of `reference` not in `found` (missed). */
@@ -356,7 +356,7 @@ static bench_line bench_scene(const glcollide_scene *scene, glcollide_context *c
     if (glcollide_query_run(scene, NULL, &options, &tri) != GLCOLLIDE_OK)
         exit(1);
     for (size_t i = 0; i < tri.triangle_pair_count; i++) {
-        glcollide_object_pair key = {tri.triangle_pairs[i].object_a, tri.triangle_pairs[i].object_b};
+        glcollide_index_pair key = {tri.triangle_pairs[i].object_a, tri.triangle_pairs[i].object_b};
         if (!pair_set_has(&surface, key)) {
             pair_set_add(&surface, key.a, key.b);
             pair_set_sort(&surface);

@@ -425,7 +425,7 @@ static void expect_pairs(const glcollide_query_result *inner, const glcollide_qu
 {
     for (size_t i = 0; i < inner->pair_count; i++)
         ck_assert_msg(bsearch(&inner->pairs[i], outer->pairs, outer->pair_count,
-                              sizeof *outer->pairs, glcollide_object_pair_compare),
+                              sizeof *outer->pairs, glcollide_index_pair_compare),
                       "scale %g: %s loses pair %u %u", s, what, inner->pairs[i].a,
                       inner->pairs[i].b);
     for (size_t i = 0; i < inner->triangle_pair_count; i++)
@@ -450,7 +450,7 @@ START_TEST(test_extreme_scales)
     context_setup();
     double s = scales[_i];
     glcollide_scene *unit = scaled_scene(1.0), *scene = scaled_scene(s);
-    const glcollide_object_pair touching[] = {{0, 1}, {0, 2}, {3, 4}};
+    const glcollide_index_pair touching[] = {{0, 1}, {0, 2}, {3, 4}};
     glcollide_query_result exact =
         run_method(scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_OBJECTS, 0);
     ck_assert_uint_eq(exact.pair_count, 3);
@@ -509,7 +509,7 @@ END_TEST
 /* ---------------------------------------------------------------- self-intersecting solids */
 
 /* Pairs of result as "a-b a-b ..." for messages and comparisons. */
-static void pair_text(const glcollide_object_pair *pairs, size_t count, char *out, size_t size)
+static void pair_text(const glcollide_index_pair *pairs, size_t count, char *out, size_t size)
 {
     out[0] = '\0';
     for (size_t i = 0; i < count; i++) {
@@ -594,9 +594,9 @@ END_TEST
 /* Does result pair objects 0 and i? */
 static int pairs_with_first(const glcollide_query_result *result, uint32_t i)
 {
-    const glcollide_object_pair key = {0, i};
+    const glcollide_index_pair key = {0, i};
     return bsearch(&key, result->pairs, result->pair_count, sizeof key,
-                   glcollide_object_pair_compare) != NULL;
+                   glcollide_index_pair_compare) != NULL;
 }
 
 enum { PROBES = 8 };

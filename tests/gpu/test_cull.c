@@ -55,7 +55,7 @@ static size_t missed_object_pairs(const glcollide_query_result *exact,
 {
     size_t missed = 0;
     for (size_t i = 0; i < exact->pair_count; i++) {
-        const glcollide_object_pair *p = &exact->pairs[i];
+        const glcollide_index_pair *p = &exact->pairs[i];
         int has_triangles = 0;
         for (size_t k = 0; k < exact->triangle_pair_count && !has_triangles; k++)
             has_triangles = exact->triangle_pairs[k].object_a == p->a &&
@@ -64,7 +64,7 @@ static size_t missed_object_pairs(const glcollide_query_result *exact,
             continue;
         missed += candidates->pair_count == 0 ||
                   !bsearch(p, candidates->pairs, candidates->pair_count, sizeof *candidates->pairs,
-                           glcollide_object_pair_compare);
+                           glcollide_index_pair_compare);
     }
     return missed;
 }

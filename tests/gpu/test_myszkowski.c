@@ -541,13 +541,13 @@ START_TEST(test_query_scenes)
         ck_assert_int_eq(glcollide_query_run(scene, context, &options, &convex), GLCOLLIDE_OK);
         for (size_t k = 0; k < exact.pair_count; k++)
             missed += !bsearch(&exact.pairs[k], convex.pairs, convex.pair_count,
-                               sizeof *convex.pairs, glcollide_object_pair_compare);
+                               sizeof *convex.pairs, glcollide_index_pair_compare);
         for (size_t k = 0; k < convex.pair_count; k++) {
             int is_exact = bsearch(&convex.pairs[k], exact.pairs, exact.pair_count,
-                                   sizeof *exact.pairs, glcollide_object_pair_compare) != NULL;
+                                   sizeof *exact.pairs, glcollide_index_pair_compare) != NULL;
             extra += !is_exact;
             TEST_REQUIRE(is_exact || bsearch(&convex.pairs[k], near.pairs, near.pair_count,
-                                             sizeof *near.pairs, glcollide_object_pair_compare),
+                                             sizeof *near.pairs, glcollide_index_pair_compare),
                          "scene %d: pair %u %u reported, farther apart than 1e-3", i,
                          convex.pairs[k].a, convex.pairs[k].b);
         }

@@ -56,11 +56,11 @@ static glcollide_stencil_result stencil(const glcollide_scene *scene, int resolu
     return result;
 }
 
-static int has_pair(const glcollide_object_pair *pairs, size_t count, uint32_t a, uint32_t b)
+static int has_pair(const glcollide_index_pair *pairs, size_t count, uint32_t a, uint32_t b)
 {
-    glcollide_object_pair key = {a, b};
+    glcollide_index_pair key = {a, b};
     return count > 0 && /* bsearch wants a real array */
-           bsearch(&key, pairs, count, sizeof key, glcollide_object_pair_compare) != NULL;
+           bsearch(&key, pairs, count, sizeof key, glcollide_index_pair_compare) != NULL;
 }
 
 /* test_random_mesh, redrawn until it is a closed solid (its sliver fan is
@@ -417,7 +417,7 @@ static glcollide_query_result world_exact(glcollide_world *world, double distanc
  * wholly inside another, or deep overlaps) are all flagged. Returns the
  * exact pairs missed (shallow overlaps below a pixel may be).
  */
-static size_t check_twin(glcollide_world *world, int resolution, const glcollide_object_pair *must,
+static size_t check_twin(glcollide_world *world, int resolution, const glcollide_index_pair *must,
                          size_t must_count, const char *what)
 {
     glcollide_stencil_options options = glcollide_stencil_default_options();
@@ -488,7 +488,7 @@ static size_t world_frames(uint64_t seed, glcollide_mesh **meshes, size_t mesh_c
         }
         char what[96];
         snprintf(what, sizeof what, "seed 0x%llx frame %d", (unsigned long long)seed, f);
-        const glcollide_object_pair contained = {0, 1};
+        const glcollide_index_pair contained = {0, 1};
         missed += check_twin(world, resolution, &contained, 1, what);
         glcollide_query_result exact = world_exact(world, 0);
         *exact_pairs += exact.pair_count;
@@ -566,7 +566,7 @@ START_TEST(test_world_real)
                  q1[4] = {0.5, 0.5, 0.5, 0.5};
     ck_assert_int_eq(glcollide_world_add_object(world, mb, t0, q0, NULL), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_world_add_object(world, mbunny, t1, q1, NULL), GLCOLLIDE_OK);
-    const glcollide_object_pair contained = {0, 1};
+    const glcollide_index_pair contained = {0, 1};
     ck_assert_uint_eq(check_twin(world, 256, &contained, 1, "bunny in a sphere"), 0);
     glcollide_world_destroy(&world);
     glcollide_mesh_destroy(&big);

@@ -63,10 +63,10 @@ static size_t missing(const glcollide_query_result *inner, const glcollide_query
         if (inner->pair_first && first == end)
             continue;
         while (g < outer->pair_count &&
-               glcollide_object_pair_compare(&outer->pairs[g], &inner->pairs[k]) < 0)
+               glcollide_index_pair_compare(&outer->pairs[g], &inner->pairs[k]) < 0)
             g++;
         if (g == outer->pair_count ||
-            glcollide_object_pair_compare(&outer->pairs[g], &inner->pairs[k]) != 0) {
+            glcollide_index_pair_compare(&outer->pairs[g], &inner->pairs[k]) != 0) {
             missed += inner->pair_first ? end - first : 1;
             continue;
         }
@@ -154,7 +154,7 @@ START_TEST(test_far_world_frames)
             for (size_t k = 0; k < exact_objects.pair_count; k++)
                 TEST_REQUIRE(bsearch(&exact_objects.pairs[k], far_objects.pairs,
                                      far_objects.pair_count, sizeof *far_objects.pairs,
-                                     glcollide_object_pair_compare),
+                                     glcollide_index_pair_compare),
                              "seed %d frame %d: far objects missed a pair", seed, frame);
             /* Warm (past the first frame and the replacement): the records of
              * the objects taking part, uniforms, and a deformed range. */

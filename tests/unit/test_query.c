@@ -199,8 +199,8 @@ START_TEST(test_exact_random_scenes_vs_brute_force)
             run(scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_TRIANGLES, 0);
         brute_world w;
         brute_build(scene, &w);
-        /* Brute force visits (i, j, ti, tj); results are sorted by (i, ti, j, tj):
-         * mark each expected pair found by binary search instead. */
+        /* Brute force visits (i, j, ti, tj), the results' order too (grouped by
+         * object pair): each expected pair is found by binary search. */
         size_t expected_triangle_pairs = 0, next_pair = 0;
         for (size_t i = 0; i < n; i++)
             for (size_t j = i + 1; j < n; j++) {

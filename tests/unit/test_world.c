@@ -383,7 +383,7 @@ START_TEST(test_result_group_order)
                           spread, i);
         for (size_t k = 0; k < result.pair_count; k++) {
             ck_assert(k == 0 ||
-                      glcollide_object_pair_compare(&result.pairs[k - 1], &result.pairs[k]) < 0);
+                      glcollide_index_pair_compare(&result.pairs[k - 1], &result.pairs[k]) < 0);
             for (size_t i = result.pair_first[k]; i < result.pair_first[k + 1]; i++)
                 ck_assert(result.triangle_pairs[i].object_a == result.pairs[k].a &&
                           result.triangle_pairs[i].object_b == result.pairs[k].b);

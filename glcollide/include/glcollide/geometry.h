@@ -102,11 +102,8 @@ static inline int glcollide_aabb_overlap(const glcollide_aabb *a, const glcollid
 GLCOLLIDE_API void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_object *pose,
                                         glcollide_aabb *box);
 
-/* A growable array of index pairs, as produced by SAP and the BVH. */
-typedef struct glcollide_index_pair {
-    uint32_t a, b;
-} glcollide_index_pair;
-
+/* A growable array of index pairs (glcollide_index_pair), as produced by
+ * SAP and the BVH. */
 typedef struct glcollide_pair_list {
     glcollide_index_pair *pairs;
     size_t count;

@@ -467,9 +467,11 @@ typedef struct glcollide_query_options {
 /* Defaults: exact, objects, resolution 1024, distance 0, threads 0. */
 GLCOLLIDE_API glcollide_query_options glcollide_query_default_options(void);
 
-typedef struct glcollide_object_pair {
-    uint32_t a, b; /* object indices, a < b */
-} glcollide_object_pair;
+/* A pair of indices: objects (a < b) in results, triangles (of A, of B) in
+ * candidates. The one pair type of the library. */
+typedef struct glcollide_index_pair {
+    uint32_t a, b;
+} glcollide_index_pair;
 
 typedef struct glcollide_triangle_pair {
     uint32_t object_a, triangle_a; /* object_a < object_b */
@@ -491,9 +493,12 @@ typedef struct glcollide_query_stats {
 } glcollide_query_stats;
 
 typedef struct glcollide_query_result {
-    glcollide_object_pair *pairs; /* sorted by (a, b) */
+    glcollide_index_pair *pairs; /* sorted by (a, b) */
     size_t pair_count;
-    glcollide_triangle_pair *triangle_pairs; /* sorted; only for GLCOLLIDE_LEVEL_TRIANGLES */
+    /* Only for GLCOLLIDE_LEVEL_TRIANGLES: grouped by object pair in the
+     * order of pairs, each group sorted by (triangle_a, triangle_b), which
+     * is glcollide_triangle_pair_compare's order. */
+    glcollide_triangle_pair *triangle_pairs;
     size_t triangle_pair_count;
     glcollide_query_stats stats;
     /* From glcollide_world_query (NULL from glcollide_query_run):
@@ -529,9 +534,9 @@ GLCOLLIDE_API int glcollide_query_run(const glcollide_scene *scene, glcollide_co
 GLCOLLIDE_API void glcollide_query_result_clear(glcollide_query_result *result);
 
 /* The orders of a result's arrays, as qsort/bsearch comparators of
- * glcollide_object_pair and glcollide_triangle_pair: (a, b) and
- * (object_a, triangle_a, object_b, triangle_b). */
-GLCOLLIDE_API int glcollide_object_pair_compare(const void *x, const void *y);
+ * glcollide_index_pair and glcollide_triangle_pair: (a, b), and grouped by
+ * object pair, (object_a, object_b, triangle_a, triangle_b). */
+GLCOLLIDE_API int glcollide_index_pair_compare(const void *x, const void *y);
 GLCOLLIDE_API int glcollide_triangle_pair_compare(const void *x, const void *y);
 
 /* ---------------------------------------------------------------- worlds */
@@ -658,7 +663,7 @@ typedef struct glcollide_stencil_sample {
 } glcollide_stencil_sample;
 
 typedef struct glcollide_stencil_result {
-    glcollide_object_pair *pairs; /* interfering objects, sorted by (a, b) */
+    glcollide_index_pair *pairs; /* interfering objects, sorted by (a, b) */
     size_t pair_count;
     glcollide_stencil_sample *samples; /* one per (object, edge, inside), sorted in that order */
     size_t sample_count;
