@@ -101,6 +101,14 @@ int main(int argc, char **argv)
     glcollide_tetra_tree *tree = NULL;
     if (glcollide_tetra_tree_build(mesh, NULL, &tree) != GLCOLLIDE_OK)
         return 1;
+    /* The solid as an object of a world, at the identity pose: the particles'
+     * world positions are then its own space's. */
+    glcollide_world *world = NULL;
+    const double origin[3] = {0, 0, 0}, identity[4] = {1, 0, 0, 0};
+    if (glcollide_world_create(&world) != GLCOLLIDE_OK ||
+        glcollide_world_add_mesh(world, mesh, NULL) != GLCOLLIDE_OK ||
+        glcollide_world_add_object(world, 0, origin, identity, NULL) != GLCOLLIDE_OK)
+        return 1;
     glcollide_context *context = NULL;
     glcollide_tetra_gpu *gpu = NULL;
     if (glcollide_context_create_egl(&context) != GLCOLLIDE_OK ||
@@ -151,7 +159,7 @@ int main(int argc, char **argv)
         }
         glcollide_tetra_stats stats;
         int status = use_gpu ? glcollide_tetra_gpu_classify(
-                                   gpu, position, n,
+                                   gpu, world, 0, position, n,
                                    coherence ? GLCOLLIDE_TETRA_FRAME_COHERENCE : 0, inside, &stats)
                              : glcollide_tetra_tree_classify(tree, position, n, inside,
                                                              coherence ? cones : NULL, &stats);
@@ -214,6 +222,7 @@ int main(int argc, char **argv)
     glcollide_tetra_gpu_destroy(&gpu);
     glcollide_context_destroy(&context);
     glcollide_tetra_tree_destroy(&tree);
+    glcollide_world_destroy(&world);
     glcollide_mesh_destroy(&mesh);
     free(position);
     free(velocity);

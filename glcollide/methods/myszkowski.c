@@ -59,8 +59,7 @@
  * With refine, the direction is then re-chosen from the contact zone's
  * polygons found through an item buffer (refine_direction, section 7).
  *
- * Entries run on two objects of a world (world_pair; the scene entries on
- * a world of their two objects). The tester made without a context is the
+ * Entries run on two objects of a world (world_pair). The tester made without a context is the
  * CPU twin: the same view, then the exact method's pair test for the test
  * and CPU ray casting (myszkowski_rays.c) for the map.
  *
@@ -1298,44 +1297,6 @@ static int pair_begin(void *out, size_t size, const char *what)
     return GLCOLLIDE_OK;
 }
 
-/* Objects i and j of scene: a world of the two (the scene's meshes
- * borrowed, poses as the scene holds them), run as the world entry. */
-static int scene_pair(glcollide_myszkowski *tester, const glcollide_scene *scene, uint32_t i,
-                      uint32_t j, const glcollide_myszkowski_options *options,
-                      glcollide_myszkowski_result *result, glcollide_myszkowski_map *map)
-{
-    if (!tester || !scene || !options)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "myszkowski: tester, scene or options is NULL");
-    if (i == j || i >= scene->object_count || j >= scene->object_count)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "myszkowski: objects %u and %u: need two distinct objects of %zu", i,
-                              j, scene->object_count);
-    int status = check_options(options);
-    const uint32_t names[2] = {i, j}, objects[2] = {0, 1};
-    glcollide_object pair_objects[2] = {scene->objects[i], scene->objects[j]};
-    glcollide_mesh *pair_meshes[2] = {scene->meshes[pair_objects[0].mesh],
-                                      scene->meshes[pair_objects[1].mesh]};
-    int shared = pair_objects[0].mesh == pair_objects[1].mesh;
-    for (int f = 0; f < 2 && status == GLCOLLIDE_OK; f++) {
-        pair_objects[f].mesh = shared ? 0 : (uint32_t)f;
-        /* Named as the scene's objects before the world sees the meshes. */
-        status = check_finite(pair_meshes[f]->positions, pair_meshes[f]->vertex_count, names[f],
-                              pair_meshes[f]);
-    }
-    glcollide_scene pair = {.meshes = pair_meshes,
-                            .mesh_count = shared ? 1 : 2,
-                            .objects = pair_objects,
-                            .object_count = 2};
-    glcollide_world *world = NULL;
-    if (status == GLCOLLIDE_OK)
-        status = glcollide_world_from_scene(&pair, &world);
-    if (status == GLCOLLIDE_OK)
-        status = world_pair(tester, world, NULL, objects, names, options, result, map);
-    glcollide_world_destroy(&world);
-    return status;
-}
-
 /* Objects i and j of world, checked. */
 static int world_entry(glcollide_myszkowski *tester, glcollide_world *world, uint32_t i, uint32_t j,
                        const glcollide_myszkowski_options *options,
@@ -1352,31 +1313,9 @@ static int world_entry(glcollide_myszkowski *tester, glcollide_world *world, uin
     return world_pair(tester, world, NULL, objects, objects, options, result, map);
 }
 
-int glcollide_myszkowski_test(glcollide_myszkowski *tester, const glcollide_scene *scene,
-                              uint32_t i, uint32_t j, const glcollide_myszkowski_options *options,
+int glcollide_myszkowski_test(glcollide_myszkowski *tester, glcollide_world *world, uint32_t i,
+                              uint32_t j, const glcollide_myszkowski_options *options,
                               glcollide_myszkowski_result *result)
-{
-    int status = pair_begin(result, sizeof *result, "result");
-    if (status == GLCOLLIDE_OK)
-        status = pair_finish(scene_pair(tester, scene, i, j, options, result, NULL), result, NULL);
-    return status;
-}
-
-int glcollide_myszkowski_distance_map(glcollide_myszkowski *tester, const glcollide_scene *scene,
-                                      uint32_t i, uint32_t j,
-                                      const glcollide_myszkowski_options *options,
-                                      glcollide_myszkowski_map *map)
-{
-    int status = pair_begin(map, sizeof *map, "map");
-    if (status == GLCOLLIDE_OK)
-        status = pair_finish(scene_pair(tester, scene, i, j, options, NULL, map), NULL, map);
-    return status;
-}
-
-int glcollide_myszkowski_test_world(glcollide_myszkowski *tester, glcollide_world *world,
-                                    uint32_t i, uint32_t j,
-                                    const glcollide_myszkowski_options *options,
-                                    glcollide_myszkowski_result *result)
 {
     int status = pair_begin(result, sizeof *result, "result");
     if (status == GLCOLLIDE_OK)
@@ -1384,10 +1323,10 @@ int glcollide_myszkowski_test_world(glcollide_myszkowski *tester, glcollide_worl
     return status;
 }
 
-int glcollide_myszkowski_distance_map_world(glcollide_myszkowski *tester, glcollide_world *world,
-                                            uint32_t i, uint32_t j,
-                                            const glcollide_myszkowski_options *options,
-                                            glcollide_myszkowski_map *map)
+int glcollide_myszkowski_distance_map(glcollide_myszkowski *tester, glcollide_world *world,
+                                      uint32_t i, uint32_t j,
+                                      const glcollide_myszkowski_options *options,
+                                      glcollide_myszkowski_map *map)
 {
     int status = pair_begin(map, sizeof *map, "map");
     if (status == GLCOLLIDE_OK)

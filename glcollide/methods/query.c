@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Query dispatch: every method on the world; glcollide_query_run as a
- * one-shot world. */
+/* Query dispatch: every method on the world. */
 #include "methods/query.h"
 
 #include <math.h>
@@ -102,31 +101,6 @@ int glcollide_world_query(glcollide_world *world, glcollide_context *context,
         status = glcollide_result_group(result);
     if (status != GLCOLLIDE_OK) {
         glcollide_result_reset(result);
-        return status;
-    }
-    result->stats.time_ms = glcollide_now_ms() - start;
-    return GLCOLLIDE_OK;
-}
-
-int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context,
-                        const glcollide_query_options *options, glcollide_query_result *result)
-{
-    if (!result)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "query: result is NULL");
-    memset(result, 0, sizeof *result);
-    if (!scene || !options)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "query: scene or options is NULL");
-    int status = check_options(options, context);
-    if (status != GLCOLLIDE_OK)
-        return status;
-    double start = glcollide_now_ms();
-    glcollide_world *world = NULL;
-    status = glcollide_world_from_scene(scene, &world);
-    if (status == GLCOLLIDE_OK)
-        status = glcollide_world_query(world, context, options, result);
-    glcollide_world_destroy(&world);
-    if (status != GLCOLLIDE_OK) {
-        glcollide_query_result_clear(result);
         return status;
     }
     result->stats.time_ms = glcollide_now_ms() - start;

@@ -1188,21 +1188,17 @@ int glcollide_stencil_world(glcollide_world *world, glcollide_context *context,
     return status;
 }
 
-int glcollide_stencil_run(const glcollide_scene *scene, glcollide_context *context,
+int glcollide_stencil_run(glcollide_world *world, glcollide_context *context,
                           const glcollide_stencil_options *options, glcollide_stencil_result *result)
 {
     if (!result)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "stencil: result is NULL");
     memset(result, 0, sizeof *result);
-    if (!scene || !options || !context)
+    if (!world || !options || !context)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "stencil: scene, context or options is NULL");
+                              "stencil: world, context or options is NULL");
     double start = glcollide_now_ms();
-    glcollide_world *world = NULL;
-    int status = glcollide_world_from_scene(scene, &world);
-    if (status == GLCOLLIDE_OK)
-        status = glcollide_stencil_world(world, context, options, result);
-    glcollide_world_destroy(&world);
+    int status = glcollide_stencil_world(world, context, options, result);
     if (status != GLCOLLIDE_OK) {
         glcollide_stencil_result_clear(result);
         return status;

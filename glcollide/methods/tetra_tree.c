@@ -1352,19 +1352,6 @@ static int classify_points(glcollide_tetra_gpu *gpu, const double *points, size_
     return GLCOLLIDE_OK;
 }
 
-int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points, size_t count,
-                                 unsigned flags, uint8_t *inside, glcollide_tetra_stats *stats)
-{
-    glcollide_tetra_stats local;
-    if (!stats)
-        stats = &local;
-    memset(stats, 0, sizeof *stats);
-    if (!gpu || (count && (!points || !inside)))
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "tetra-tree GPU classify: gpu, points or inside is NULL");
-    return classify_points(gpu, points, count, flags, inside, stats);
-}
-
 /* Is mesh m of world the one the tree was built from (the same vertices
  * and triangles)? Compared once per change of the mesh. */
 static int tree_of_mesh(glcollide_tetra_gpu *gpu, const glcollide_world *world, uint32_t object)
@@ -1393,10 +1380,9 @@ static int tree_of_mesh(glcollide_tetra_gpu *gpu, const glcollide_world *world, 
     return GLCOLLIDE_OK;
 }
 
-int glcollide_tetra_gpu_classify_world(glcollide_tetra_gpu *gpu, const glcollide_world *world,
-                                       uint32_t object, const double *points, size_t count,
-                                       unsigned flags, uint8_t *inside,
-                                       glcollide_tetra_stats *stats)
+int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const glcollide_world *world,
+                                 uint32_t object, const double *points, size_t count,
+                                 unsigned flags, uint8_t *inside, glcollide_tetra_stats *stats)
 {
     glcollide_tetra_stats local;
     if (!stats)

@@ -115,15 +115,15 @@ int main(int argc, char **argv)
         return fail("%s", "no scene given");
     }
 
-    glcollide_scene *scene = NULL;
-    if (glcollide_scene_load(scene_path, &scene) != GLCOLLIDE_OK)
+    glcollide_world *world = NULL;
+    if (glcollide_world_load(scene_path, &world) != GLCOLLIDE_OK)
         return 1; /* the library logged file:line and cause */
     glcollide_context *context = NULL;
     if (needs_gl(options.method) && glcollide_context_create_egl(&context) != GLCOLLIDE_OK) {
-        glcollide_scene_destroy(&scene);
+        glcollide_world_destroy(&world);
         return 1;
     }
-    glcollide_query_result result;
+    glcollide_query_result result = {0};
     glcollide_stencil_result stencil = {0};
     int status;
     if (options.method == GLCOLLIDE_METHOD_STENCIL && options.level == GLCOLLIDE_LEVEL_TRIANGLES) {
@@ -132,14 +132,13 @@ int main(int argc, char **argv)
          * object I with a sample at world (X, Y, Z) inside object J. */
         glcollide_stencil_options stencil_options = glcollide_stencil_default_options();
         stencil_options.resolution = options.resolution;
-        memset(&result, 0, sizeof result);
-        status = glcollide_stencil_run(scene, context, &stencil_options, &stencil);
+        status = glcollide_stencil_run(world, context, &stencil_options, &stencil);
         result.pairs = stencil.pairs;
         result.pair_count = stencil.pair_count;
         result.stats = stencil.stats;
         stencil.pairs = NULL;
     } else {
-        status = glcollide_query_run(scene, context, &options, &result);
+        status = glcollide_world_query(world, context, &options, &result);
     }
     if (status == GLCOLLIDE_OK) {
         if (result.triangle_pair_count > 1)
@@ -160,15 +159,16 @@ int main(int argc, char **argv)
         }
         if (stats) {
             const glcollide_query_stats *s = &result.stats;
-            size_t triangles = 0;
-            for (size_t i = 0; i < scene->object_count; i++)
-                triangles += scene->meshes[scene->objects[i].mesh]->triangle_count;
+            size_t objects = glcollide_world_object_count(world), triangles = 0;
+            for (uint32_t i = 0; i < objects; i++)
+                triangles +=
+                    glcollide_world_mesh(world, glcollide_world_object(world, i)->mesh)->triangle_count;
             printf("stats method=%s objects=%zu triangles=%zu time_ms=%.3f aabb_pairs=%" PRIu64
                    " candidates=%" PRIu64 " triangle_tests=%" PRIu64 " pairs=%zu triangle_pairs=%zu"
                    " draw_calls=%" PRIu64 " gpu_syncs=%" PRIu64 " readback_bytes=%" PRIu64
                    " triangles_rasterized=%" PRIu64 " upload_bytes=%" PRIu64
                    " compute_dispatches=%" PRIu64 "\n",
-                   glcollide_method_name(options.method), scene->object_count, triangles,
+                   glcollide_method_name(options.method), objects, triangles,
                    s->time_ms, s->aabb_pairs, s->candidates, s->triangle_tests, result.pair_count,
                    result.triangle_pair_count, s->draw_calls, s->gpu_syncs, s->readback_bytes,
                    s->triangles_rasterized, s->upload_bytes, s->compute_dispatches);
@@ -177,7 +177,7 @@ int main(int argc, char **argv)
     glcollide_query_result_clear(&result);
     glcollide_stencil_result_clear(&stencil);
     glcollide_context_destroy(&context);
-    glcollide_scene_destroy(&scene);
+    glcollide_world_destroy(&world);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "glcollide-query: write error: %s\n", strerror(errno));
         return 1;

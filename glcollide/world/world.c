@@ -88,6 +88,9 @@ void glcollide_world_destroy(glcollide_world **world)
     space_release(w->space);
     if (w->method_kind)
         w->method_kind->release(w->method_scratch);
+    for (size_t m = 0; m < w->owned_count; m++)
+        glcollide_mesh_destroy(&w->owned[m]);
+    free(w->owned);
     free(w);
     *world = NULL;
 }
@@ -194,6 +197,22 @@ int glcollide_world_add_mesh(glcollide_world *world, const glcollide_mesh *mesh,
     return GLCOLLIDE_OK;
 }
 
+int glcollide_world_take_mesh(glcollide_world *world, glcollide_mesh *mesh, uint32_t *index)
+{
+    int status = world ? glcollide_array_reserve((void **)&world->owned, &world->owned_capacity,
+                                                 world->owned_count + 1, sizeof *world->owned,
+                                                 "world")
+                       : GLCOLLIDE_ERROR_INVALID_ARGUMENT;
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_world_add_mesh(world, mesh, index);
+    if (status != GLCOLLIDE_OK) {
+        glcollide_mesh_destroy(&mesh);
+        return status;
+    }
+    world->owned[world->owned_count++] = mesh;
+    return GLCOLLIDE_OK;
+}
+
 int glcollide_world_add_mesh_with_bvh(glcollide_world *world, const glcollide_mesh *mesh,
                                       glcollide_bvh *bvh, uint32_t *index)
 {
@@ -263,22 +282,20 @@ int glcollide_world_mesh_changed(glcollide_world *world, uint32_t index, size_t 
 
 /* ------------------------------------------------------------- objects */
 
-/* Unit quaternion check: within 1e-6 of unit length, then normalised (the
- * rule of scenes). */
-static int pose_from(const double translation[3], const double rotation[4], uint32_t mesh,
-                     glcollide_object *pose)
+int glcollide_world_pose_check(const double translation[3], const double rotation[4],
+                               uint32_t mesh, const char *where, glcollide_object *pose)
 {
     if (!translation || !rotation)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "world: NULL pose");
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "%sNULL pose", where);
     for (int k = 0; k < 3; k++)
         if (!isfinite(translation[k]))
             return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                                  "world: object translation is not finite");
+                                  "%sobject translation is not finite", where);
     double n2 = rotation[0] * rotation[0] + rotation[1] * rotation[1] + rotation[2] * rotation[2] +
                 rotation[3] * rotation[3];
     if (!isfinite(n2) || fabs(sqrt(n2) - 1.0) > 1e-6)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "world: object rotation (%g %g %g %g) is not a unit quaternion",
+                              "%sobject rotation (%g %g %g %g) is not a unit quaternion", where,
                               rotation[0], rotation[1], rotation[2], rotation[3]);
     pose->mesh = mesh;
     double inv = 1.0 / sqrt(n2);
@@ -317,8 +334,8 @@ static void place(glcollide_world *world, size_t o, const glcollide_object *pose
     world->changed_at[o] = ++world->clock;
 }
 
-/* Adds an object with its pose as given (no check but the mesh index). */
-static int append_object(glcollide_world *world, const glcollide_object *pose, uint32_t *index)
+int glcollide_world_add_object_as_is(glcollide_world *world, const glcollide_object *pose,
+                                     uint32_t *index)
 {
     if (pose->mesh >= world->mesh_count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
@@ -341,8 +358,8 @@ int glcollide_world_add_object(glcollide_world *world, uint32_t mesh, const doub
     if (!world)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "world: add_object with NULL");
     glcollide_object pose;
-    int status = pose_from(translation, rotation, mesh, &pose);
-    return status == GLCOLLIDE_OK ? append_object(world, &pose, index) : status;
+    int status = glcollide_world_pose_check(translation, rotation, mesh, "world: ", &pose);
+    return status == GLCOLLIDE_OK ? glcollide_world_add_object_as_is(world, &pose, index) : status;
 }
 
 int glcollide_world_set_pose(glcollide_world *world, uint32_t object, const double translation[3],
@@ -352,7 +369,8 @@ int glcollide_world_set_pose(glcollide_world *world, uint32_t object, const doub
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "world: set_pose: no object %u",
                               object);
     glcollide_object pose;
-    int status = pose_from(translation, rotation, world->objects[object].mesh, &pose);
+    int status = glcollide_world_pose_check(translation, rotation, world->objects[object].mesh,
+                                            "world: ", &pose);
     const glcollide_object *now = &world->objects[object];
     if (status == GLCOLLIDE_OK &&
         !(memcmp(now->translation, pose.translation, sizeof pose.translation) == 0 &&
@@ -384,21 +402,9 @@ const glcollide_object *glcollide_world_object(const glcollide_world *world, uin
     return world && object < world->object_count ? &world->objects[object] : NULL;
 }
 
-int glcollide_world_from_scene(const glcollide_scene *scene, glcollide_world **out)
+const glcollide_mesh *glcollide_world_mesh(const glcollide_world *world, uint32_t mesh)
 {
-    glcollide_world *world = NULL;
-    int status = glcollide_world_create(&world);
-    for (size_t m = 0; m < scene->mesh_count && status == GLCOLLIDE_OK; m++)
-        status = glcollide_world_add_mesh(world, scene->meshes[m], NULL);
-    if (status == GLCOLLIDE_OK)
-        status = reserve_objects(world, scene->object_count);
-    /* Poses as the scene holds them: the same world positions as before. */
-    for (size_t o = 0; o < scene->object_count && status == GLCOLLIDE_OK; o++)
-        status = append_object(world, &scene->objects[o], NULL);
-    if (status != GLCOLLIDE_OK)
-        glcollide_world_destroy(&world);
-    *out = world;
-    return status;
+    return world && mesh < world->mesh_count ? world->meshes[mesh].mesh : NULL;
 }
 
 /* ------------------------------------------------------------- derived */
@@ -572,7 +578,7 @@ static int space_reserve(glcollide_world_space *space, size_t n)
     grown = grown < c3 ? grown : c3;
     grown = grown < c4 ? grown : c4;
     for (size_t i = before; i < grown; i++) {
-        space->objects[i] = (glcollide_world_mesh){0};
+        space->objects[i] = (glcollide_world_placed){0};
         space->synced_at[i] = 0;
         space->position_capacity[i] = 0;
     }
@@ -585,7 +591,7 @@ static int space_sync_object(glcollide_world *world, glcollide_world_space *spac
 {
     const glcollide_object *pose = &world->objects[o];
     const glcollide_mesh *mesh = world->meshes[pose->mesh].mesh;
-    glcollide_world_mesh *w = &space->objects[o];
+    glcollide_world_placed *w = &space->objects[o];
     if (w->mesh == mesh && space->synced_at[o] >= glcollide_world_object_changed_at(world, o))
         return GLCOLLIDE_OK;
     size_t doubles = 3 * mesh->vertex_count;
@@ -641,7 +647,7 @@ int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
                                          double margin, glcollide_query_result *result,
                                          glcollide_world_scratch *scratch)
 {
-    const glcollide_world_mesh *objects[2] = {&space->objects[i], &space->objects[j]};
+    const glcollide_world_placed *objects[2] = {&space->objects[i], &space->objects[j]};
     size_t count = 0;
     for (int s = 0; s < 2; s++)
         for (size_t t = 0; t < objects[s]->mesh->triangle_count; t++)
@@ -662,7 +668,7 @@ int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
     for (int s = 0; s < 2; s++) {
         if (s == 1)
             first_of_j = n;
-        const glcollide_world_mesh *w = objects[s];
+        const glcollide_world_placed *w = objects[s];
         for (size_t t = 0; t < w->mesh->triangle_count; t++) {
             if (flags && !flags[s ? j : i][t])
                 continue;

@@ -22,12 +22,12 @@
 typedef int (*glcollide_scene_mesh_loader)(const char *scene_path, const char *mesh_path,
                                            double scale, glcollide_mesh **out, void *user);
 
-/* The scene file format (glcollide_scene_load) on a buffer, adding meshes
- * (through load_mesh) and objects to scene. For glcollide_scene_load and the
- * fuzz harness, which loads no files. */
-int glcollide_scene_parse(const char *data, size_t size, const char *path,
+/* The scene file format (glcollide_world_load) on a buffer, adding the
+ * meshes (through load_mesh; the world takes them) and objects to world.
+ * For glcollide_world_load and the fuzz harness, which loads no files. */
+int glcollide_world_parse(const char *data, size_t size, const char *path,
                           glcollide_scene_mesh_loader load_mesh, void *user,
-                          glcollide_scene *scene);
+                          glcollide_world *world);
 
 /* A mesh registered in a world: borrowed, with what is derived from it once. */
 typedef struct glcollide_world_mesh_entry {
@@ -106,6 +106,8 @@ struct glcollide_world {
     uint64_t *exact_synced;
     size_t exact_capacity, exact_synced_capacity;
     struct glcollide_world_space *space; /* world positions, for the methods that need them */
+    glcollide_mesh **owned; /* the meshes the world took (glcollide_world_take_mesh) */
+    size_t owned_count, owned_capacity;
     /* A method's scratch (glcollide_world_method_scratch), kept between frames. */
     const glcollide_world_method_kind *method_kind;
     void *method_scratch;
@@ -136,17 +138,17 @@ int glcollide_world_exact_boxes(glcollide_world *world, const glcollide_aabb **b
 /* ------------------------------------------------------------- world space */
 
 /* One object with its positions in world space. */
-typedef struct glcollide_world_mesh {
+typedef struct glcollide_world_placed {
     const glcollide_mesh *mesh;
     double *positions;     /* world space, 3 * vertex_count */
     glcollide_aabb bounds; /* of the positions triangles use */
-} glcollide_world_mesh;
+} glcollide_world_placed;
 
 /* Every object of a world in world space: for the methods that draw or test
  * world positions (cullide, far, stencil, convex). Kept by the world and
  * brought up to date for the objects changed since. */
 typedef struct glcollide_world_space {
-    glcollide_world_mesh *objects; /* object_count entries */
+    glcollide_world_placed *objects; /* object_count entries */
     size_t object_count, object_capacity;
     glcollide_aabb *bounds; /* object_count world boxes (exact) */
     size_t bounds_capacity;
@@ -160,8 +162,19 @@ typedef struct glcollide_world_space {
  * positions, OUT_OF_MEMORY. The pointer stays the world's. */
 int glcollide_world_space_get(glcollide_world *world, const glcollide_world_space **space);
 
-/* A world of the scene's meshes (borrowed) and objects. */
-int glcollide_world_from_scene(const glcollide_scene *scene, glcollide_world **out);
+/* Registers mesh as glcollide_world_add_mesh does and takes it: the world
+ * destroys it with itself (also on error, at once). For loaded worlds. */
+int glcollide_world_take_mesh(glcollide_world *world, glcollide_mesh *mesh, uint32_t *index);
+
+/* The pose rule of glcollide_world_add_object (a finite translation, a
+ * quaternion within 1e-6 of unit length, then normalised) into pose, its
+ * messages starting with where ("world: ", "scene.txt:4: "). */
+int glcollide_world_pose_check(const double translation[3], const double rotation[4],
+                               uint32_t mesh, const char *where, glcollide_object *pose);
+/* Adds an object with its pose as given, unnormalised: checks only the mesh
+ * index. For poses that already passed glcollide_world_pose_check. */
+int glcollide_world_add_object_as_is(glcollide_world *world, const glcollide_object *pose,
+                                     uint32_t *index);
 
 /*
  * Candidate triangle pairs of objects i < j of space: the pairs whose

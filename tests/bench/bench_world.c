@@ -34,6 +34,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "helpers/test_scene.h"
 
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
@@ -88,7 +89,7 @@ static int exact_test(uint32_t ta, uint32_t tb, void *user)
 }
 
 /* Is a vertex of inner (its first) inside the closed mesh of outer? */
-static int contains(const composed *c, const glcollide_scene *scene, uint32_t outer, uint32_t inner)
+static int contains(const composed *c, const test_scene *scene, uint32_t outer, uint32_t inner)
 {
     const glcollide_object *po = &scene->objects[outer], *pi = &scene->objects[inner];
     if (!c->closed[po->mesh])
@@ -105,7 +106,7 @@ static int contains(const composed *c, const glcollide_scene *scene, uint32_t ou
                                    c->bvh[po->mesh], local);
 }
 
-static void composed_frame(composed *c, const glcollide_scene *scene)
+static void composed_frame(composed *c, const test_scene *scene)
 {
     size_t n = scene->object_count;
     for (size_t o = 0; o < n; o++) {
@@ -252,10 +253,10 @@ int main(int argc, char **argv)
     }
     static const char *const names[MESHES] = {"bunny00.off", "armadillo.off",
                                               "refined_elephant.off"};
-    glcollide_scene *scene = NULL;
+    test_scene *scene = NULL;
     glcollide_world *world = NULL;
     composed c = {0};
-    if (glcollide_scene_create(&scene) || glcollide_world_create(&world))
+    if (scene_create(&scene) || glcollide_world_create(&world))
         return 1;
     for (int m = 0; m < MESHES; m++) {
         char path[4096];
@@ -271,7 +272,7 @@ int main(int argc, char **argv)
         if ((run_composed &&
              glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
                                  mesh->triangle_count, &c.bvh[m])) ||
-            glcollide_scene_add_mesh(scene, mesh, NULL) ||
+            scene_add_mesh(scene, mesh, NULL) ||
             glcollide_world_add_mesh(world, scene->meshes[m], NULL))
             return 1;
     }
@@ -282,7 +283,7 @@ int main(int argc, char **argv)
     for (int o = 0; o < objects; o++) {
         double t[3], q[4];
         random_pose(&rng, side, t, q);
-        if (glcollide_scene_add_object(scene, (uint32_t)(o % MESHES), t, q, NULL) ||
+        if (scene_add_object(scene, (uint32_t)(o % MESHES), t, q, NULL) ||
             glcollide_world_add_object(world, (uint32_t)(o % MESHES), t, q, NULL))
             return 1;
     }
@@ -391,7 +392,7 @@ int main(int argc, char **argv)
         printf("; peak memory %.0f MiB\n", peak_mib);
     glcollide_query_result_clear(&result);
     glcollide_world_destroy(&world);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
     for (int m = 0; m < MESHES; m++)
         glcollide_bvh_destroy(&c.bvh[m]);
     glcollide_pair_list_release(&c.pairs);

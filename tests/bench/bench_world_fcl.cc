@@ -61,7 +61,7 @@ static void set_pose(fcl::CollisionObjectd *object, const glcollide_object *pose
         r, fcl::Vector3d(pose->translation[0], pose->translation[1], pose->translation[2]));
 }
 
-bench_fcl *bench_fcl_create(const glcollide_scene *scene, int refit)
+bench_fcl *bench_fcl_create(const test_scene *scene, int refit)
 {
     bench_fcl *fcl = new (std::nothrow) bench_fcl();
     if (!fcl)
@@ -96,7 +96,7 @@ bench_fcl *bench_fcl_create(const glcollide_scene *scene, int refit)
     return fcl;
 }
 
-void bench_fcl_pose(bench_fcl *fcl, const glcollide_scene *scene)
+void bench_fcl_pose(bench_fcl *fcl, const test_scene *scene)
 {
     for (size_t o = 0; o < scene->object_count; o++)
         set_pose(fcl->objects[o].get(), &scene->objects[o]);

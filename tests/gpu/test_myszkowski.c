@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Myszkowski's pairwise test against the exact oracle (BVH + exact triangle
- * tests + point-in-mesh, through glcollide_query_run METHOD_EXACT):
+ * tests + point-in-mesh, through the world query, METHOD_EXACT):
  * - 1,000 random pairs (convex, pi-convex and concave generated solids and
  *   real meshes) at 64^2..512^2: false alarms must be within the stated
  *   tolerance (the oracle at that distance agrees), misses counted per
@@ -50,7 +50,7 @@ START_TEST(test_random_pairs)
     for (int i = 0; i < count; i++) {
         uint64_t seed = base + (uint64_t)i;
         int kinds[2];
-        glcollide_scene *scene = random_pair(seed, kinds);
+        test_scene *scene = random_pair(seed, kinds);
         int r = i % R, c = concave(kinds[0]) || concave(kinds[1]);
         int exact = exact_touch(scene, 0);
         glcollide_myszkowski_result found = run(scene, resolutions[r], 0);
@@ -102,7 +102,7 @@ START_TEST(test_random_pairs)
                              (unsigned long long)seed, refined.tolerance);
             }
         }
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     for (int r = 0; r < R; r++)
         for (int c = 0; c < 2; c++)
@@ -138,8 +138,8 @@ START_TEST(test_guarantee)
     test_rng rng = {0x6A4A0000u};
     int tested = 0, found_count = 0, near_misses = 0;
     for (int i = 0; i < 160; i++) {
-        glcollide_scene *scene = NULL;
-        ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+        test_scene *scene = NULL;
+        ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
         int torus = i % 2;
         int slices = 24, stacks = 16;
         double ra = test_rng_uniform(&rng, 0.2, 0.6), rb = test_rng_uniform(&rng, 0.1, 0.4);
@@ -210,7 +210,7 @@ START_TEST(test_guarantee)
                          "pair %d (%s, %g^2): reported at a gap of %g (tolerance %g)", i,
                          torus ? "torus" : "sphere", resolution, gap, apart.tolerance);
         }
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     printf("myszkowski guarantee: %d pairs overlapping by a ball of >= 1 pixel, %d found; %d pairs "
            "apart by 2..50 tolerances, none reported\n",
@@ -228,8 +228,8 @@ START_TEST(test_boxes)
     setup();
     const double q[4] = {1, 0, 0, 0};
     for (int c = 0; c < 4; c++) {
-        glcollide_scene *scene = NULL;
-        ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+        test_scene *scene = NULL;
+        ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
         glcollide_mesh *big = NULL, *small = NULL;
         ck_assert_int_eq(glcollide_mesh_generate_box(1, 1, 1, &big), GLCOLLIDE_OK);
         ck_assert_int_eq(glcollide_mesh_generate_box(0.25, 0.25, 0.25, &small), GLCOLLIDE_OK);
@@ -247,7 +247,7 @@ START_TEST(test_boxes)
         ck_assert_int_eq(found.interference, c == 1 || c == 2);
         ck_assert_uint_eq(found.concave_pixels, 0); /* boxes are convex in every direction */
         ck_assert_uint_eq(found.not_pi_convex, 0);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
 }
 END_TEST
@@ -261,8 +261,8 @@ START_TEST(test_torus_hole)
     setup();
     const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0};
     for (int c = 0; c < 3; c++) {
-        glcollide_scene *scene = NULL;
-        ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+        test_scene *scene = NULL;
+        ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
         glcollide_mesh *torus = NULL, *sphere = NULL;
         ck_assert_int_eq(glcollide_mesh_generate_torus(1, 0.3, 48, 16, &torus), GLCOLLIDE_OK);
         ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 24, 12, &sphere), GLCOLLIDE_OK);
@@ -275,7 +275,7 @@ START_TEST(test_torus_hole)
         const double along[3][3] = {{0, 0, 1}, {0, 0, 1}, {1, 0, 0}};
         memcpy(options.direction, along[c], sizeof options.direction);
         glcollide_myszkowski_result found;
-        ck_assert_int_eq(glcollide_myszkowski_test(tester, scene, 0, 1, &options, &found),
+        ck_assert_int_eq(scene_myszkowski_test(tester, scene, 0, 1, &options, &found),
                          GLCOLLIDE_OK);
         int exact = exact_touch(scene, 0);
         printf("torus/sphere %d: exact %d, found %d, passes %d, concave pixels %llu, not "
@@ -290,7 +290,7 @@ START_TEST(test_torus_hole)
         ck_assert_int_le(found.passes, 2);
         ck_assert_uint_eq(found.concave_pixels, 0);
         ck_assert_uint_eq(found.not_pi_convex, 0);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
 }
 END_TEST
@@ -335,8 +335,8 @@ START_TEST(test_deep_stack)
     setup();
     const double q[4] = {1, 0, 0, 0}, t0[3] = {0, 0, 0};
     for (int c = 0; c < 2; c++) {
-        glcollide_scene *scene = NULL;
-        ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+        test_scene *scene = NULL;
+        ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
         enum { PLATES = 80 };
         double pitch = 0.02, last = pitch * (PLATES - 1) + 0.005; /* far face of the last plate */
         double back = last + 0.003 + (c ? -0.002 : 0.002);        /* centre of A's back box */
@@ -352,7 +352,7 @@ START_TEST(test_deep_stack)
         options.full_map = 1;
         options.direction[2] = 1;
         glcollide_myszkowski_result found;
-        ck_assert_int_eq(glcollide_myszkowski_test(tester, scene, 0, 1, &options, &found),
+        ck_assert_int_eq(scene_myszkowski_test(tester, scene, 0, 1, &options, &found),
                          GLCOLLIDE_OK);
         int exact = exact_touch(scene, 0);
         printf("deep stack %d: exact %d, found %d, passes %d, A is the %s, concave pixels %llu, "
@@ -366,7 +366,7 @@ START_TEST(test_deep_stack)
         ck_assert_int_eq(found.passes, 3);
         ck_assert_uint_eq(found.unresolved_pixels, 0);
         ck_assert_uint_gt(found.concave_pixels, 0);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
 }
 END_TEST
@@ -376,44 +376,44 @@ END_TEST
 START_TEST(test_errors)
 {
     setup();
-    glcollide_scene *scene = box_and_open_box();
+    test_scene *scene = box_and_open_box();
     glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
     glcollide_myszkowski_result result;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    int status = glcollide_myszkowski_test(tester, scene, 0, 1, &options, &result);
+    int status = scene_myszkowski_test(tester, scene, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
                        "myszkowski: object 1 (open box) is not a closed solid: 4 boundary, 0 "
                        "non-manifold, 0 misoriented edges, 0 degenerate triangles, signed volume "
                        "0.833333");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test(tester, scene, 0, 0, &options, &result);
+    status = scene_myszkowski_test(tester, scene, 0, 0, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: objects 0 and 0: need two distinct objects of 2");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test(tester, scene, 0, 7, &options, &result);
+    status = scene_myszkowski_test(tester, scene, 0, 7, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: objects 0 and 7: need two distinct objects of 2");
     options.resolution = 8;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test(tester, scene, 0, 1, &options, &result);
+    status = scene_myszkowski_test(tester, scene, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: resolution 8 outside 16..4096");
     options = glcollide_myszkowski_default_options();
     options.direction[1] = NAN;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test(tester, scene, 0, 1, &options, &result);
+    status = scene_myszkowski_test(tester, scene, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: direction must be finite");
     options = glcollide_myszkowski_default_options();
     options.margin = -1;
     glcollide_myszkowski_map map;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map);
+    status = scene_myszkowski_map(tester, scene, 0, 1, &options, &map);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: margin must be finite and >= 0, got -1");
     ck_assert_ptr_null(map.distance);
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test(NULL, scene, 0, 1, &options, &result);
+    status = scene_myszkowski_test(NULL, scene, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: tester, scene or options is NULL");
     status = glcollide_myszkowski_create(NULL, NULL);
@@ -424,13 +424,13 @@ START_TEST(test_errors)
     options = glcollide_myszkowski_default_options();
     options.check_solids = 0;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test(tester, scene, 0, 1, &options, &result);
+    status = scene_myszkowski_test(tester, scene, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
                        "myszkowski: object 0 (box) has non-finite coordinates");
     test_log_capture_stop();
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
     /* An empty mesh interferes with nothing, and is no error. */
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     glcollide_mesh *empty = NULL, *cube = NULL;
     ck_assert_int_eq(glcollide_mesh_create(NULL, 0, NULL, 0, "empty", &empty), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &cube), GLCOLLIDE_OK);
@@ -439,11 +439,11 @@ START_TEST(test_errors)
     test_scene_add_object(scene, test_scene_add_mesh(scene, cube), t0, q);
     options = glcollide_myszkowski_default_options();
     options.check_solids = 0;
-    ck_assert_int_eq(glcollide_myszkowski_test(tester, scene, 0, 1, &options, &result),
+    ck_assert_int_eq(scene_myszkowski_test(tester, scene, 0, 1, &options, &result),
                      GLCOLLIDE_OK);
     ck_assert_int_eq(result.interference, 0);
     ck_assert_int_eq(result.passes, 0);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
     glcollide_myszkowski_destroy(NULL);
 }
 END_TEST
@@ -454,8 +454,8 @@ END_TEST
 START_TEST(test_query)
 {
     setup();
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     glcollide_mesh *sphere = NULL, *torus = NULL, *knot = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 16, 10, &sphere), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_torus(1, 0.25, 48, 12, &torus), GLCOLLIDE_OK);
@@ -475,10 +475,10 @@ START_TEST(test_query)
     test_scene_add_object(scene, mt, tt2, q); /* boxes overlap, solids do not */
     glcollide_query_options options = glcollide_query_default_options();
     glcollide_query_result exact, convex;
-    ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &exact), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_query(scene, NULL, &options, &exact), GLCOLLIDE_OK);
     options.method = GLCOLLIDE_METHOD_CONVEX;
     options.resolution = 256;
-    ck_assert_int_eq(glcollide_query_run(scene, context, &options, &convex), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_query(scene, context, &options, &convex), GLCOLLIDE_OK);
     printf("convex query: %zu pairs (exact %zu), %llu candidates, %llu draw calls, %llu syncs, "
            "%.1f ms\n",
            convex.pair_count, exact.pair_count, (unsigned long long)convex.stats.candidates,
@@ -494,16 +494,16 @@ START_TEST(test_query)
     glcollide_query_result_clear(&convex);
     /* No context, a distance: clear errors. */
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    int status = glcollide_query_run(scene, NULL, &options, &convex);
+    int status = scene_query(scene, NULL, &options, &convex);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "query: method 'convex' runs on the GPU and needs a context");
     options.distance = 0.1;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_query_run(scene, context, &options, &convex);
+    status = scene_query(scene, context, &options, &convex);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "query: method 'convex' answers interference only (no --distance)");
     test_log_capture_stop();
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 END_TEST
 
@@ -517,8 +517,8 @@ START_TEST(test_query_scenes)
     size_t exact_pairs = 0, missed = 0, extra = 0, candidates = 0, draws = 0, syncs = 0;
     for (int i = 0; i < 40; i++) {
         test_rng rng = {0x5CE70000u + (uint64_t)i};
-        glcollide_scene *scene = NULL;
-        ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+        test_scene *scene = NULL;
+        ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
         int n = 3 + (int)test_rng_below(&rng, 4);
         for (int k = 0; k < n; k++) {
             int kind = (int)test_rng_below(&rng, SHAPE_REAL);
@@ -532,13 +532,13 @@ START_TEST(test_query_scenes)
         }
         glcollide_query_options options = glcollide_query_default_options();
         glcollide_query_result exact, near, convex;
-        ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &exact), GLCOLLIDE_OK);
+        ck_assert_int_eq(scene_query(scene, NULL, &options, &exact), GLCOLLIDE_OK);
         options.distance = 1e-3;
-        ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &near), GLCOLLIDE_OK);
+        ck_assert_int_eq(scene_query(scene, NULL, &options, &near), GLCOLLIDE_OK);
         options = glcollide_query_default_options();
         options.method = GLCOLLIDE_METHOD_CONVEX;
         options.resolution = 256;
-        ck_assert_int_eq(glcollide_query_run(scene, context, &options, &convex), GLCOLLIDE_OK);
+        ck_assert_int_eq(scene_query(scene, context, &options, &convex), GLCOLLIDE_OK);
         for (size_t k = 0; k < exact.pair_count; k++)
             missed += !bsearch(&exact.pairs[k], convex.pairs, convex.pair_count,
                                sizeof *convex.pairs, glcollide_index_pair_compare);
@@ -564,7 +564,7 @@ START_TEST(test_query_scenes)
         glcollide_query_result_clear(&exact);
         glcollide_query_result_clear(&near);
         glcollide_query_result_clear(&convex);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     printf("convex query on 40 random scenes at 256^2: %zu exact pairs, %zu missed, %zu extra "
            "(closer than 1e-3); %zu pairs tested, %zu draw calls, %zu syncs\n",
@@ -579,8 +579,8 @@ END_TEST
 START_TEST(test_gl_state)
 {
     setup();
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     glcollide_mesh *torus = NULL, *sphere = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_torus(1, 0.3, 32, 12, &torus), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 16, 8, &sphere), GLCOLLIDE_OK);
@@ -617,10 +617,10 @@ START_TEST(test_gl_state)
         glcollide_gl_state_save(&before);
         glcollide_myszkowski_result result;
         glcollide_myszkowski_map map;
-        ck_assert_int_eq(glcollide_myszkowski_test(own, scene, 0, 1, &options, &result),
+        ck_assert_int_eq(scene_myszkowski_test(own, scene, 0, 1, &options, &result),
                          GLCOLLIDE_OK);
         ck_assert_int_eq(result.interference, 1);
-        ck_assert_int_eq(glcollide_myszkowski_distance_map(own, scene, 0, 1, &options, &map),
+        ck_assert_int_eq(scene_myszkowski_map(own, scene, 0, 1, &options, &map),
                          GLCOLLIDE_OK);
         glcollide_myszkowski_map_clear(&map);
         glcollide_gl_state_save(&after);
@@ -641,7 +641,7 @@ START_TEST(test_gl_state)
             glStencilOpSeparate(GL_FRONT, GL_KEEP, GL_KEEP, GL_KEEP);
         }
     }
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 
 Suite *suite_myszkowski(void)

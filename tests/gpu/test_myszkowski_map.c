@@ -27,7 +27,7 @@ typedef struct map_check {
 /* Ray casts every pixel centre of map through objects 0 and 1 of scene
  * (the library's CPU ray casting, the CPU twin's map) and compares coverage
  * and distance. */
-static void check_map(const glcollide_scene *scene, const glcollide_myszkowski_map *map,
+static void check_map(const test_scene *scene, const glcollide_myszkowski_map *map,
                       map_check *out, const char *what)
 {
     double *world[2];
@@ -95,13 +95,13 @@ START_TEST(test_distance_map)
     for (int i = 0; i < 36; i++) {
         uint64_t seed = 0x3D150000u + (uint64_t)i;
         int kinds[2];
-        glcollide_scene *scene = random_pair(seed, kinds);
+        test_scene *scene = random_pair(seed, kinds);
         glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
         options.resolution = i % 2 ? 96 : 64;
         options.check_solids = 0;
         options.margin = 0.05;
         glcollide_myszkowski_map map;
-        ck_assert_int_eq(glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map),
+        ck_assert_int_eq(scene_myszkowski_map(tester, scene, 0, 1, &options, &map),
                          GLCOLLIDE_OK);
         TEST_REQUIRE(map.stats.gpu_syncs <= 3 && map.stats.draw_calls <= 10,
                      "map: %llu syncs, %llu draw calls", (unsigned long long)map.stats.gpu_syncs,
@@ -124,7 +124,7 @@ START_TEST(test_distance_map)
             maps++;
         }
         glcollide_myszkowski_map_clear(&map);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     printf("myszkowski distance maps: %zu maps, %zu pixels, %zu compared with ray casting, %zu "
            "ambiguous; error: RMS %.2f, max %.2f depth steps (max %.3f of the per-pixel bound)\n",
@@ -152,8 +152,8 @@ START_TEST(test_refine)
     map_check checks[2] = {{0}, {0}};
     enum { PAIRS = 24 };
     for (int i = 0; i < PAIRS; i++) {
-        glcollide_scene *scene = NULL;
-        ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+        test_scene *scene = NULL;
+        ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
         glcollide_mesh *a = NULL, *b = NULL;
         ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 32, 16, &a), GLCOLLIDE_OK);
         ck_assert_int_eq(glcollide_mesh_generate_sphere(0.3, 32, 16, &b), GLCOLLIDE_OK);
@@ -181,7 +181,7 @@ START_TEST(test_refine)
         for (int refine = 0; refine < 2; refine++) {
             options.refine = refine;
             glcollide_myszkowski_map map;
-            ck_assert_int_eq(glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map),
+            ck_assert_int_eq(scene_myszkowski_map(tester, scene, 0, 1, &options, &map),
                              GLCOLLIDE_OK);
             ck_assert_int_eq(map.refined, refine);
             double cosine =
@@ -202,7 +202,7 @@ START_TEST(test_refine)
         /* The test's answer does not depend on the refinement. */
         glcollide_myszkowski_result plain = run(scene, 96, 0), refined;
         options.refine = 1;
-        ck_assert_int_eq(glcollide_myszkowski_test(tester, scene, 0, 1, &options, &refined),
+        ck_assert_int_eq(scene_myszkowski_test(tester, scene, 0, 1, &options, &refined),
                          GLCOLLIDE_OK);
         ck_assert_int_eq(plain.interference, 1);
         ck_assert_int_eq(refined.interference, 1);
@@ -211,7 +211,7 @@ START_TEST(test_refine)
                      "refined test: %llu draw calls, %llu syncs",
                      (unsigned long long)refined.stats.draw_calls,
                      (unsigned long long)refined.stats.gpu_syncs);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     printf(
         "myszkowski refinement on %d sphere pairs: direction off the centre line by %.1f degrees "
@@ -244,15 +244,15 @@ START_TEST(test_cpu_twin_gpu)
     for (int kind = 0; kind < 4; kind++)
         for (int i = 0; i < counts[kind]; i++) {
             uint64_t seed = bases[kind] + (uint64_t)i;
-            glcollide_scene *scene = shape_scene(kind, seed);
+            test_scene *scene = shape_scene(kind, seed);
             glcollide_world *world = world_of_scene(scene);
             glcollide_myszkowski_options options = shape_options(256);
             glcollide_myszkowski_result gpu, on_scene, cpu;
-            ck_assert_int_eq(glcollide_myszkowski_test_world(tester, world, 0, 1, &options, &gpu),
+            ck_assert_int_eq(glcollide_myszkowski_test(tester, world, 0, 1, &options, &gpu),
                              GLCOLLIDE_OK);
-            ck_assert_int_eq(glcollide_myszkowski_test(tester, scene, 0, 1, &options, &on_scene),
+            ck_assert_int_eq(scene_myszkowski_test(tester, scene, 0, 1, &options, &on_scene),
                              GLCOLLIDE_OK);
-            ck_assert_int_eq(glcollide_myszkowski_test_world(twin, world, 0, 1, &options, &cpu),
+            ck_assert_int_eq(glcollide_myszkowski_test(twin, world, 0, 1, &options, &cpu),
                              GLCOLLIDE_OK);
             int exact = world_exact(world, 0);
             char what[80];
@@ -280,7 +280,7 @@ START_TEST(test_cpu_twin_gpu)
                        what, gpu.interference, exact, gpu.tolerance, gpu.pixel_size);
             }
             glcollide_world_destroy(&world);
-            glcollide_scene_destroy(&scene);
+            scene_destroy(&scene);
         }
     printf("myszkowski GPU vs CPU twin: %d pairs (%zu touching): %zu misses (thin overlaps), %zu "
            "false alarms within the tolerance\n",
@@ -305,18 +305,18 @@ START_TEST(test_world_maps)
     for (int i = 0; i < 12; i++) {
         uint64_t seed = 0x7C1A0000u + (uint64_t)i;
         int kinds[2];
-        glcollide_scene *scene = random_pair(seed, kinds);
+        test_scene *scene = random_pair(seed, kinds);
         glcollide_world *world = world_of_scene(scene);
         glcollide_myszkowski_options options = shape_options(64);
         options.margin = 0.05;
         glcollide_myszkowski_map gpu, on_scene, cpu;
         ck_assert_int_eq(
-            glcollide_myszkowski_distance_map_world(tester, world, 0, 1, &options, &gpu),
+            glcollide_myszkowski_distance_map(tester, world, 0, 1, &options, &gpu),
             GLCOLLIDE_OK);
         ck_assert_int_eq(
-            glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &on_scene),
+            scene_myszkowski_map(tester, scene, 0, 1, &options, &on_scene),
             GLCOLLIDE_OK);
-        ck_assert_int_eq(glcollide_myszkowski_distance_map_world(twin, world, 0, 1, &options, &cpu),
+        ck_assert_int_eq(glcollide_myszkowski_distance_map(twin, world, 0, 1, &options, &cpu),
                          GLCOLLIDE_OK);
         char what[64];
         snprintf(what, sizeof what, "seed 0x%llx", (unsigned long long)seed);
@@ -345,7 +345,7 @@ START_TEST(test_world_maps)
         glcollide_myszkowski_map_clear(&on_scene);
         glcollide_myszkowski_map_clear(&cpu);
         glcollide_world_destroy(&world);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     ck_assert_uint_gt(compared, 1000);
     glcollide_myszkowski_destroy(&twin);

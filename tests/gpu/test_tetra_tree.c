@@ -309,7 +309,7 @@ START_TEST(test_self_intersecting)
         if (gl) {
             glcollide_tetra_gpu *gpu = NULL;
             ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
-            ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, points[i][0], 3, 0, got, NULL),
+            ck_assert_int_eq(tetra_classify(gpu, meshes[i], points[i][0], 3, 0, got, NULL),
                              GLCOLLIDE_OK);
             ck_assert_mem_eq(got, inside[i], 3);
             glcollide_tetra_gpu_destroy(&gpu);
@@ -365,7 +365,7 @@ START_TEST(test_real_meshes)
         if (gl) {
             ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
             ck_assert_int_eq(
-                glcollide_tetra_gpu_classify(gpu, set.p, set.count, 0, gpu_answer, &gpu_stats),
+                tetra_classify(gpu, m, set.p, set.count, 0, gpu_answer, &gpu_stats),
                 GLCOLLIDE_OK);
         } else {
             memcpy(gpu_answer, expected, set.count);
@@ -378,7 +378,7 @@ START_TEST(test_real_meshes)
         double moved_ms;
         uint8_t *moved = oracle(m, &set, &moved_ms);
         if (gl)
-            ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count,
+            ck_assert_int_eq(tetra_classify(gpu, m, set.p, set.count,
                                                           GLCOLLIDE_TETRA_FRAME_COHERENCE,
                                                           gpu_answer, &coherent_stats),
                              GLCOLLIDE_OK);
@@ -453,7 +453,7 @@ START_TEST(test_raw_meshes)
         ck_assert_uint_eq(disagreements(real_files[r], &set, expected, got), 0);
         glcollide_tetra_gpu *gpu = NULL;
         ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
-        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count, 0, got, NULL),
+        ck_assert_int_eq(tetra_classify(gpu, m, set.p, set.count, 0, got, NULL),
                          GLCOLLIDE_OK);
         ck_assert_uint_eq(disagreements(real_files[r], &set, expected, got), 0);
         glcollide_tetra_gpu_destroy(&gpu);
@@ -503,7 +503,7 @@ START_TEST(test_gpu_generated)
         glcollide_tetra_stats stats;
         ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
         for (int frame = 0; frame < 2; frame++) {
-            ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count,
+            ck_assert_int_eq(tetra_classify(gpu, meshes[i], set.p, set.count,
                                                           GLCOLLIDE_TETRA_FRAME_COHERENCE, got,
                                                           &stats),
                              GLCOLLIDE_OK);
@@ -519,7 +519,7 @@ START_TEST(test_gpu_generated)
             expected[a] = expected[b];
             expected[b] = e;
         }
-        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count,
+        ck_assert_int_eq(tetra_classify(gpu, meshes[i], set.p, set.count,
                                                       GLCOLLIDE_TETRA_FRAME_COHERENCE, got, &stats),
                          GLCOLLIDE_OK);
         ck_assert_uint_eq(disagreements(meshes[i]->name, &set, expected, got), 0);
@@ -662,11 +662,11 @@ START_TEST(test_bad_arguments)
         context_setup();
         glcollide_tetra_gpu *gpu = NULL;
         ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
-        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, points, 6, 0, answers, NULL),
+        ck_assert_int_eq(tetra_classify(gpu, box, points, 6, 0, answers, NULL),
                          GLCOLLIDE_OK);
         for (int i = 0; i < 6; i++)
             ck_assert_int_eq(answers[i], i == 2);
-        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, NULL, 0, 0, NULL, NULL), GLCOLLIDE_OK);
+        ck_assert_int_eq(tetra_classify(gpu, box, NULL, 0, 0, NULL, NULL), GLCOLLIDE_OK);
         glcollide_tetra_gpu_destroy(&gpu);
         glcollide_tetra_gpu_destroy(&gpu); /* NULL is fine */
     }

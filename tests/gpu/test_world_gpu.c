@@ -380,9 +380,9 @@ START_TEST(test_other_gpu_methods_world_vs_fresh)
     test_rng rng = {0x0B1E0000u};
     glcollide_mesh *meshes[2];
     glcollide_world *world = NULL;
-    glcollide_scene *scene = NULL;
+    test_scene *scene = NULL;
     ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     for (int m = 0; m < 2; m++) {
         ck_assert_int_eq(glcollide_mesh_generate_sphere(0.4 + 0.2 * m, 10, 6, &meshes[m]),
                          GLCOLLIDE_OK);
@@ -426,7 +426,7 @@ START_TEST(test_other_gpu_methods_world_vs_fresh)
     }
     glcollide_query_result_clear(&kept);
     glcollide_world_destroy(&world);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
     for (int m = 0; m < 2; m++)
         glcollide_mesh_destroy(&meshes[m]);
 }

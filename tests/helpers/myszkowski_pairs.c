@@ -31,18 +31,18 @@ void teardown(void)
 
 /* Exact answer for objects 0 and 1 of a two-object scene: do they touch,
  * or come closer than distance? */
-int exact_touch(const glcollide_scene *scene, double distance)
+int exact_touch(const test_scene *scene, double distance)
 {
     glcollide_query_options options = glcollide_query_default_options();
     options.distance = distance;
     glcollide_query_result result;
-    ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &result), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_query(scene, NULL, &options, &result), GLCOLLIDE_OK);
     int touch = result.pair_count > 0;
     glcollide_query_result_clear(&result);
     return touch;
 }
 
-glcollide_myszkowski_result run_with(const glcollide_scene *scene, int resolution, int full_map,
+glcollide_myszkowski_result run_with(const test_scene *scene, int resolution, int full_map,
                                      int refine)
 {
     glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
@@ -51,12 +51,12 @@ glcollide_myszkowski_result run_with(const glcollide_scene *scene, int resolutio
     options.refine = refine;
     options.check_solids = 0; /* the meshes are checked once where they are made */
     glcollide_myszkowski_result result;
-    int status = glcollide_myszkowski_test(tester, scene, 0, 1, &options, &result);
+    int status = scene_myszkowski_test(tester, scene, 0, 1, &options, &result);
     ck_assert_msg(status == GLCOLLIDE_OK, "myszkowski failed: %s", glcollide_status_string(status));
     return result;
 }
 
-glcollide_myszkowski_result run(const glcollide_scene *scene, int resolution, int full_map)
+glcollide_myszkowski_result run(const test_scene *scene, int resolution, int full_map)
 {
     return run_with(scene, resolution, full_map, 0);
 }
@@ -115,11 +115,11 @@ glcollide_mesh *make_shape(test_rng *rng, int kind, double s, int allow_large)
 
 /* Two solids: the first at the origin, the second at a random direction
  * and a distance that makes about half of the pairs touch. */
-glcollide_scene *random_pair(uint64_t seed, int kinds[2])
+test_scene *random_pair(uint64_t seed, int kinds[2])
 {
     test_rng rng = {seed};
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     double origin = (seed % 11 == 0) ? 1e4 : 0; /* far from the world origin now and then */
     for (int f = 0; f < 2; f++) {
         kinds[f] = (int)test_rng_below(&rng, SHAPE_KINDS);
@@ -149,10 +149,10 @@ int concave(int kind)
 
 /* Object 0 a closed box at the origin, object 1 the same box without its
  * last two triangles ("open box"), 0.3 along x: the errors' scene. */
-glcollide_scene *box_and_open_box(void)
+test_scene *box_and_open_box(void)
 {
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     glcollide_mesh *box = NULL, *open = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &box), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_create(box->positions, box->vertex_count, box->triangles,
@@ -168,7 +168,7 @@ glcollide_scene *box_and_open_box(void)
 
 /* A world of scene's meshes (borrowed) and objects; the scene's poses are
  * then set to the world's (normalised), so that both hold the same poses. */
-glcollide_world *world_of_scene(glcollide_scene *scene)
+glcollide_world *world_of_scene(test_scene *scene)
 {
     glcollide_world *world = NULL;
     ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
@@ -201,11 +201,11 @@ int world_exact(glcollide_world *world, double distance)
 /* Object 1 a shape of size 0.5 near the centre of object 0, a sphere of
  * radius 1.5 (inside it), or the other way round when swap; random poses
  * from seed, far from the world origin now and then. */
-static glcollide_scene *nested_pair(uint64_t seed, int swap)
+static test_scene *nested_pair(uint64_t seed, int swap)
 {
     test_rng rng = {seed};
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     glcollide_mesh *big = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_sphere(1.5, 16, 10, &big), GLCOLLIDE_OK);
     glcollide_mesh *small =
@@ -229,11 +229,11 @@ static glcollide_scene *nested_pair(uint64_t seed, int swap)
 
 /* A torus (tube radius 0.24 on a circle of 0.7) and a sphere of radius 0.3
  * in its hole, off centre by up to 0.1: disjoint, their boxes nested. */
-static glcollide_scene *hole_pair(uint64_t seed)
+static test_scene *hole_pair(uint64_t seed)
 {
     test_rng rng = {seed};
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     glcollide_mesh *torus = NULL, *ball = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_torus(0.7, 0.24, 24, 10, &torus), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_sphere(0.3, 16, 10, &ball), GLCOLLIDE_OK);
@@ -251,7 +251,7 @@ static glcollide_scene *hole_pair(uint64_t seed)
 /* The scenes of the one-shape tests: kind 0 random_pair (generated and
  * real meshes, about half touching), 1 and 2 nested (containment, each
  * order), 3 disjoint with nested boxes. */
-glcollide_scene *shape_scene(int kind, uint64_t seed)
+test_scene *shape_scene(int kind, uint64_t seed)
 {
     int kinds[2];
     return kind == 0   ? random_pair(seed, kinds)

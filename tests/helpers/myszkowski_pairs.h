@@ -25,11 +25,11 @@ void teardown(void);
 
 /* Exact answer for objects 0 and 1 of a two-object scene: do they touch,
  * or come closer than distance? */
-int exact_touch(const glcollide_scene *scene, double distance);
+int exact_touch(const test_scene *scene, double distance);
 /* The GPU tester on objects 0 and 1 (check_solids off), failing on error. */
-glcollide_myszkowski_result run_with(const glcollide_scene *scene, int resolution, int full_map,
+glcollide_myszkowski_result run_with(const test_scene *scene, int resolution, int full_map,
                                      int refine);
-glcollide_myszkowski_result run(const glcollide_scene *scene, int resolution, int full_map);
+glcollide_myszkowski_result run(const test_scene *scene, int resolution, int full_map);
 
 enum { SHAPE_BOX, SHAPE_SPHERE, SHAPE_CAPSULE, SHAPE_TORUS, SHAPE_KNOT, SHAPE_REAL, SHAPE_KINDS };
 extern const char *const shape_names[SHAPE_KINDS];
@@ -41,23 +41,23 @@ extern glcollide_mesh *real_meshes[5];
 glcollide_mesh *make_shape(test_rng *rng, int kind, double s, int allow_large);
 /* Two solids: the first at the origin, the second at a random direction
  * and a distance that makes about half of the pairs touch. */
-glcollide_scene *random_pair(uint64_t seed, int kinds[2]);
+test_scene *random_pair(uint64_t seed, int kinds[2]);
 int concave(int kind);
 
 /* Object 0 a closed box at the origin, object 1 the same box without its
  * last two triangles ("open box"), 0.3 along x: the errors' scene. */
-glcollide_scene *box_and_open_box(void);
+test_scene *box_and_open_box(void);
 
 /* A world of scene's meshes (borrowed) and objects; the scene's poses are
  * then set to the world's (normalised), so that both hold the same poses. */
-glcollide_world *world_of_scene(glcollide_scene *scene);
+glcollide_world *world_of_scene(test_scene *scene);
 /* The exact method on world (objects 0 and 1): do they touch, or come
  * within distance? */
 int world_exact(glcollide_world *world, double distance);
 /* The scenes of the one-shape tests: kind 0 random_pair (generated and
  * real meshes, about half touching), 1 and 2 nested (containment, each
  * order), 3 disjoint with nested boxes. */
-glcollide_scene *shape_scene(int kind, uint64_t seed);
+test_scene *shape_scene(int kind, uint64_t seed);
 extern const char *const scene_kinds[4];
 glcollide_myszkowski_options shape_options(int resolution);
 /* The fields of a result that describe the answer and its view, and maps,

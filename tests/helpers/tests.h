@@ -5,6 +5,7 @@
 #define GLCOLLIDE_TESTS_H
 
 #include "helpers/splitmix64.h"
+#include "helpers/test_scene.h"
 
 #include <glcollide/glcollide.h>
 
@@ -92,9 +93,8 @@ glcollide_mesh *test_random_mesh(test_rng *rng, double s);
 
 /* Adds mesh (must not be NULL) / an object to scene, failing the test on
  * any error; test_scene_add_mesh returns the index of the mesh. */
-uint32_t test_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh);
-void test_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double t[3],
-                           const double q[4]);
+uint32_t test_scene_add_mesh(test_scene *scene, glcollide_mesh *mesh);
+void test_scene_add_object(test_scene *scene, uint32_t mesh, const double t[3], const double q[4]);
 
 /*
  * Two boxes in one closed mesh: a cube of half side 1 at the origin and one
@@ -107,7 +107,7 @@ void test_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double t
 glcollide_mesh *test_two_boxes(const double offset[3], double half, int inverted, const char *name);
 
 /* One query (exact without the context), failing the test on any error. */
-glcollide_query_result test_run_query(const glcollide_scene *scene, glcollide_context *context,
+glcollide_query_result test_run_query(const test_scene *scene, glcollide_context *context,
                                       glcollide_method method, glcollide_level level,
                                       int resolution, double distance);
 

@@ -100,7 +100,7 @@ static void check_world_entry(glcollide_tetra_gpu *gpu, const glcollide_world *w
                      GLCOLLIDE_OK);
     glcollide_tetra_stats stats;
     ck_assert_int_eq(
-        glcollide_tetra_gpu_classify_world(gpu, world, 1, points, count, 0, got, &stats),
+        glcollide_tetra_gpu_classify(gpu, world, 1, points, count, 0, got, &stats),
         GLCOLLIDE_OK);
     size_t inside = 0, differ = 0;
     for (size_t i = 0; i < count; i++) {

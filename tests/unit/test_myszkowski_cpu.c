@@ -34,14 +34,14 @@ START_TEST(test_cpu_twin_exact)
     for (int kind = 0; kind < 4; kind++)
         for (int i = 0; i < counts[kind]; i++) {
             uint64_t seed = bases[kind] + (uint64_t)i;
-            glcollide_scene *scene = shape_scene(kind, seed);
+            test_scene *scene = shape_scene(kind, seed);
             glcollide_world *world = world_of_scene(scene);
             glcollide_myszkowski_options options = shape_options(256);
             glcollide_myszkowski_result on_world, on_scene;
             ck_assert_int_eq(
-                glcollide_myszkowski_test_world(twin, world, 0, 1, &options, &on_world),
+                glcollide_myszkowski_test(twin, world, 0, 1, &options, &on_world),
                 GLCOLLIDE_OK);
-            ck_assert_int_eq(glcollide_myszkowski_test(twin, scene, 0, 1, &options, &on_scene),
+            ck_assert_int_eq(scene_myszkowski_test(twin, scene, 0, 1, &options, &on_scene),
                              GLCOLLIDE_OK);
             int exact = world_exact(world, 0);
             char what[80];
@@ -60,7 +60,7 @@ START_TEST(test_cpu_twin_exact)
                              what);
             touching[kind] += (size_t)exact;
             glcollide_world_destroy(&world);
-            glcollide_scene_destroy(&scene);
+            scene_destroy(&scene);
         }
     printf("myszkowski CPU twin: %d random pairs (%zu touching), %d nested, %d disjoint: all the "
            "exact method's answer\n",
@@ -87,8 +87,8 @@ START_TEST(test_cpu_twin_map)
     ck_assert_int_eq(glcollide_myszkowski_create(NULL, &twin), GLCOLLIDE_OK);
     static const double shifts[2] = {1.0, 0.75}, expected[2] = {0.125, -0.125};
     for (int c = 0; c < 2; c++) {
-        glcollide_scene *scene = NULL;
-        ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+        test_scene *scene = NULL;
+        ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
         glcollide_mesh *a = NULL, *b = NULL;
         ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &a), GLCOLLIDE_OK);
         ck_assert_int_eq(glcollide_mesh_generate_box(0.375, 0.1875, 0.1875, &b), GLCOLLIDE_OK);
@@ -103,9 +103,9 @@ START_TEST(test_cpu_twin_map)
         options.direction[0] = 1;
         options.margin = 0.0625;
         glcollide_myszkowski_map map, on_scene;
-        ck_assert_int_eq(glcollide_myszkowski_distance_map_world(twin, world, 0, 1, &options, &map),
+        ck_assert_int_eq(glcollide_myszkowski_distance_map(twin, world, 0, 1, &options, &map),
                          GLCOLLIDE_OK);
-        ck_assert_int_eq(glcollide_myszkowski_distance_map(twin, scene, 0, 1, &options, &on_scene),
+        ck_assert_int_eq(scene_myszkowski_map(twin, scene, 0, 1, &options, &on_scene),
                          GLCOLLIDE_OK);
         require_same_map(&map, &on_scene, "boxes");
         ck_assert_int_gt(map.width, 0);
@@ -137,7 +137,7 @@ START_TEST(test_cpu_twin_map)
         glcollide_myszkowski_map_clear(&map);
         glcollide_myszkowski_map_clear(&on_scene);
         glcollide_world_destroy(&world);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     glcollide_myszkowski_destroy(&twin);
 }
@@ -154,14 +154,14 @@ START_TEST(test_world_errors)
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: out is NULL");
     test_log_capture_stop();
     ck_assert_int_eq(glcollide_myszkowski_create(NULL, &twin), GLCOLLIDE_OK);
-    glcollide_scene *scene = box_and_open_box();
+    test_scene *scene = box_and_open_box();
     glcollide_world *world = world_of_scene(scene);
     glcollide_myszkowski_options options = glcollide_myszkowski_default_options();
     glcollide_myszkowski_result result;
     glcollide_myszkowski_map map;
     memset(&result, 0xff, sizeof result);
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test_world(twin, world, 0, 1, &options, &result);
+    status = glcollide_myszkowski_test(twin, world, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
                        "myszkowski: object 1 (open box) is not a closed solid: 4 boundary, 0 "
                        "non-manifold, 0 misoriented edges, 0 degenerate triangles, signed volume "
@@ -169,60 +169,60 @@ START_TEST(test_world_errors)
     ck_assert_int_eq(result.interference, 0);
     ck_assert_int_eq(result.width, 0);
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test(twin, scene, 0, 1, &options, &result);
+    status = scene_myszkowski_test(twin, scene, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
                        "myszkowski: object 1 (open box) is not a closed solid: 4 boundary, 0 "
                        "non-manifold, 0 misoriented edges, 0 degenerate triangles, signed volume "
                        "0.833333");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test_world(twin, world, 1, 1, &options, &result);
+    status = glcollide_myszkowski_test(twin, world, 1, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: objects 1 and 1: need two distinct objects of 2");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test_world(twin, world, 0, 7, &options, &result);
+    status = glcollide_myszkowski_test(twin, world, 0, 7, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: objects 0 and 7: need two distinct objects of 2");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_distance_map_world(twin, world, 9, 0, &options, &map);
+    status = glcollide_myszkowski_distance_map(twin, world, 9, 0, &options, &map);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: objects 9 and 0: need two distinct objects of 2");
     ck_assert_ptr_null(map.distance);
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test_world(NULL, world, 0, 1, &options, &result);
+    status = glcollide_myszkowski_test(NULL, world, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: tester, world or options is NULL");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test_world(twin, NULL, 0, 1, &options, &result);
+    status = glcollide_myszkowski_test(twin, NULL, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: tester, world or options is NULL");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test_world(twin, world, 0, 1, NULL, &result);
+    status = glcollide_myszkowski_test(twin, world, 0, 1, NULL, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: tester, world or options is NULL");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test_world(twin, world, 0, 1, &options, NULL);
+    status = glcollide_myszkowski_test(twin, world, 0, 1, &options, NULL);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: result is NULL");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_distance_map_world(twin, world, 0, 1, &options, NULL);
+    status = glcollide_myszkowski_distance_map(twin, world, 0, 1, &options, NULL);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "myszkowski: map is NULL");
     options.resolution = 8;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_myszkowski_test_world(twin, world, 0, 1, &options, &result);
+    status = glcollide_myszkowski_test(twin, world, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "myszkowski: resolution 8 outside 16..4096");
     test_log_capture_stop();
     /* Nothing lost: the same tester and world, without the solid check. */
     options = glcollide_myszkowski_default_options();
     options.check_solids = 0;
-    ck_assert_int_eq(glcollide_myszkowski_test_world(twin, world, 0, 1, &options, &result),
+    ck_assert_int_eq(glcollide_myszkowski_test(twin, world, 0, 1, &options, &result),
                      GLCOLLIDE_OK);
     ck_assert_int_eq(result.interference, 1);
-    ck_assert_int_eq(glcollide_myszkowski_distance_map_world(twin, world, 0, 1, &options, &map),
+    ck_assert_int_eq(glcollide_myszkowski_distance_map(twin, world, 0, 1, &options, &map),
                      GLCOLLIDE_OK);
     ck_assert_int_gt(map.width, 0);
     glcollide_myszkowski_map_clear(&map);
     glcollide_world_destroy(&world);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
     glcollide_myszkowski_destroy(&twin);
     glcollide_myszkowski_destroy(&twin); /* NULL is fine */
 }

@@ -2,7 +2,7 @@
 /*
  * The tetra-tree's CPU twin (a tetra_gpu made without a context) against
  * glcollide_tetra_tree_classify with frame coherence, and the world entry
- * (glcollide_tetra_gpu_classify_world) without GL: answers for posed
+ * (glcollide_tetra_gpu_classify on a world) without GL: answers for posed
  * meshes, refusals word for word. In tests/glcollide-tests; the GPU's are in
  * tests/gpu/test_tetra_tree.c.
  */
@@ -42,9 +42,9 @@ START_TEST(test_cpu_twin)
         for (int frame = 0; frame < 3; frame++) {
             size_t n = frame == 2 ? count / 2 : count;
             glcollide_tetra_stats stats, tree_stats;
-            ck_assert_int_eq(glcollide_tetra_gpu_classify(
-                                 twin, p, n, GLCOLLIDE_TETRA_FRAME_COHERENCE, got, &stats),
-                             GLCOLLIDE_OK);
+            ck_assert_int_eq(
+                tetra_classify(twin, m, p, n, GLCOLLIDE_TETRA_FRAME_COHERENCE, got, &stats),
+                GLCOLLIDE_OK);
             ck_assert_int_eq(glcollide_tetra_tree_classify(tree, p, n, expected, NULL, &tree_stats),
                              GLCOLLIDE_OK);
             ck_assert_msg(memcmp(expected, got, n) == 0,
@@ -100,33 +100,33 @@ START_TEST(test_world_entry_errors)
     double point[3] = {1, 2, 3};
     uint8_t inside = 7;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(twin, NULL, 1, point, 1, 0, &inside, NULL);
+    status = glcollide_tetra_gpu_classify(twin, NULL, 1, point, 1, 0, &inside, NULL);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "tetra-tree world classify: gpu, world, points or inside is NULL");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(NULL, world, 1, point, 1, 0, &inside, NULL);
+    status = glcollide_tetra_gpu_classify(NULL, world, 1, point, 1, 0, &inside, NULL);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "tetra-tree world classify: gpu, world, points or inside is NULL");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(twin, world, 1, NULL, 1, 0, &inside, NULL);
+    status = glcollide_tetra_gpu_classify(twin, world, 1, NULL, 1, 0, &inside, NULL);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "tetra-tree world classify: gpu, world, points or inside is NULL");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(twin, world, 2, point, 1, 0, &inside, NULL);
+    status = glcollide_tetra_gpu_classify(twin, world, 2, point, 1, 0, &inside, NULL);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "tetra-tree world classify: no object 2 (the world has 2)");
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(twin, world, 0, point, 1, 0, &inside, NULL);
+    status = glcollide_tetra_gpu_classify(twin, world, 0, point, 1, 0, &inside, NULL);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "tetra-tree: object 0's mesh (box, 12 triangles) is not the one the tree "
                        "was built from (torus, 384 triangles)");
     ck_assert_int_eq(inside, 7); /* untouched */
     /* The same counts, one vertex moved: refused too, once the world says so. */
-    ck_assert_int_eq(glcollide_tetra_gpu_classify_world(twin, world, 1, point, 1, 0, &inside, NULL),
+    ck_assert_int_eq(glcollide_tetra_gpu_classify(twin, world, 1, point, 1, 0, &inside, NULL),
                      GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_world_replace_mesh(world, 1, moved), GLCOLLIDE_OK);
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(twin, world, 1, point, 1, 0, &inside, NULL);
+    status = glcollide_tetra_gpu_classify(twin, world, 1, point, 1, 0, &inside, NULL);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "tetra-tree: object 1's mesh (moved torus, 384 triangles) is not the one "
                        "the tree was built from (torus, 384 triangles)");
@@ -134,7 +134,7 @@ START_TEST(test_world_entry_errors)
     ck_assert_int_eq(glcollide_world_replace_mesh(world, 1, torus), GLCOLLIDE_OK);
     /* Nothing lost: the torus's centre (the hole) is outside. */
     inside = 7;
-    ck_assert_int_eq(glcollide_tetra_gpu_classify_world(twin, world, 1, point, 1, 0, &inside, NULL),
+    ck_assert_int_eq(glcollide_tetra_gpu_classify(twin, world, 1, point, 1, 0, &inside, NULL),
                      GLCOLLIDE_OK);
     ck_assert_int_eq(inside, 0);
     glcollide_world_destroy(&world);

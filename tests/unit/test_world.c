@@ -3,7 +3,7 @@
  * The persistent world: frame after frame of moved objects, meshes deformed
  * in place and meshes replaced, each frame's answer (exact and sap, objects
  * and triangles, with and without a distance) equal to a one-shot query on
- * the same meshes and poses, whose world is made afresh (glcollide_query_run,
+ * the same meshes and poses, whose world is made afresh (scene_query,
  * itself held to brute force by the query suite). A stale box, BVH,
  * solidity or world position shows as a difference. Also: the grouping of
  * triangle pairs by object pair, the argument checks word for word, and
@@ -25,10 +25,10 @@
 static const double identity[4] = {1, 0, 0, 0};
 
 /* The world's meshes and poses as a scene (the meshes copied). */
-static glcollide_scene *scene_of(const glcollide_world *world, glcollide_mesh *const *meshes)
+static test_scene *scene_of(const glcollide_world *world, glcollide_mesh *const *meshes)
 {
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     for (size_t m = 0; m < glcollide_world_mesh_count(world); m++) {
         glcollide_mesh *copy = NULL;
         ck_assert_int_eq(glcollide_mesh_create(meshes[m]->positions, meshes[m]->vertex_count,
@@ -138,7 +138,7 @@ START_TEST(test_world_frames_vs_fresh)
                 retired[retired_count++] = meshes[m]; /* borrowed until replaced */
                 meshes[m] = next;
             }
-            glcollide_scene *scene = scene_of(world, meshes);
+            test_scene *scene = scene_of(world, meshes);
             int slot = 0;
             for (int method = GLCOLLIDE_METHOD_EXACT; method <= GLCOLLIDE_METHOD_SAP; method++)
                 for (int level = 0; level < 2; level++)
@@ -150,7 +150,7 @@ START_TEST(test_world_frames_vs_fresh)
                         ck_assert_int_eq(glcollide_world_query(world, NULL, &options, &kept[slot]),
                                          GLCOLLIDE_OK);
                         glcollide_query_result fresh;
-                        ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &fresh),
+                        ck_assert_int_eq(scene_query(scene, NULL, &options, &fresh),
                                          GLCOLLIDE_OK);
                         char what[64];
                         snprintf(what, sizeof what, "seed %d %s level %d distance %d", seed,
@@ -161,7 +161,7 @@ START_TEST(test_world_frames_vs_fresh)
                         compared++;
                         glcollide_query_result_clear(&fresh);
                     }
-            glcollide_scene_destroy(&scene);
+            scene_destroy(&scene);
         }
         for (int slot = 0; slot < 8; slot++)
             glcollide_query_result_clear(&kept[slot]);
