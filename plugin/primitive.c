@@ -137,7 +137,7 @@ int plugin_primitive_of(dGeomID geom, glcollide_primitive *p)
         break;
     default: return 0;
     }
-    p->pose = plugin_geom_object(geom);
+    p->pose = plugin_geom_pose(geom);
     return 1;
 }
 
@@ -147,7 +147,7 @@ static int has_triangle_callbacks(dGeomID mesh, int ray)
            (ray && dGeomTriMeshGetRayCallback(mesh));
 }
 
-static glcollide_contact_solid solid_of(const plugin_mesh *m, const glcollide_object *pose)
+static glcollide_contact_solid solid_of(const plugin_mesh *m, const glcollide_pose *pose)
 {
     const glcollide_mesh *mesh = m->mesh;
     return (glcollide_contact_solid){mesh->positions, mesh->triangles, mesh->vertex_count,
@@ -174,7 +174,7 @@ static int ray_collide(plugin_scratch *t, const plugin_mesh *m, dGeomID mesh, dG
     if (plugin_reserve((void **)&t->ray_hits, &t->ray_hit_capacity, max_contacts,
                        sizeof *t->ray_hits) != GLCOLLIDE_OK)
         return 0;
-    glcollide_object pose = plugin_geom_object(mesh);
+    glcollide_pose pose = plugin_geom_pose(mesh);
     glcollide_contact_solid solid = solid_of(m, &pose);
     size_t count = 0;
     if (glcollide_ray_mesh(&solid, o, d, (double)dGeomRayGetLength(ray), flags, t->ray_hits,

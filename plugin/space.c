@@ -200,7 +200,7 @@ static int may_contain_pair(plugin_thread *t, const plugin_space_buffers *buffer
     const plugin_mesh *ma = plugin_geom_mesh(t, ga), *mb = plugin_geom_mesh(t, gb);
     if (!ma || !mb)
         return 1;
-    glcollide_object oa = plugin_geom_object(ga), ob = plugin_geom_object(gb);
+    glcollide_pose oa = plugin_geom_pose(ga), ob = plugin_geom_pose(gb);
     return plugin_may_contain(ma, &oa, mb, &ob) || plugin_may_contain(mb, &ob, ma, &oa);
 }
 
@@ -358,7 +358,7 @@ static int pose_world(plugin_thread *t, const plugin_space_buffers *buffers, siz
         int32_t o = buffers->scene_object[i];
         if (o < 0)
             continue;
-        glcollide_object pose = plugin_geom_object(buffers->geoms[i]);
+        glcollide_pose pose = plugin_geom_pose(buffers->geoms[i]);
         int status =
             same ? glcollide_world_set_pose(world, (uint32_t)o, pose.translation, pose.rotation)
                  : glcollide_world_add_object(world, t->cull_meshes[o], pose.translation,

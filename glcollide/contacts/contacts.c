@@ -1805,14 +1805,14 @@ int glcollide_contacts_generate_with(const double *positions_a, const uint32_t *
 /* A solid's vertex in world space. */
 static void solid_vertex(const glcollide_contact_solid *s, size_t v, double out[3])
 {
-    glcollide_object_transform_points(&s->pose, s->positions + 3 * v, 1, out);
+    glcollide_pose_transform_points(&s->pose, s->positions + 3 * v, 1, out);
 }
 
 /* World point p in the solid's object space (the rotation's transpose). */
 static void to_object(const glcollide_contact_solid *s, const double p[3], double out[3])
 {
     double m[9], d[3];
-    glcollide_object_rotation_matrix(&s->pose, m);
+    glcollide_pose_rotation_matrix(&s->pose, m);
     glcollide_vec3_sub(d, p, s->pose.translation);
     for (int k = 0; k < 3; k++)
         out[k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
@@ -1864,7 +1864,7 @@ static size_t push_out(const glcollide_contact_solid *inner, const glcollide_con
     if (!(glcollide_bvh_nearest(outer->bvh, outer->positions, c_local, s_local, &nearest) <
           INFINITY))
         return 0;
-    glcollide_object_transform_points(&outer->pose, s_local, 1, s);
+    glcollide_pose_transform_points(&outer->pose, s_local, 1, s);
     glcollide_vec3_sub(u, s, c);
     double len = length3(u);
     if (!(len > 0.0)) { /* the centroid on the surface: the face's outward normal */

@@ -230,17 +230,17 @@ static int finite3(const double v[3])
 }
 
 /* A pose's rotation matrix, its quaternion normalised; 0 if not finite. */
-static int pose_matrix(const glcollide_object *pose, double m[9])
+static int pose_matrix(const glcollide_pose *pose, double m[9])
 {
     double q = 0.0;
     for (int k = 0; k < 4; k++)
         q += pose->rotation[k] * pose->rotation[k];
     if (!finite3(pose->translation) || !isfinite(q) || !(q > 0.0))
         return 0;
-    glcollide_object unit = *pose;
+    glcollide_pose unit = *pose;
     for (int k = 0; k < 4; k++)
         unit.rotation[k] = pose->rotation[k] / sqrt(q);
-    glcollide_object_rotation_matrix(&unit, m);
+    glcollide_pose_rotation_matrix(&unit, m);
     return 1;
 }
 

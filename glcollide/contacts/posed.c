@@ -89,11 +89,11 @@ static void side_order(glcollide_posed_side *side, size_t triangle_count)
 
 /* Gives the marked triangles their slots and their world corners. */
 static void side_place(glcollide_posed_side *side, const glcollide_mesh *mesh,
-                       const glcollide_object *pose)
+                       const glcollide_pose *pose)
 {
     side_order(side, mesh->triangle_count);
     double m[9];
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(pose, m);
     for (uint32_t s = 0; s < (uint32_t)side->used; s++) {
         uint32_t t = side->ids[s];
         side->slot_of[t] = s;
@@ -106,8 +106,8 @@ static void side_place(glcollide_posed_side *side, const glcollide_mesh *mesh,
 }
 
 int glcollide_posed_contacts(glcollide_posed_pair *pair, const glcollide_mesh *a,
-                             const glcollide_object *pose_a, const glcollide_mesh *b,
-                             const glcollide_object *pose_b, const glcollide_index_pair *candidates,
+                             const glcollide_pose *pose_a, const glcollide_mesh *b,
+                             const glcollide_pose *pose_b, const glcollide_index_pair *candidates,
                              size_t candidate_count, glcollide_contact *contacts,
                              size_t max_contacts, size_t *count)
 {

@@ -67,11 +67,11 @@ void glcollide_frame_fit(const glcollide_aabb *box, double origin[3], double *sc
 
 /*
  * The world position of local point `local` of an object placed by pose
- * (rotation m), computed as glcollide_object_transform_points does: the
+ * (rotation m), computed as glcollide_pose_transform_points does: the
  * methods that test world positions exactly see the same numbers however
  * they get them.
  */
-static inline void glcollide_place_point(const glcollide_object *pose, const double m[9],
+static inline void glcollide_place_point(const glcollide_pose *pose, const double m[9],
                                          const double *local, double out[3])
 {
     for (int r = 0; r < 3; r++)
@@ -97,7 +97,7 @@ static inline void glcollide_unplace_point(const double translation[3], const do
  * world_box bounds the placed mesh.
  */
 /* glcollide_aabb_place with the pose's rotation matrix (row major, from
- * glcollide_object_rotation_matrix) made once by the caller. */
+ * glcollide_pose_rotation_matrix) made once by the caller. */
 void glcollide_aabb_place_with(const glcollide_aabb *local, const double m[9],
                                const double translation[3], glcollide_aabb *box);
 
@@ -105,7 +105,7 @@ void glcollide_aabb_place_with(const glcollide_aabb *local, const double m[9],
  * stride doubles (cx, cy, cz, hx, hy, hz), each placed by pose as
  * glcollide_aabb_place places a box; empty when count is 0. */
 void glcollide_boxes_place_union(const double *boxes, size_t stride, size_t count,
-                                 const glcollide_object *pose, glcollide_aabb *out);
+                                 const glcollide_pose *pose, glcollide_aabb *out);
 
 /* The boxes of bvh's nodes depth levels below the root, left to right (a
  * leaf above that depth gives its triangles' boxes where they fit in its
@@ -121,11 +121,11 @@ size_t glcollide_bvh_frontier(const glcollide_bvh *bvh, int depth, double *boxes
  * to these boxes and its tests' miss rates measured with them), each placed
  * as glcollide_aabb_place places a box. Tighter than the placed root box as
  * depth grows, at 2^depth boxes' cost; empty for an empty BVH. */
-void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_object *pose, int depth,
+void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_pose *pose, int depth,
                                  glcollide_aabb *out);
 
 int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
-                                  const glcollide_object *pose, const glcollide_aabb *world_box,
+                                  const glcollide_pose *pose, const glcollide_aabb *world_box,
                                   const double p[3]);
 
 #endif /* GLCOLLIDE_GEOMETRY_INTERNAL_H */

@@ -49,7 +49,7 @@
 typedef struct ray_cast {
     const double *positions;
     const uint32_t *triangles;
-    const glcollide_object *pose; /* positions in object space, placed by pose (or NULL) */
+    const glcollide_pose *pose;   /* positions in object space, placed by pose (or NULL) */
     double m[9];                  /* pose's rotation */
     double p[3], q[3];
     glcollide_aabb segment_box;
@@ -399,13 +399,13 @@ int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
 }
 
 int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
-                                  const glcollide_object *pose, const glcollide_aabb *world_box,
+                                  const glcollide_pose *pose, const glcollide_aabb *world_box,
                                   const double p[3])
 {
     if (!mesh->triangle_count || !bvh || !isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
         return 0;
     ray_cast ray = {.positions = mesh->positions, .triangles = mesh->triangles, .pose = pose};
-    glcollide_object_rotation_matrix(pose, ray.m);
+    glcollide_pose_rotation_matrix(pose, ray.m);
     int inside = cast_rays(&ray, mesh->triangle_count, bvh, world_box, p);
     if (inside >= 0)
         return inside;

@@ -67,13 +67,13 @@ static int visit(uint32_t triangle, void *user)
 static void finish_hits(const ray_search *r, const double world_origin[3],
                         const double world_direction[3])
 {
-    glcollide_object pose = r->mesh->pose;
+    glcollide_pose pose = r->mesh->pose;
     double q = 0.0, m[9];
     for (int k = 0; k < 4; k++)
         q += pose.rotation[k] * pose.rotation[k];
     for (int k = 0; k < 4; k++)
         pose.rotation[k] /= sqrt(q);
-    glcollide_object_rotation_matrix(&pose, m);
+    glcollide_pose_rotation_matrix(&pose, m);
     for (size_t i = 0; i < r->count; i++) {
         glcollide_ray_hit *h = &r->hits[i];
         const uint32_t *v = r->mesh->triangles + 3 * (size_t)h->triangle;
@@ -116,11 +116,11 @@ int glcollide_ray_mesh(const glcollide_contact_solid *mesh, const double origin[
                               length, d2);
     if (max_hits == 0 || mesh->triangle_count == 0)
         return GLCOLLIDE_OK;
-    glcollide_object pose = mesh->pose;
+    glcollide_pose pose = mesh->pose;
     for (int k = 0; k < 4; k++)
         pose.rotation[k] /= sqrt(q);
     double m[9];
-    glcollide_object_rotation_matrix(&pose, m);
+    glcollide_pose_rotation_matrix(&pose, m);
     ray_search r = {.mesh = mesh,
                     .t_max = length,
                     .flags = flags,

@@ -625,8 +625,8 @@ static double fill_records(struct glcollide_cull_cache *cache, const glcollide_w
     for (size_t p = 0; p < count; p++) {
         const glcollide_object *pose = &world->objects[objects[p]];
         float *r = cache->records + 16 * p;
-        error =
-            fmax(error, glcollide_gpu_pose(pose, &cache->meshes[pose->mesh].gpu, origin, scale, r));
+        error = fmax(error, glcollide_gpu_pose(&pose->pose, &cache->meshes[pose->mesh].gpu, origin,
+                                               scale, r));
         r[11] = bits_float(cache->first[p]);
         r[15] = bits_float(pose->mesh);
     }

@@ -347,8 +347,8 @@ static void solid_init(solid *s, const glcollide_mesh *mesh, int crossing,
     /* The pose's own matrix: differences of transformed points lose the
      * rotation once the translation's ulp exceeds the axes (from 1e17 on,
      * deep interpenetration was missed). */
-    glcollide_object_rotation_matrix(pose, s->rotation);
-    memcpy(s->translation, pose->translation, sizeof s->translation);
+    glcollide_pose_rotation_matrix(&pose->pose, s->rotation);
+    memcpy(s->translation, pose->pose.translation, sizeof s->translation);
     for (int k = 0; k < 3; k++) {
         s->local_min[k] = INFINITY;
         s->local_max[k] = -INFINITY;
@@ -1252,8 +1252,8 @@ static int world_pair(glcollide_myszkowski *t, glcollide_world *world,
                                              n ? n : 1, sizeof(double), "myszkowski");
             if (status != GLCOLLIDE_OK)
                 break;
-            glcollide_object_transform_points(pose, entry->mesh->positions,
-                                              entry->mesh->vertex_count, t->positions[f]);
+            glcollide_pose_transform_points(&pose->pose, entry->mesh->positions,
+                                            entry->mesh->vertex_count, t->positions[f]);
             positions = t->positions[f];
         }
         status = check_finite(positions, entry->mesh->vertex_count, names[f], entry->mesh);

@@ -10,7 +10,7 @@
  * boxes overlap (grown by D/2) are the candidates handed to exact tests,
  * and the object pairs reported are those with candidates.
  * The CPU's work is in objects, pairs and the triangles left: only those
- * are placed in world space (as glcollide_object_transform_points places
+ * are placed in world space (as glcollide_pose_transform_points places
  * them), never a whole mesh.
  */
 #include "methods/cull.h"
@@ -131,15 +131,16 @@ static int triangles_left(const glcollide_world *world, cull_scratch *s,
         const glcollide_object *pose = &world->objects[s->taking_part[p]];
         const glcollide_mesh *mesh = world->meshes[pose->mesh].mesh;
         double m[9];
-        glcollide_object_rotation_matrix(pose, m);
+        glcollide_pose_rotation_matrix(&pose->pose, m);
         for (size_t f = s->ranges[2 * p]; f < i; f++) {
             size_t t = frame->flagged[f] - frame->first[p];
             glcollide_aabb *box = &s->triangle_boxes[f];
             glcollide_aabb_empty(box);
             for (int corner = 0; corner < 3; corner++) {
                 double q[3];
-                glcollide_place_point(
-                    pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * t + corner], q);
+                glcollide_place_point(&pose->pose, m,
+                                      mesh->positions + 3 * (size_t)mesh->triangles[3 * t + corner],
+                                      q);
                 glcollide_aabb_add_point(box, q);
             }
         }
@@ -225,7 +226,7 @@ static int tighten_pairs(glcollide_world *world, cull_scratch *s, double margin)
             const double *frontier = mesh_frontier(world, pose->mesh, &count);
             if (!frontier)
                 return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-            glcollide_boxes_place_union(frontier, TIGHT_BOXES, count, pose, box);
+            glcollide_boxes_place_union(frontier, TIGHT_BOXES, count, &pose->pose, box);
             if (!(box->min[0] <= box->max[0]))
                 *box = world->boxes[o]; /* an empty mesh: its box as it was */
             s->tight_at[o] = stamp;

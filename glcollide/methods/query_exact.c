@@ -11,7 +11,7 @@
  * On the persistent world: candidates come from sweep-and-prune on the
  * objects' boxes and the two meshes' object-space BVHs placed by their poses
  * (no world copy of any mesh); only the triangles of candidate pairs are
- * placed in world space, as glcollide_object_transform_points places them,
+ * placed in world space, as glcollide_pose_transform_points places them,
  * so the exact tests see the same coordinates as on world positions.
  */
 #include "methods/query.h"
@@ -33,8 +33,9 @@ static void place_triangle(const glcollide_mesh *mesh, const glcollide_object *p
                            const double m[9], uint32_t t, double corners[3][3])
 {
     for (int c = 0; c < 3; c++)
-        glcollide_place_point(
-            pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c], corners[c]);
+        glcollide_place_point(&pose->pose, m,
+                              mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c],
+                              corners[c]);
 }
 
 /* Triangles (corners a0 a1 a2 b0 b1 b2) at most distance apart, measured
@@ -91,13 +92,13 @@ static int contains_part(const glcollide_world *world, uint32_t outer, uint32_t 
     const uint32_t *parts = in->shell_count ? in->shells : &first;
     size_t count = in->shell_count ? in->shell_count : 1;
     double m[9];
-    glcollide_object_rotation_matrix(pose_i, m);
+    glcollide_pose_rotation_matrix(&pose_i->pose, m);
     for (size_t i = 0; i < count; i++) {
         double p[3];
-        glcollide_place_point(pose_i, m, in->mesh->positions + 3 * (size_t)parts[i], p);
+        glcollide_place_point(&pose_i->pose, m, in->mesh->positions + 3 * (size_t)parts[i], p);
         if (glcollide_aabb_overlap(&world->boxes[outer],
                                    &(glcollide_aabb){{p[0], p[1], p[2]}, {p[0], p[1], p[2]}}) &&
-            glcollide_point_in_posed_mesh(o->mesh, o->bvh, pose_o, &world->boxes[outer], p))
+            glcollide_point_in_posed_mesh(o->mesh, o->bvh, &pose_o->pose, &world->boxes[outer], p))
             return 1;
     }
     return 0;
@@ -117,12 +118,12 @@ int glcollide_query_exact_pair(glcollide_world *world, uint32_t i, uint32_t j, d
         .all_triangles = all_triangles,
         .result = result,
     };
-    glcollide_object_rotation_matrix(pair.pose_a, pair.ma);
-    glcollide_object_rotation_matrix(pair.pose_b, pair.mb);
+    glcollide_pose_rotation_matrix(&pair.pose_a->pose, pair.ma);
+    glcollide_pose_rotation_matrix(&pair.pose_b->pose, pair.mb);
     uint64_t tests_before = result->stats.triangle_tests;
-    glcollide_bvh_overlap_objects(world->meshes[pair.pose_a->mesh].bvh, pair.pose_a,
-                                  world->meshes[pair.pose_b->mesh].bvh, pair.pose_b, distance / 2,
-                                  test_triangles, &pair);
+    glcollide_bvh_overlap_posed(world->meshes[pair.pose_a->mesh].bvh, &pair.pose_a->pose,
+                                world->meshes[pair.pose_b->mesh].bvh, &pair.pose_b->pose,
+                                distance / 2, test_triangles, &pair);
     result->stats.candidates += result->stats.triangle_tests - tests_before;
     if (pair.status == GLCOLLIDE_OK && !pair.found)
         pair.found = contains_part(world, i, j) || contains_part(world, j, i);

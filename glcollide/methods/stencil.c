@@ -539,7 +539,7 @@ static int select_objects(struct glcollide_stencil_cache *cache, glcollide_world
             cache->flags[o] = ACTIVE; /* placed: cleared below */
             status = glcollide_world_prepare_mesh(world, pose->mesh, GLCOLLIDE_WORLD_BVH);
             if (status == GLCOLLIDE_OK)
-                glcollide_bvh_placed_bounds(world->meshes[pose->mesh].bvh, pose, TIGHT_DEPTH,
+                glcollide_bvh_placed_bounds(world->meshes[pose->mesh].bvh, &pose->pose, TIGHT_DEPTH,
                                             &cache->boxes[o]);
         }
     memset(cache->flags, 0, n);
@@ -643,8 +643,8 @@ static double fill_records(struct glcollide_stencil_cache *cache, const glcollid
         const glcollide_object *pose = &world->objects[o];
         uint32_t *record = cache->records + OBJECT_WORDS * p;
         float placement[8];
-        error = fmax(error, glcollide_gpu_pose(pose, &cache->meshes[pose->mesh].gpu, origin, scale,
-                                               placement));
+        error = fmax(error, glcollide_gpu_pose(&pose->pose, &cache->meshes[pose->mesh].gpu, origin,
+                                               scale, placement));
         memcpy(record, placement, sizeof placement);
         for (int k = 0; k < 3; k++)
             record[8 + k] = (uint32_t)cache->firsts[3 * p + (size_t)k];
@@ -792,7 +792,7 @@ static int sample_inside(glcollide_world *world, const glcollide_aabb *box, uint
     if ((*status = glcollide_world_prepare_mesh(world, pose->mesh, GLCOLLIDE_WORLD_BVH)) !=
         GLCOLLIDE_OK)
         return 0;
-    return glcollide_point_in_posed_mesh(entry->mesh, entry->bvh, pose, box, p);
+    return glcollide_point_in_posed_mesh(entry->mesh, entry->bvh, &pose->pose, box, p);
 }
 
 /* A frame's geometry on the CPU side, for turning records into samples. */

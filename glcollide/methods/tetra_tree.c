@@ -1404,8 +1404,8 @@ int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const glcollide_world
     /* Into the mesh's space: these doubles are what is classified (exactly). */
     const glcollide_object *pose = &world->objects[object];
     double m[9];
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(&pose->pose, m);
     for (size_t i = 0; i < count; i++)
-        glcollide_unplace_point(pose->translation, m, points + 3 * i, gpu->local + 3 * i);
+        glcollide_unplace_point(pose->pose.translation, m, points + 3 * i, gpu->local + 3 * i);
     return classify_points(gpu, gpu->local, count, flags, inside, stats);
 }

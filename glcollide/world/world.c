@@ -300,9 +300,9 @@ int glcollide_world_pose_check(const double translation[3], const double rotatio
     pose->mesh = mesh;
     double inv = 1.0 / sqrt(n2);
     for (int k = 0; k < 3; k++)
-        pose->translation[k] = translation[k];
+        pose->pose.translation[k] = translation[k];
     for (int k = 0; k < 4; k++)
-        pose->rotation[k] = rotation[k] * inv;
+        pose->pose.rotation[k] = rotation[k] * inv;
     return GLCOLLIDE_OK;
 }
 
@@ -311,7 +311,8 @@ static void rebox_mesh_objects(glcollide_world *world, uint32_t m)
 {
     for (size_t o = 0; o < world->object_count; o++)
         if (world->objects[o].mesh == m)
-            glcollide_aabb_place(&world->meshes[m].bounds, &world->objects[o], &world->boxes[o]);
+            glcollide_aabb_place(&world->meshes[m].bounds, &world->objects[o].pose,
+                                 &world->boxes[o]);
 }
 
 static int reserve_objects(glcollide_world *world, size_t count)
@@ -330,7 +331,7 @@ static int reserve_objects(glcollide_world *world, size_t count)
 static void place(glcollide_world *world, size_t o, const glcollide_object *pose)
 {
     world->objects[o] = *pose;
-    glcollide_aabb_place(&world->meshes[pose->mesh].bounds, pose, &world->boxes[o]);
+    glcollide_aabb_place(&world->meshes[pose->mesh].bounds, &pose->pose, &world->boxes[o]);
     world->changed_at[o] = ++world->clock;
 }
 
@@ -373,8 +374,8 @@ int glcollide_world_set_pose(glcollide_world *world, uint32_t object, const doub
                                             "world: ", &pose);
     const glcollide_object *now = &world->objects[object];
     if (status == GLCOLLIDE_OK &&
-        !(memcmp(now->translation, pose.translation, sizeof pose.translation) == 0 &&
-          memcmp(now->rotation, pose.rotation, sizeof pose.rotation) == 0))
+        !(memcmp(now->pose.translation, pose.pose.translation, sizeof pose.pose.translation) == 0 &&
+          memcmp(now->pose.rotation, pose.pose.rotation, sizeof pose.pose.rotation) == 0))
         place(world, object, &pose); /* the same pose again is no change: caches stay */
     return status;
 }
@@ -517,11 +518,11 @@ static void exact_box(const glcollide_world *world, size_t o, glcollide_aabb *bo
     const glcollide_object *pose = &world->objects[o];
     const glcollide_mesh *mesh = world->meshes[pose->mesh].mesh;
     double m[9];
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(&pose->pose, m);
     glcollide_aabb_empty(box);
     for (size_t i = 0; i < 3 * mesh->triangle_count; i++) {
         double p[3];
-        glcollide_place_point(pose, m, mesh->positions + 3 * (size_t)mesh->triangles[i], p);
+        glcollide_place_point(&pose->pose, m, mesh->positions + 3 * (size_t)mesh->triangles[i], p);
         glcollide_aabb_add_point(box, p);
     }
 }
@@ -606,7 +607,7 @@ static int space_sync_object(glcollide_world *world, glcollide_world_space *spac
         space->position_capacity[o] = doubles;
     }
     w->mesh = mesh;
-    glcollide_object_transform_points(pose, mesh->positions, mesh->vertex_count, w->positions);
+    glcollide_pose_transform_points(&pose->pose, mesh->positions, mesh->vertex_count, w->positions);
     glcollide_aabb_empty(&w->bounds);
     for (size_t t = 0; t < 3 * mesh->triangle_count; t++)
         glcollide_aabb_add_point(&w->bounds, w->positions + 3 * (size_t)mesh->triangles[t]);

@@ -103,7 +103,8 @@ static run_result glcollide_run(const test_scene *scene, glcollide_context *cont
         for (size_t o = 0; o < scene->object_count && o < 64; o++) {
             const glcollide_mesh *m = scene->meshes[scene->objects[o].mesh];
             world[o] = malloc(3 * m->vertex_count * sizeof(double));
-            glcollide_object_transform_points(&scene->objects[o], m->positions, m->vertex_count, world[o]);
+            glcollide_pose_transform_points(&scene->objects[o].pose, m->positions, m->vertex_count,
+                                            world[o]);
         }
         r.hits = exact_tests(scene, &result, world);
         for (size_t o = 0; o < 64; o++)
@@ -123,8 +124,8 @@ static void bench_bunnies(glcollide_context *context, int repeat, int resolution
     if (scene_load(path, &scene) != GLCOLLIDE_OK)
         return;
     ode_mesh a, b;
-    ode_mesh_make(&a, scene->meshes[0], &scene->objects[0]);
-    ode_mesh_make(&b, scene->meshes[0], &scene->objects[1]);
+    ode_mesh_make(&a, scene->meshes[0], &scene->objects[0].pose);
+    ode_mesh_make(&b, scene->meshes[0], &scene->objects[1].pose);
     double *times = malloc((size_t)repeat * sizeof *times);
     static const char *const ode_names[] = {"ode-rigid", "ode-refit", "ode-rebuild"};
     double ode_ms[3];

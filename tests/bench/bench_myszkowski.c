@@ -138,8 +138,8 @@ static placement measure(glcollide_myszkowski *tester, const test_scene *scene, 
 
     bench_peak_reset();
     ode_mesh a, b;
-    ode_mesh_make(&a, scene->meshes[scene->objects[0].mesh], &scene->objects[0]);
-    ode_mesh_make(&b, scene->meshes[scene->objects[1].mesh], &scene->objects[1]);
+    ode_mesh_make(&a, scene->meshes[scene->objects[0].mesh], &scene->objects[0].pose);
+    ode_mesh_make(&b, scene->meshes[scene->objects[1].mesh], &scene->objects[1].pose);
     dContactGeom contact;
     int contacts = dCollide(a.geom, b.geom, 1 | CONTACTS_UNIMPORTANT, &contact, sizeof contact);
     for (int r = 0; r < repeat; r++) { /* (warmed by the call above) */

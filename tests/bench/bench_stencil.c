@@ -231,10 +231,10 @@ static ode_scene ode_make(const test_scene *scene)
         const glcollide_object *object = &scene->objects[o];
         s.geoms[o] = dCreateTriMesh(s.space, s.data[object->mesh], NULL, NULL, NULL);
         dGeomSetData(s.geoms[o], (void *)(uintptr_t)o);
-        dGeomSetPosition(s.geoms[o], object->translation[0], object->translation[1],
-                         object->translation[2]);
-        dQuaternion q = {object->rotation[0], object->rotation[1], object->rotation[2],
-                         object->rotation[3]};
+        dGeomSetPosition(s.geoms[o], object->pose.translation[0], object->pose.translation[1],
+                         object->pose.translation[2]);
+        dQuaternion q = {object->pose.rotation[0], object->pose.rotation[1],
+                         object->pose.rotation[2], object->pose.rotation[3]};
         dGeomSetQuaternion(s.geoms[o], q);
     }
     return s;

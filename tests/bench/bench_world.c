@@ -9,7 +9,7 @@
  *             world, only poses set per frame;
  *   composed: the same answer composed from the library's public pieces:
  *             glcollide_sap_pairs on boxes of the rotated mesh boxes,
- *             glcollide_bvh_overlap_objects with exact triangle tests, and
+ *             glcollide_bvh_overlap_posed with exact triangle tests, and
  *             glcollide_point_in_mesh in the mesh's frame for containment.
  *
  *   fcl:      (bench-world-fcl, built from this file and bench_world_fcl.cc
@@ -74,8 +74,8 @@ static void place(const glcollide_object *pose, const glcollide_mesh *mesh, uint
                   double out[3][3])
 {
     for (int c = 0; c < 3; c++)
-        glcollide_object_transform_points(
-            pose, mesh->positions + 3 * (size_t)mesh->triangles[3 * t + c], 1, out[c]);
+        glcollide_pose_transform_points(
+            &pose->pose, mesh->positions + 3 * (size_t)mesh->triangles[3 * t + c], 1, out[c]);
 }
 
 static int exact_test(uint32_t ta, uint32_t tb, void *user)
@@ -96,10 +96,10 @@ static int contains(const composed *c, const test_scene *scene, uint32_t outer, 
         return 0;
     const glcollide_mesh *mo = scene->meshes[po->mesh], *mi = scene->meshes[pi->mesh];
     double p[3], d[3], local[3], m[9];
-    glcollide_object_transform_points(pi, mi->positions + 3 * (size_t)mi->triangles[0], 1, p);
-    glcollide_object_rotation_matrix(po, m);
+    glcollide_pose_transform_points(&pi->pose, mi->positions + 3 * (size_t)mi->triangles[0], 1, p);
+    glcollide_pose_rotation_matrix(&po->pose, m);
     for (int k = 0; k < 3; k++)
-        d[k] = p[k] - po->translation[k];
+        d[k] = p[k] - po->pose.translation[k];
     for (int k = 0; k < 3; k++)
         local[k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
     return glcollide_point_in_mesh(mo->positions, mo->triangles, mo->triangle_count,
@@ -111,7 +111,7 @@ static void composed_frame(composed *c, const test_scene *scene)
     size_t n = scene->object_count;
     for (size_t o = 0; o < n; o++) {
         glcollide_aabb local = glcollide_bvh_bounds(c->bvh[scene->objects[o].mesh]);
-        glcollide_aabb_place(&local, &scene->objects[o], &c->boxes[o]);
+        glcollide_aabb_place(&local, &scene->objects[o].pose, &c->boxes[o]);
     }
     c->pairs.count = 0;
     glcollide_sap_pairs_with(c->boxes, n, 0, &c->pairs, &c->workspace);
@@ -121,8 +121,8 @@ static void composed_frame(composed *c, const test_scene *scene)
         uint32_t i = c->pairs.pairs[k].a, j = c->pairs.pairs[k].b;
         const glcollide_object *pi = &scene->objects[i], *pj = &scene->objects[j];
         triangle_test test = {scene->meshes[pi->mesh], scene->meshes[pj->mesh], pi, pj, 0};
-        glcollide_bvh_overlap_objects(c->bvh[pi->mesh], pi, c->bvh[pj->mesh], pj, 0, exact_test,
-                                      &test);
+        glcollide_bvh_overlap_posed(c->bvh[pi->mesh], &pi->pose, c->bvh[pj->mesh], &pj->pose, 0,
+                                    exact_test, &test);
         int inside = !test.hit && (contains(c, scene, i, j) || contains(c, scene, j, i));
         if (test.hit || inside)
             glcollide_pair_list_push(&c->found, i, j);
@@ -306,9 +306,9 @@ int main(int argc, char **argv)
             random_pose(&rng, side, t, q);
             if (glcollide_world_set_pose(world, (uint32_t)o, t, q))
                 return 1;
-            memcpy(scene->objects[o].translation, t, sizeof t);
-            memcpy(scene->objects[o].rotation, glcollide_world_object(world, (uint32_t)o)->rotation,
-                   sizeof q);
+            memcpy(scene->objects[o].pose.translation, t, sizeof t);
+            memcpy(scene->objects[o].pose.rotation,
+                   glcollide_world_object(world, (uint32_t)o)->pose.rotation, sizeof q);
         }
         if (run_world) {
             double start = bench_now_ms();

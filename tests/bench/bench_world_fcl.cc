@@ -51,10 +51,10 @@ static bool narrow(fcl::CollisionObjectd *o1, fcl::CollisionObjectd *o2, void *u
     return false;
 }
 
-static void set_pose(fcl::CollisionObjectd *object, const glcollide_object *pose)
+static void set_pose(fcl::CollisionObjectd *object, const glcollide_pose *pose)
 {
     double m[9];
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(pose, m);
     fcl::Matrix3d r;
     r << m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8];
     object->setTransform(
@@ -87,7 +87,7 @@ bench_fcl *bench_fcl_create(const test_scene *scene, int refit)
     for (size_t o = 0; o < scene->object_count; o++) {
         fcl->objects.emplace_back(new fcl::CollisionObjectd(fcl->meshes[scene->objects[o].mesh]));
         fcl->objects.back()->setUserData(reinterpret_cast<void *>(static_cast<std::uintptr_t>(o)));
-        set_pose(fcl->objects.back().get(), &scene->objects[o]);
+        set_pose(fcl->objects.back().get(), &scene->objects[o].pose);
         fcl->objects.back()->computeAABB();
         fcl->registered.push_back(fcl->objects.back().get());
     }
@@ -99,7 +99,7 @@ bench_fcl *bench_fcl_create(const test_scene *scene, int refit)
 void bench_fcl_pose(bench_fcl *fcl, const test_scene *scene)
 {
     for (size_t o = 0; o < scene->object_count; o++)
-        set_pose(fcl->objects[o].get(), &scene->objects[o]);
+        set_pose(fcl->objects[o].get(), &scene->objects[o].pose);
 }
 
 int bench_fcl_collide(bench_fcl *fcl, glcollide_pair_list *found, size_t *candidates)

@@ -167,13 +167,13 @@ START_TEST(test_guarantee)
         if (torus) { /* a point of the tube's centre circle, in the torus's frame (z up) */
             double phi = test_rng_uniform(&rng, 0, 2 * PI);
             double c[3] = {major * cos(phi), major * sin(phi), 0}, moved[3];
-            glcollide_object pose = {0, {0, 0, 0}, {qa[0], qa[1], qa[2], qa[3]}};
-            glcollide_object_transform_points(&pose, c, 1, moved);
+            glcollide_pose pose = {{0, 0, 0}, {qa[0], qa[1], qa[2], qa[3]}};
+            glcollide_pose_transform_points(&pose, c, 1, moved);
             memcpy(centre_a, moved, sizeof moved);
             /* move along the tube's normal plane: use the radial direction */
             double radial[3] = {cos(phi), sin(phi), 0}, turned[3], origin[3] = {0, 0, 0}, o2[3];
-            glcollide_object_transform_points(&pose, radial, 1, turned);
-            glcollide_object_transform_points(&pose, origin, 1, o2);
+            glcollide_pose_transform_points(&pose, radial, 1, turned);
+            glcollide_pose_transform_points(&pose, origin, 1, o2);
             for (int k = 0; k < 3; k++)
                 dir[k] = turned[k] - o2[k];
             n = 1;
@@ -202,7 +202,7 @@ START_TEST(test_guarantee)
         double moved[3];
         for (int k = 0; k < 3; k++)
             moved[k] = centre_a[k] + dir[k] / n * (out_a + rb + gap);
-        memcpy(scene->objects[1].translation, moved, sizeof moved);
+        memcpy(scene->objects[1].pose.translation, moved, sizeof moved);
         glcollide_myszkowski_result apart = run(scene, (int)resolution, 1);
         if (!exact_touch(scene, apart.tolerance)) {
             near_misses++;

@@ -36,8 +36,8 @@ static void check_map(const test_scene *scene, const glcollide_myszkowski_map *m
         mesh[f] = scene->meshes[scene->objects[f].mesh];
         world[f] = malloc(3 * mesh[f]->vertex_count * sizeof(double) + 1);
         ck_assert_ptr_nonnull(world[f]);
-        glcollide_object_transform_points(&scene->objects[f], mesh[f]->positions,
-                                          mesh[f]->vertex_count, world[f]);
+        glcollide_pose_transform_points(&scene->objects[f].pose, mesh[f]->positions,
+                                        mesh[f]->vertex_count, world[f]);
     }
     glcollide_map_rays rays = {0};
     const double *const positions[2] = {world[0], world[1]};

@@ -477,7 +477,7 @@ static size_t world_frames(uint64_t seed, glcollide_mesh **meshes, size_t mesh_c
             /* object 1 (mesh 1, the small box) inside object 0 (mesh 0, the sphere) */
             uint32_t m = i < 2 ? (uint32_t)i : 2 + test_rng_below(&rng, (uint32_t)mesh_count - 2);
             if (i == 1) {
-                const double *centre = glcollide_world_object(world, 0)->translation;
+                const double *centre = glcollide_world_object(world, 0)->pose.translation;
                 for (int k = 0; k < 3; k++)
                     t[k] = centre[k] + test_rng_uniform(&rng, -0.17, 0.17);
             }
@@ -615,8 +615,9 @@ START_TEST(test_world_warm_frame)
     ck_assert_uint_eq(checks, 3);
     for (int i = 0; i < N; i++) {
         const glcollide_object *pose = glcollide_world_object(world, (uint32_t)i);
-        double t[3] = {pose->translation[0] + 0.05, pose->translation[1], pose->translation[2]};
-        ck_assert_int_eq(glcollide_world_set_pose(world, (uint32_t)i, t, pose->rotation),
+        double t[3] = {pose->pose.translation[0] + 0.05, pose->pose.translation[1],
+                       pose->pose.translation[2]};
+        ck_assert_int_eq(glcollide_world_set_pose(world, (uint32_t)i, t, pose->pose.rotation),
                          GLCOLLIDE_OK);
     }
     ck_assert_int_eq(glcollide_world_query(world, context, &options, &result), GLCOLLIDE_OK);

@@ -176,9 +176,9 @@ glcollide_world *world_of_scene(test_scene *scene)
         ck_assert_int_eq(glcollide_world_add_mesh(world, scene->meshes[m], NULL), GLCOLLIDE_OK);
     for (size_t o = 0; o < scene->object_count; o++) {
         const glcollide_object *pose = &scene->objects[o];
-        ck_assert_int_eq(
-            glcollide_world_add_object(world, pose->mesh, pose->translation, pose->rotation, NULL),
-            GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_world_add_object(world, pose->mesh, pose->pose.translation,
+                                                    pose->pose.rotation, NULL),
+                         GLCOLLIDE_OK);
         scene->objects[o] = *glcollide_world_object(world, (uint32_t)o);
     }
     return world;

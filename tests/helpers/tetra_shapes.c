@@ -61,15 +61,15 @@ double *posed_points(const glcollide_mesh *m, const double t[3], const double q[
             box.max[k] = fmax(box.max[k], vertex(m, (uint32_t)v)[k]);
         }
     glcollide_object pose = {.mesh = 0};
-    memcpy(pose.translation, t, sizeof pose.translation);
-    memcpy(pose.rotation, q, sizeof pose.rotation);
+    memcpy(pose.pose.translation, t, sizeof pose.pose.translation);
+    memcpy(pose.pose.rotation, q, sizeof pose.pose.rotation);
     glcollide_aabb grown = box, placed;
     for (int k = 0; k < 3; k++) {
         double pad = 0.2 * (box.max[k] - box.min[k]);
         grown.min[k] -= pad;
         grown.max[k] += pad;
     }
-    glcollide_aabb_place(&grown, &pose, &placed);
+    glcollide_aabb_place(&grown, &pose.pose, &placed);
     test_rng rng = {seed};
     double *p = malloc(3 * count * sizeof *p);
     ck_assert_ptr_nonnull(p);
@@ -88,11 +88,11 @@ static void check_world_entry(glcollide_tetra_gpu *gpu, const glcollide_world *w
     double m[9], *local = malloc(3 * count * sizeof *local);
     uint8_t *expected = malloc(count), *got = malloc(count);
     ck_assert(local && expected && got);
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(&pose->pose, m);
     for (size_t i = 0; i < count; i++) {
         const double *p = points + 3 * i;
-        double d[3] = {p[0] - pose->translation[0], p[1] - pose->translation[1],
-                       p[2] - pose->translation[2]};
+        double d[3] = {p[0] - pose->pose.translation[0], p[1] - pose->pose.translation[1],
+                       p[2] - pose->pose.translation[2]};
         for (int k = 0; k < 3; k++)
             local[3 * i + k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
     }

@@ -677,9 +677,9 @@ static const double z_axis[3] = {0, 0, 1}, y_axis[3] = {0, 1, 0};
 /* p turned by the solid's rotation. */
 static void rotate_point(const scene_solid *s, const double p[3], double out[3])
 {
-    glcollide_object o = {
-        0, {0, 0, 0}, {s->rotation[0], s->rotation[1], s->rotation[2], s->rotation[3]}};
-    glcollide_object_transform_points(&o, p, 1, out);
+    glcollide_pose o = {{0, 0, 0},
+                        {s->rotation[0], s->rotation[1], s->rotation[2], s->rotation[3]}};
+    glcollide_pose_transform_points(&o, p, 1, out);
 }
 
 static void add_slab(scene_desc *d)

@@ -82,7 +82,7 @@ static double *world_positions(dGeomID geom, const mesh_data *m)
 }
 
 /* The world positions as the plugin places a geom's mesh: ODE's position
- * and its quaternion, normalised (glcollide_object_transform_points). */
+ * and its quaternion, normalised (glcollide_pose_transform_points). */
 static double *plugin_positions(dGeomID geom, const mesh_data *m)
 {
     const dReal *p = dGeomGetPosition(geom);
@@ -92,14 +92,14 @@ static double *plugin_positions(dGeomID geom, const mesh_data *m)
     for (int k = 0; k < 4; k++)
         norm += (double)q[k] * (double)q[k];
     norm = norm > 0.0 ? 1.0 / sqrt(norm) : 1.0;
-    glcollide_object object = {
-        0, {p[0], p[1], p[2]}, {q[0] * norm, q[1] * norm, q[2] * norm, q[3] * norm}};
+    glcollide_pose pose = {{p[0], p[1], p[2]},
+                           {q[0] * norm, q[1] * norm, q[2] * norm, q[3] * norm}};
     size_t n = m->mesh->vertex_count;
     double *local = malloc(3 * n * sizeof *local), *world = malloc(3 * n * sizeof *world);
     ck_assert(local && world);
     for (size_t i = 0; i < 3 * n; i++) /* the arrays ODE has now (a deforming mesh's too) */
         local[i] = (double)m->vertices[i];
-    glcollide_object_transform_points(&object, local, n, world);
+    glcollide_pose_transform_points(&pose, local, n, world);
     free(local);
     return world;
 }

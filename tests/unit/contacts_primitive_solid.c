@@ -20,7 +20,7 @@ solid make_solid(glcollide_mesh *mesh, const double translation[3], const double
         mesh->vertex_count,
         mesh->triangle_count,
         out.bvh,
-        {0, {translation[0], translation[1], translation[2]}, {q[0], q[1], q[2], q[3]}},
+        {{translation[0], translation[1], translation[2]}, {q[0], q[1], q[2], q[3]}},
         1};
     return out;
 }
@@ -61,8 +61,8 @@ void axis_quat(int axis, double angle, double q[4])
 /* A point (direction: 0 translation) of a frame into the world. */
 void place(const double t[3], const double q[4], const double p[3], int direction, double out[3])
 {
-    glcollide_object o = {0, {0, 0, 0}, {q[0], q[1], q[2], q[3]}};
-    glcollide_object_transform_points(&o, p, 1, out);
+    glcollide_pose o = {{0, 0, 0}, {q[0], q[1], q[2], q[3]}};
+    glcollide_pose_transform_points(&o, p, 1, out);
     for (int k = 0; k < 3 && !direction; k++)
         out[k] += t[k];
 }
@@ -77,10 +77,10 @@ size_t contacts_of(const solid *m, const glcollide_primitive *p, glcollide_conta
 }
 
 /* A world point or direction into a pose's frame. */
-void into(const glcollide_object *pose, const double w[3], int direction, double out[3])
+void into(const glcollide_pose *pose, const double w[3], int direction, double out[3])
 {
     double m[9], d[3];
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(pose, m);
     for (int k = 0; k < 3; k++)
         d[k] = w[k] - (direction ? 0.0 : pose->translation[k]);
     for (int j = 0; j < 3; j++)

@@ -34,7 +34,7 @@ void axis_quat(int axis, double angle, double q[4]);
 /* A point (direction: 0 translation) of a frame into the world. */
 void place(const double t[3], const double q[4], const double p[3], int direction, double out[3]);
 /* A world point or direction (1: no translation) into a pose's frame. */
-void into(const glcollide_object *pose, const double w[3], int direction, double out[3]);
+void into(const glcollide_pose *pose, const double w[3], int direction, double out[3]);
 /* The contacts of m and p (at most max), failing the test on any error. */
 size_t contacts_of(const solid *m, const glcollide_primitive *p, glcollide_contact *out,
                    size_t max);

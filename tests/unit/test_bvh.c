@@ -313,7 +313,7 @@ static int compare_index_pairs(const void *x, const void *y)
 }
 
 /*
- * glcollide_bvh_overlap_objects on the object-space BVHs: no pair twice, and
+ * glcollide_bvh_overlap_posed on the object-space BVHs: no pair twice, and
  * every pair of the world-space candidates (want, exact box overlap) whose
  * world triangles come within margin is there. Returns the pair count.
  */
@@ -324,8 +324,8 @@ static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_obje
                                     const glcollide_pair_list *want, const char *what)
 {
     collected c = {0};
-    ck_assert_int_eq(glcollide_bvh_overlap_objects(a, object_a, b, object_b, margin, collect_pair,
-                                                   &c),
+    ck_assert_int_eq(glcollide_bvh_overlap_posed(a, &object_a->pose, b, &object_b->pose, margin,
+                                                 collect_pair, &c),
                      0);
     glcollide_pair_list_sort_unique(&c.pairs);
     ck_assert_msg(c.pairs.count == c.calls, "%s: %zu pairs, %zu distinct", what, c.calls,
@@ -336,8 +336,8 @@ static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_obje
     const int threads[] = {1, 2, 5};
     for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
         glcollide_pair_list split = {0};
-        ck_assert_int_eq(glcollide_bvh_overlap_objects_split(a, object_a, b, object_b, margin,
-                                                             threads[t], parts, &split),
+        ck_assert_int_eq(glcollide_bvh_overlap_posed_split(a, &object_a->pose, b, &object_b->pose,
+                                                           margin, threads[t], parts, &split),
                          GLCOLLIDE_OK);
         if (t == 0) {
             first = split;
@@ -403,11 +403,11 @@ static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *
     size_t total = 0;
     for (int motion = 0; motion < motions; motion++) {
         glcollide_object object_a = {0}, object_b = {0};
-        test_rng_quaternion(&rng, object_a.rotation);
-        test_rng_quaternion(&rng, object_b.rotation);
-        double ra[9], rb[9], *ta = object_a.translation, *tb = object_b.translation;
-        glcollide_object_rotation_matrix(&object_a, ra);
-        glcollide_object_rotation_matrix(&object_b, rb);
+        test_rng_quaternion(&rng, object_a.pose.rotation);
+        test_rng_quaternion(&rng, object_b.pose.rotation);
+        double ra[9], rb[9], *ta = object_a.pose.translation, *tb = object_b.pose.translation;
+        glcollide_pose_rotation_matrix(&object_a.pose, ra);
+        glcollide_pose_rotation_matrix(&object_b.pose, rb);
         for (int k = 0; k < 3; k++) {
             ta[k] = test_rng_uniform(&rng, -0.1, 0.1) * size + 1e3 * (motion == 1);
             tb[k] = test_rng_uniform(&rng, -0.5, 0.5) * size + 1e3 * (motion == 1);

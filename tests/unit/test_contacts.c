@@ -37,14 +37,15 @@ typedef struct placed {
 
 static placed place(glcollide_mesh *mesh, const double translation[3], const double rotation[4])
 {
-    placed p = {mesh, NULL, NULL, {0, {0, 0, 0}, {1, 0, 0, 0}}, 1};
+    placed p = {mesh, NULL, NULL, {0, {{0, 0, 0}, {1, 0, 0, 0}}}, 1};
     ck_assert_ptr_nonnull(mesh);
     p.object = (glcollide_object){0,
-                                  {translation[0], translation[1], translation[2]},
-                                  {rotation[0], rotation[1], rotation[2], rotation[3]}};
+                                  {{translation[0], translation[1], translation[2]},
+                                   {rotation[0], rotation[1], rotation[2], rotation[3]}}};
     p.positions = malloc(3 * mesh->vertex_count * sizeof *p.positions);
     ck_assert_ptr_nonnull(p.positions);
-    glcollide_object_transform_points(&p.object, mesh->positions, mesh->vertex_count, p.positions);
+    glcollide_pose_transform_points(&p.object.pose, mesh->positions, mesh->vertex_count,
+                                    p.positions);
     ck_assert_int_eq(glcollide_bvh_build(p.positions, mesh->vertex_count, mesh->triangles,
                                          mesh->triangle_count, &p.bvh),
                      GLCOLLIDE_OK);
@@ -161,9 +162,9 @@ static void check_well_formed(const glcollide_contact *c, size_t count)
 static int inside_box(const placed *box_placed, const double h[3], const double p[3])
 {
     double m[9], d[3];
-    glcollide_object_rotation_matrix(&box_placed->object, m);
+    glcollide_pose_rotation_matrix(&box_placed->object.pose, m);
     for (int k = 0; k < 3; k++)
-        d[k] = p[k] - box_placed->object.translation[k];
+        d[k] = p[k] - box_placed->object.pose.translation[k];
     for (int k = 0; k < 3; k++) {
         double local = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
         if (fabs(local) > h[k] + 1e-9)
@@ -661,14 +662,14 @@ START_TEST(test_containment)
                                   inner->vertex_count,
                                   inner->triangle_count,
                                   bi,
-                                  {0, {0.13, 0.02, 0.05}, {1, 0, 0, 0}},
+                                  {{0.13, 0.02, 0.05}, {1, 0, 0, 0}},
                                   1};
     glcollide_contact_solid so = {outer->positions,
                                   outer->triangles,
                                   outer->vertex_count,
                                   outer->triangle_count,
                                   bo,
-                                  {0, {0, 0, 0}, {1, 0, 0, 0}},
+                                  {{0, 0, 0}, {1, 0, 0, 0}},
                                   1};
     /* inner is A: pushed along +x (the face at x = 0.2 is 0.07 from its
      * centre), by 0.07 + 0.05 */

@@ -184,7 +184,7 @@ START_TEST(test_flat_faces)
         ck_assert_msg(has_points(c, n, ends, 2, 1e-9), "%s: not at its lowest line's ends", what);
         for (size_t i = 0; i < n; i++) {
             double l[3], own; /* the slab's top at 0.05; the axis 0.04 above the lowest line */
-            into(&(glcollide_object){0, {s.t[0], s.t[1], s.t[2]}, {s.q[0], s.q[1], s.q[2], s.q[3]}},
+            into(&(glcollide_pose){{s.t[0], s.t[1], s.t[2]}, {s.q[0], s.q[1], s.q[2], s.q[3]}},
                  c[i].position, 0, l);
             double across = -(l[0] - x) * cos(yaw) - (l[1] - y) * sin(yaw);
             own = delta - (0.04 - sqrt(0.04 * 0.04 - across * across));

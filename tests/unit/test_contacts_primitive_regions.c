@@ -220,10 +220,9 @@ START_TEST(test_regions_and_buffer)
     double identity[4] = {1, 0, 0, 0}, tilt[4];
     solid m = make_solid(two_slabs(), (double[3]){0, 0, 0}, identity);
     axis_quat(1, 1e-4, tilt); /* the +x end a little deeper (3e-5), both sunk (1e-4) */
-    glcollide_primitive box = {
-        .kind = GLCOLLIDE_PRIMITIVE_BOX,
-        .size = {0.6, 0.2, 0.1},
-        .pose = {0, {0, 0, 0.1 - 1e-4}, {tilt[0], tilt[1], tilt[2], tilt[3]}}};
+    glcollide_primitive box = {.kind = GLCOLLIDE_PRIMITIVE_BOX,
+                               .size = {0.6, 0.2, 0.1},
+                               .pose = {{0, 0, 0.1 - 1e-4}, {tilt[0], tilt[1], tilt[2], tilt[3]}}};
     glcollide_contact c[1024];
     size_t n64 = contacts_of(&m, &box, c, 64), n1024 = contacts_of(&m, &box, c, 1024);
     ck_assert_uint_eq(n64, 8);
@@ -280,7 +279,7 @@ START_TEST(test_deterministic_and_unshared)
     for (int k = 0; k < 4; k++) {
         glcollide_primitive p = {.kind = kinds[k],
                                  .size = {0.1, 0.1, 0.1},
-                                 .pose = {0, {0.02, 0.01, 0.1 - 1e-5}, {q[0], q[1], q[2], q[3]}}};
+                                 .pose = {{0.02, 0.01, 0.1 - 1e-5}, {q[0], q[1], q[2], q[3]}}};
         if (kinds[k] == GLCOLLIDE_PRIMITIVE_CAPSULE || kinds[k] == GLCOLLIDE_PRIMITIVE_SPHERE)
             p.size[0] = 0.05; /* radius */
         glcollide_contact a[64], b[64], moved[64], loose_c[64];
@@ -325,7 +324,7 @@ START_TEST(test_containment)
                            (double[3]){1, 2, 3}, identity);
     glcollide_primitive ball = {.kind = GLCOLLIDE_PRIMITIVE_SPHERE,
                                 .size = {0.02},
-                                .pose = {0, {1.05, 2.12, 3.0}, {1, 0, 0, 0}}};
+                                .pose = {{1.05, 2.12, 3.0}, {1, 0, 0, 0}}};
     glcollide_contact c[64];
     size_t n = contacts_of(&big, &ball, c, 64);
     ck_assert_uint_eq(n, 1);
@@ -341,7 +340,7 @@ START_TEST(test_containment)
                              (double[3]){0.15, 0, 0}, identity);
     glcollide_primitive box = {.kind = GLCOLLIDE_PRIMITIVE_BOX,
                                .size = {0.4, 0.6, 0.6},
-                               .pose = {0, {0, 0, 0}, {1, 0, 0, 0}}};
+                               .pose = {{0, 0, 0}, {1, 0, 0, 0}}};
     n = contacts_of(&small, &box, c, 64);
     ck_assert_uint_ge(n, 1);
     /* the mesh spans x in [0.13, 0.17]: the +x face (x = 0.2) is 0.03 from
@@ -363,9 +362,8 @@ START_TEST(test_bad_input)
                          (double[3]){0, 0, 0}, identity);
     glcollide_contact c[8];
     size_t count = 77;
-    glcollide_primitive ball = {.kind = GLCOLLIDE_PRIMITIVE_SPHERE,
-                                .size = {0.05},
-                                .pose = {0, {0, 0, 0.14}, {1, 0, 0, 0}}};
+    glcollide_primitive ball = {
+        .kind = GLCOLLIDE_PRIMITIVE_SPHERE, .size = {0.05}, .pose = {{0, 0, 0.14}, {1, 0, 0, 0}}};
 
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
     ball.pose.translation[0] = NAN;
@@ -417,7 +415,7 @@ START_TEST(test_bad_input)
     ck_assert_int_eq(glcollide_contacts_mesh_primitive(&m.s, &ball, NULL, NULL, 0, &count, NULL),
                      GLCOLLIDE_OK);
     ck_assert_uint_eq(count, 0);
-    glcollide_contact_solid empty = {NULL, NULL, 0, 0, NULL, {0, {0, 0, 0}, {1, 0, 0, 0}}, 0};
+    glcollide_contact_solid empty = {NULL, NULL, 0, 0, NULL, {{0, 0, 0}, {1, 0, 0, 0}}, 0};
     ck_assert_int_eq(glcollide_contacts_mesh_primitive(&empty, &ball, NULL, c, 8, &count, NULL),
                      GLCOLLIDE_OK);
     ck_assert_uint_eq(count, 0);

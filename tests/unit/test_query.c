@@ -116,8 +116,8 @@ START_TEST(test_exact_containment)
     uint32_t open_small = test_scene_add_mesh(open_scene, sphere(0.5, 12, 6));
     for (size_t i = 0; i < scene->object_count; i++)
         add_object(open_scene, scene->objects[i].mesh == big ? open_big : open_small,
-                   scene->objects[i].translation[0], scene->objects[i].translation[1],
-                   scene->objects[i].translation[2], identity);
+                   scene->objects[i].pose.translation[0], scene->objects[i].pose.translation[1],
+                   scene->objects[i].pose.translation[2], identity);
     result = run(open_scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_OBJECTS, 0);
     ck_assert_uint_eq(result.pair_count, 1);
     ck_assert(result.pairs[0].a == 0 && result.pairs[0].b == 2);
@@ -143,8 +143,8 @@ static void brute_build(const test_scene *scene, brute_world *w)
         const glcollide_mesh *mesh = scene->meshes[scene->objects[i].mesh];
         w->meshes[i] = mesh;
         w->positions[i] = malloc(3 * mesh->vertex_count * sizeof(double));
-        glcollide_object_transform_points(&scene->objects[i], mesh->positions, mesh->vertex_count,
-                                          w->positions[i]);
+        glcollide_pose_transform_points(&scene->objects[i].pose, mesh->positions,
+                                        mesh->vertex_count, w->positions[i]);
     }
 }
 

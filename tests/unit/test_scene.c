@@ -61,10 +61,10 @@ START_TEST(test_scene_file)
     for (size_t i = 0; i < 3 * mesh->vertex_count; i++)
         max = fmax(max, fabs(mesh->positions[i]));
     ck_assert_double_eq_tol(max, 1.0, 1e-15);
-    ck_assert_double_eq(glcollide_world_object(world, 0)->translation[2], 3.0);
+    ck_assert_double_eq(glcollide_world_object(world, 0)->pose.translation[2], 3.0);
     /* 90 degrees about z: (1, 0, 0) -> (0, 1, 0), then translated by (-1, 0, 0) */
     double p[3] = {1, 0, 0}, q[3];
-    glcollide_object_transform_points(glcollide_world_object(world, 1), p, 1, q);
+    glcollide_pose_transform_points(&glcollide_world_object(world, 1)->pose, p, 1, q);
     ck_assert_double_eq_tol(q[0], -1.0, 1e-12);
     ck_assert_double_eq_tol(q[1], 1.0, 1e-12);
     ck_assert_double_eq_tol(q[2], 0.0, 1e-12);
@@ -159,7 +159,7 @@ START_TEST(test_scene_in_code)
     ck_assert_int_eq(glcollide_world_add_object(world, 0, t, unit, &object), GLCOLLIDE_OK);
     ck_assert_uint_eq(object, 0);
     /* normalised */
-    const double *r = glcollide_world_object(world, 0)->rotation;
+    const double *r = glcollide_world_object(world, 0)->pose.rotation;
     ck_assert_double_eq_tol(r[0] * r[0] + r[3] * r[3], 1.0, 1e-15);
     glcollide_world_destroy(&world);
     glcollide_world_destroy(&world);

@@ -39,7 +39,7 @@ static test_scene *scene_of(const glcollide_world *world, glcollide_mesh *const 
     }
     for (uint32_t o = 0; o < glcollide_world_object_count(world); o++) {
         const glcollide_object *object = glcollide_world_object(world, o);
-        test_scene_add_object(scene, object->mesh, object->translation, object->rotation);
+        test_scene_add_object(scene, object->mesh, object->pose.translation, object->pose.rotation);
     }
     return scene;
 }
@@ -424,15 +424,16 @@ START_TEST(test_placed_bounds_hold_vertices)
             glcollide_object pose = {.mesh = 0};
             double far = p % 4 == 3 ? 1e4 : 2.0;
             for (int k = 0; k < 3; k++)
-                pose.translation[k] = test_rng_uniform(&rng, -far, far);
-            test_rng_quaternion(&rng, pose.rotation);
-            glcollide_object_transform_points(&pose, mesh->positions, mesh->vertex_count, placed);
+                pose.pose.translation[k] = test_rng_uniform(&rng, -far, far);
+            test_rng_quaternion(&rng, pose.pose.rotation);
+            glcollide_pose_transform_points(&pose.pose, mesh->positions, mesh->vertex_count,
+                                            placed);
             glcollide_aabb root, previous;
-            glcollide_aabb_place(&bounds, &pose, &root);
+            glcollide_aabb_place(&bounds, &pose.pose, &root);
             static const int depths[] = {0, 1, 3, 6, 8, 30};
             for (int d = 0; d < 6; d++) {
                 glcollide_aabb box;
-                glcollide_bvh_placed_bounds(bvh, &pose, depths[d], &box);
+                glcollide_bvh_placed_bounds(bvh, &pose.pose, depths[d], &box);
                 for (size_t v = 0; v < mesh->vertex_count; v++)
                     for (int k = 0; k < 3; k++)
                         TEST_REQUIRE(placed[3 * v + k] >= box.min[k] &&
@@ -503,7 +504,7 @@ START_TEST(test_world_arguments)
     test_log_capture_stop();
     ck_assert_uint_eq(glcollide_world_mesh_count(world), 1);
     ck_assert_uint_eq(glcollide_world_object_count(world), 1);
-    ck_assert_double_eq(glcollide_world_object(world, o)->rotation[0], 1.0);
+    ck_assert_double_eq(glcollide_world_object(world, o)->pose.rotation[0], 1.0);
     ck_assert_ptr_null(glcollide_world_object(world, 1));
     glcollide_world_destroy(&world);
     glcollide_world_destroy(&world); /* cleared handle: a no-op */

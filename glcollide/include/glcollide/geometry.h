@@ -95,11 +95,11 @@ static inline int glcollide_aabb_overlap(const glcollide_aabb *a, const glcollid
 
 /*
  * A world box holding the box local of an object's own space once placed by
- * pose (translation and unit rotation; mesh unused): the local box turned,
- * widened by a relative 1e-12 so that it holds every point of local as
- * glcollide_object_transform_points rounds it. O(1): no vertex is touched.
+ * pose (translation and unit rotation): the local box turned, widened by a
+ * relative 1e-12 so that it holds every point of local as
+ * glcollide_pose_transform_points rounds it. O(1): no vertex is touched.
  */
-GLCOLLIDE_API void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_object *pose,
+GLCOLLIDE_API void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_pose *pose,
                                         glcollide_aabb *box);
 
 /* A growable array of index pairs (glcollide_index_pair), as produced by
@@ -198,24 +198,22 @@ GLCOLLIDE_API int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_
 
 /*
  * glcollide_bvh_overlap for two BVHs built in object space and placed in the
- * world by object_a and object_b (only their translation and rotation are
- * used): a rigid motion needs no refit. Boxes of different frames are compared
- * as oriented boxes on the six face axes of both frames, each box grown by
+ * world by pose_a and pose_b: a rigid motion needs no refit. Boxes of
+ * different frames are compared as oriented boxes on the six face axes of
+ * both frames, each box grown by
  * margin in its own frame (plus a relative 1e-12 of the scene's size against
  * rounding), so every pair of triangles whose world positions (object
- * positions transformed by glcollide_object_transform_points) come within
+ * positions transformed by glcollide_pose_transform_points) come within
  * margin of each other is reported; a few farther pairs may be too. Each pair
  * at most once; a and b may be the same BVH (self-pairs not filtered).
  * Returns 1 if fn stopped the traversal, 0 otherwise.
  */
-GLCOLLIDE_API int glcollide_bvh_overlap_objects(const glcollide_bvh *a,
-                                                const glcollide_object *object_a,
-                                                const glcollide_bvh *b,
-                                                const glcollide_object *object_b, double margin,
-                                                glcollide_bvh_pair_fn fn, void *user);
+GLCOLLIDE_API int glcollide_bvh_overlap_posed(const glcollide_bvh *a, const glcollide_pose *pose_a,
+                                              const glcollide_bvh *b, const glcollide_pose *pose_b,
+                                              double margin, glcollide_bvh_pair_fn fn, void *user);
 
 /*
- * The pairs glcollide_bvh_overlap_objects reports, appended to pairs, with
+ * The pairs glcollide_bvh_overlap_posed reports, appended to pairs, with
  * the descent shared among up to threads threads (0: glcollide_workers_count):
  * the node pairs that meet are cut breadth first into at most
  * GLCOLLIDE_BVH_PARTS subtrees, each task lists its own in parts[k] (kept by
@@ -225,9 +223,9 @@ GLCOLLIDE_API int glcollide_bvh_overlap_objects(const glcollide_bvh *a,
  * not the callback's. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY.
  */
 #define GLCOLLIDE_BVH_PARTS 64
-GLCOLLIDE_API int glcollide_bvh_overlap_objects_split(
-    const glcollide_bvh *a, const glcollide_object *object_a, const glcollide_bvh *b,
-    const glcollide_object *object_b, double margin, int threads,
+GLCOLLIDE_API int glcollide_bvh_overlap_posed_split(
+    const glcollide_bvh *a, const glcollide_pose *pose_a, const glcollide_bvh *b,
+    const glcollide_pose *pose_b, double margin, int threads,
     glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS], glcollide_pair_list *pairs);
 
 /* Calls fn for every triangle whose box overlaps box. Returns 1 if stopped. */
@@ -410,7 +408,7 @@ typedef struct glcollide_contact_solid {
     const uint32_t *triangles; /* 3 vertex indices per triangle, counter-clockwise = outward */
     size_t vertex_count, triangle_count;
     const glcollide_bvh *bvh; /* built on positions (required) */
-    glcollide_object pose;    /* translation and unit rotation (mesh unused) */
+    glcollide_pose pose;      /* translation and unit rotation */
     int closed;               /* a closed solid (glcollide_mesh_require_solid): an inside */
 } glcollide_contact_solid;
 
@@ -440,9 +438,9 @@ GLCOLLIDE_API int glcollide_contacts_containment(const glcollide_contact_solid *
  * Contacts between objects a and b of world (a != b), made as the ODE plugin
  * makes them for a pair of trimeshes: candidate triangle pairs from the two
  * meshes' object-space BVHs placed by the objects' poses
- * (glcollide_bvh_overlap_objects, margin 0), glcollide_contacts_generate on
+ * (glcollide_bvh_overlap_posed, margin 0), glcollide_contacts_generate on
  * those triangles alone placed in world space (as
- * glcollide_object_transform_points places them), and, when the surfaces do
+ * glcollide_pose_transform_points places them), and, when the surfaces do
  * not meet, glcollide_contacts_containment for a solid inside a closed other.
  * The same contacts as glcollide_contacts_generate_with (default options, no
  * scratch) on the two whole meshes placed in world space with those

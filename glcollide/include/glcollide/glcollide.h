@@ -375,22 +375,29 @@ GLCOLLIDE_API int glcollide_context_self_test(glcollide_context *context);
  */
 GLCOLLIDE_API uint64_t glcollide_gl_storage_allocated(void);
 
-/* ---------------------------------------------------------------- objects */
+/* ---------------------------------------------------------------- poses and objects */
+
+/* A rigid placement: world = R(rotation) * local + translation. The one
+ * pose type: objects, contact solids and primitives hold one. */
+typedef struct glcollide_pose {
+    double translation[3];
+    double rotation[4]; /* unit quaternion w x y z */
+} glcollide_pose;
 
 /* An instance of a mesh: the index of its mesh in the world and its pose. */
 typedef struct glcollide_object {
     uint32_t mesh; /* index into the world's meshes */
-    double translation[3];
-    double rotation[4]; /* unit quaternion w x y z */
+    glcollide_pose pose;
 } glcollide_object;
 
-/* The rotation of object as a row-major 3x3 matrix (world = m * local + translation);
- * the quaternion is used as given (a unit one gives a rotation). */
-GLCOLLIDE_API void glcollide_object_rotation_matrix(const glcollide_object *object, double m[9]);
-/* World-space positions of object i (3 * vertex_count doubles, caller-allocated). */
-GLCOLLIDE_API void glcollide_object_transform_points(const glcollide_object *object,
-                                                     const double *points, size_t count,
-                                                     double *out);
+/* The rotation of pose as a row-major 3x3 matrix (world = m * local +
+ * translation); the quaternion is used as given (a unit one gives a
+ * rotation). */
+GLCOLLIDE_API void glcollide_pose_rotation_matrix(const glcollide_pose *pose, double m[9]);
+/* count points (3 doubles each) placed by pose into out (caller-allocated;
+ * out may be points). */
+GLCOLLIDE_API void glcollide_pose_transform_points(const glcollide_pose *pose, const double *points,
+                                                   size_t count, double *out);
 
 /* ---------------------------------------------------------------- queries */
 

@@ -41,7 +41,7 @@ typedef struct glcollide_primitive {
     /* plane: a normal and an offset, as dGeomPlaneGetParams gives them: the
      * solid is {x : n . x <= offset}; n is normalised here (not zero). */
     double plane[4];
-    glcollide_object pose; /* translation and unit rotation (not for planes; mesh unused) */
+    glcollide_pose pose; /* translation and unit rotation (not for planes) */
 } glcollide_primitive;
 
 /*

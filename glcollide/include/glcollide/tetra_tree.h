@@ -155,7 +155,7 @@ GLCOLLIDE_API void glcollide_tetra_gpu_destroy(glcollide_tetra_gpu **gpu);
  * refused with INVALID_ARGUMENT), as glcollide_tetra_tree_classify would
  * (the same answers). Each point is taken into the mesh's space by the
  * inverse of the object's current pose, local = R^T (p - t) in double (R
- * from glcollide_object_rotation_matrix; an object at the identity pose
+ * from glcollide_pose_rotation_matrix; an object at the identity pose
  * gives local = p), and that double point is classified: the answer is
  * exact for the transformed point, which may differ from the world point by
  * the rounding of the transform (a point within a few ulps of the posed
