@@ -99,7 +99,7 @@ int main(int argc, char **argv)
         glcollide_mesh_fit(mesh, 2.0) != GLCOLLIDE_OK)
         return 1; /* the library said why */
     glcollide_tetra_tree *tree = NULL;
-    if (glcollide_tetra_tree_build(mesh, NULL, &tree) != GLCOLLIDE_OK)
+    if (glcollide_tetra_tree_create(mesh, NULL, &tree) != GLCOLLIDE_OK)
         return 1;
     /* The solid as an object of a world, at the identity pose: the particles'
      * world positions are then its own space's. */
@@ -175,11 +175,9 @@ int main(int argc, char **argv)
     /* The last frame against the exact point-in-mesh. */
     glcollide_bvh *bvh = NULL;
     size_t mismatches = 0, inside_last = 0;
-    if (glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                            mesh->triangle_count, &bvh) == GLCOLLIDE_OK)
+    if (glcollide_bvh_create(mesh, &bvh) == GLCOLLIDE_OK)
         for (size_t i = 0; i < n; i++) {
-            int expected = glcollide_point_in_mesh(mesh->positions, mesh->triangles,
-                                                   mesh->triangle_count, bvh, position + 3 * i);
+            int expected = glcollide_point_in_mesh(mesh, bvh, position + 3 * i);
             mismatches += expected != inside[i];
         }
     for (size_t i = 0; i < n; i++)

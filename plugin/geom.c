@@ -210,7 +210,7 @@ static int update_bvh(plugin_mesh *entry, const glcollide_mesh *mesh, int same_t
 {
     if (same_triangles && entry->bvh &&
         glcollide_bvh_triangle_count(entry->bvh) == mesh->triangle_count) {
-        glcollide_bvh_refit(entry->bvh, mesh->positions);
+        glcollide_bvh_refit(entry->bvh, mesh);
         return GLCOLLIDE_OK;
     }
     glcollide_bvh_destroy(&entry->bvh);
@@ -218,8 +218,7 @@ static int update_bvh(plugin_mesh *entry, const glcollide_mesh *mesh, int same_t
      * pushed out)? A refit keeps the topology, and the answer. */
     glcollide_mesh_report report;
     entry->closed = glcollide_mesh_validate(mesh, &report) == GLCOLLIDE_OK && report.closed;
-    return glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                               mesh->triangle_count, &entry->bvh);
+    return glcollide_bvh_create(mesh, &entry->bvh);
 }
 
 /* Every capture's generation; plugin.lock held. */

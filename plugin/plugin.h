@@ -166,7 +166,7 @@ typedef struct plugin_space_buffers {
     unsigned char *keep; /* pair -> reported to the callback */
     size_t keep_capacity;
     glcollide_pair_list pairs;
-    glcollide_workspace sap;
+    glcollide_scratch *sap; /* sweep-and-prune's, made on first need */
 } plugin_space_buffers;
 
 /*
@@ -199,8 +199,7 @@ typedef struct plugin_scratch {
     glcollide_index_pair *candidates; /* CPU candidates of one trimesh pair */
     size_t candidate_capacity;
     glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS]; /* a large pair's descent, shared */
-    glcollide_contact_scratch *contact_scratch;
-    glcollide_primitive_scratch *primitive_scratch; /* trimesh-primitive contacts */
+    glcollide_scratch *scratch; /* the contact generators', made on first need */
     glcollide_ray_hit *ray_hits;
     size_t ray_hit_capacity;
     /* A worker's answers computed ahead this step (ahead.c), ranked. */

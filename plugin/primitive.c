@@ -149,9 +149,7 @@ static int has_triangle_callbacks(dGeomID mesh, int ray)
 
 static glcollide_contact_solid solid_of(const plugin_mesh *m, const glcollide_pose *pose)
 {
-    const glcollide_mesh *mesh = m->mesh;
-    return (glcollide_contact_solid){mesh->positions, mesh->triangles, mesh->vertex_count,
-                                     mesh->triangle_count, m->bvh, *pose, m->closed};
+    return (glcollide_contact_solid){m->mesh, m->bvh, *pose, m->closed};
 }
 
 /* ODE's trimesh-ray contract: hits along the ray within its length (all,
@@ -234,14 +232,14 @@ int plugin_primitive_contacts(plugin_scratch *s, const plugin_pair *pair, size_t
     unsigned long long start = plugin_now_ns();
     *count = 0;
     int status = GLCOLLIDE_OK;
-    if (!s->primitive_scratch)
-        status = glcollide_primitive_scratch_create(&s->primitive_scratch);
+    if (!s->scratch)
+        status = glcollide_scratch_create(&s->scratch);
     glcollide_contact_options options = glcollide_contact_default_options();
     options.ranked = 1;
     glcollide_contact_solid solid = solid_of(pair->m1, &pair->pose1);
     if (status == GLCOLLIDE_OK)
         status = glcollide_contacts_mesh_primitive(&solid, &pair->primitive, &options,
-                                                   s->contacts, max, count, s->primitive_scratch);
+                                                   s->contacts, max, count, s->scratch);
     plugin_count(&plugin.counters.contact_ns, plugin_now_ns() - start);
     return status;
 }

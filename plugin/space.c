@@ -439,7 +439,9 @@ static int box_pairs(plugin_space_buffers *buffers, size_t count)
 {
     buffers->pairs.count = 0;
     if (count > BOX_PAIRS_DIRECT_MAX)
-        return glcollide_sap_pairs_with(buffers->boxes, count, 0.0, &buffers->pairs, &buffers->sap);
+        return buffers->sap || glcollide_scratch_create(&buffers->sap) == GLCOLLIDE_OK
+                   ? glcollide_sap_pairs(buffers->boxes, count, 0.0, &buffers->pairs, buffers->sap)
+                   : GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     const glcollide_aabb *boxes = buffers->boxes;
     for (size_t i = 0; i < count; i++)
         for (size_t j = i + 1; j < count; j++)
@@ -579,8 +581,9 @@ static int space_collide2(plugin_thread *t, plugin_space_buffers *buffers, dSpac
         if (buffers->info[i].user_class)
             return 0;
     buffers->pairs.count = 0;
-    if (glcollide_sap_pairs_across(buffers->boxes, first, buffers->boxes + first, n, 0.0,
-                                   &buffers->pairs, &buffers->sap) != GLCOLLIDE_OK)
+    if ((!buffers->sap && glcollide_scratch_create(&buffers->sap) != GLCOLLIDE_OK) ||
+        glcollide_sap_pairs_across(buffers->boxes, first, buffers->boxes + first, n, 0.0,
+                                   &buffers->pairs, buffers->sap) != GLCOLLIDE_OK)
         return 0;
     /* (collided geom i, iterated geom j) sorted by j, then i; handed over
      * with each geom on the side of dSpaceCollide2's argument it came from

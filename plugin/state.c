@@ -161,8 +161,8 @@ void plugin_space_buffers_free(plugin_space_buffers *buffers)
     free(buffers->boxes);
     free(buffers->scene_object);
     free(buffers->keep);
-    glcollide_pair_list_release(&buffers->pairs);
-    glcollide_workspace_release(&buffers->sap);
+    glcollide_pair_list_clear(&buffers->pairs);
+    glcollide_scratch_destroy(&buffers->sap);
     memset(buffers, 0, sizeof *buffers);
 }
 
@@ -184,9 +184,8 @@ void plugin_scratch_free(plugin_scratch *s)
     free(s->contacts);
     free(s->candidates);
     for (int k = 0; k < GLCOLLIDE_BVH_PARTS; k++)
-        glcollide_pair_list_release(&s->parts[k]);
-    glcollide_contact_scratch_destroy(&s->contact_scratch);
-    glcollide_primitive_scratch_destroy(&s->primitive_scratch);
+        glcollide_pair_list_clear(&s->parts[k]);
+    glcollide_scratch_destroy(&s->scratch);
     free(s->ray_hits);
     free(s->answers);
     memset(s, 0, sizeof *s);

@@ -209,15 +209,20 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
     options.ranked = 1;
     options.threads = threads;
     int status = GLCOLLIDE_OK;
-    if (!s->contact_scratch)
-        status = glcollide_contact_scratch_create(&s->contact_scratch);
+    if (!s->scratch)
+        status = glcollide_scratch_create(&s->scratch);
     if (status == GLCOLLIDE_OK)
         status = gather_sides(s, ma, oa, mb, ob, candidates, candidate_count);
-    if (status == GLCOLLIDE_OK)
-        status = glcollide_contacts_generate_with(
-            s->sides[0].positions, s->sides[0].triangles, s->sides[1].positions,
-            s->sides[1].triangles, s->local_candidates, candidate_count, s->contacts, max, count,
-            &options, s->contact_scratch);
+    if (status == GLCOLLIDE_OK) {
+        /* The sides as meshes of world positions, three vertices a slot. */
+        glcollide_mesh sides[2];
+        for (int k = 0; k < 2; k++)
+            sides[k] = (glcollide_mesh){s->sides[k].positions, s->sides[k].triangles,
+                                        3 * s->sides[k].used, s->sides[k].used, NULL};
+        status = glcollide_contacts_generate(&sides[0], &sides[1], s->local_candidates,
+                                             candidate_count, &options, s->contacts, max, count,
+                                             s->scratch);
+    }
     if (status != GLCOLLIDE_OK)
         return status;
     for (size_t i = 0; i < *count; i++) { /* slots to the meshes' triangles */
@@ -233,12 +238,8 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
     if (*count == 0 && max > 0 && (da->closed || db->closed) &&
         ((cached && cached->interfering) || plugin_may_contain(da, oa, db, ob) ||
          plugin_may_contain(db, ob, da, oa))) {
-        glcollide_contact_solid sa = {ma->positions,      ma->triangles, ma->vertex_count,
-                                      ma->triangle_count, da->bvh,       *oa,
-                                      da->closed};
-        glcollide_contact_solid sb = {mb->positions,      mb->triangles, mb->vertex_count,
-                                      mb->triangle_count, db->bvh,       *ob,
-                                      db->closed};
+        glcollide_contact_solid sa = {ma, da->bvh, *oa, da->closed};
+        glcollide_contact_solid sb = {mb, db->bvh, *ob, db->closed};
         glcollide_contacts_containment(&sa, &sb, &options, s->contacts, max, count);
         contained = *count > 0;
     }

@@ -75,8 +75,9 @@
  * A closed mesh inside another with no surface crossing has no curve:
  * glcollide_contacts_containment (at the end) pushes it out.
  */
-#include "geometry/geometry_internal.h"
+#include "contacts/contacts_internal.h"
 #include "contacts/manifold.h"
+#include "geometry/geometry_internal.h"
 #include "geometry/predicates.h"
 
 #include <float.h>
@@ -1756,22 +1757,50 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     return GLCOLLIDE_OK;
 }
 
-int glcollide_contacts_generate(const double *positions_a, const uint32_t *triangles_a,
-                                const double *positions_b, const uint32_t *triangles_b,
-                                const glcollide_index_pair *candidates, size_t candidate_count,
-                                glcollide_contact *contacts, size_t max_contacts, size_t *count)
+static void contact_scratch_release(void *memory)
 {
-    return glcollide_contacts_generate_with(positions_a, triangles_a, positions_b, triangles_b,
-                                            candidates, candidate_count, contacts, max_contacts,
-                                            count, NULL, NULL);
+    glcollide_contact_scratch *scratch = memory;
+    glcollide_contact_scratch_destroy(&scratch);
 }
 
-int glcollide_contacts_generate_with(const double *positions_a, const uint32_t *triangles_a,
-                                     const double *positions_b, const uint32_t *triangles_b,
-                                     const glcollide_index_pair *candidates, size_t candidate_count,
-                                     glcollide_contact *contacts, size_t max_contacts,
-                                     size_t *count, const glcollide_contact_options *options,
-                                     glcollide_contact_scratch *scratch)
+glcollide_contact_scratch *glcollide_scratch_contacts(glcollide_scratch *scratch, int *status)
+{
+    *status = GLCOLLIDE_OK;
+    if (!scratch->contacts.memory) {
+        glcollide_contact_scratch *made = NULL;
+        if ((*status = glcollide_contact_scratch_create(&made)) != GLCOLLIDE_OK)
+            return NULL;
+        scratch->contacts = (glcollide_scratch_part){made, contact_scratch_release};
+    }
+    return scratch->contacts.memory;
+}
+
+int glcollide_contacts_generate(const glcollide_mesh *a, const glcollide_mesh *b,
+                                const glcollide_index_pair *candidates, size_t candidate_count,
+                                const glcollide_contact_options *options,
+                                glcollide_contact *contacts, size_t max_contacts, size_t *count,
+                                glcollide_scratch *scratch)
+{
+    int status = GLCOLLIDE_OK;
+    glcollide_contact_scratch *own = scratch ? glcollide_scratch_contacts(scratch, &status) : NULL;
+    if (status != GLCOLLIDE_OK) {
+        if (count)
+            *count = 0;
+        return status;
+    }
+    return glcollide_contacts_generate_arrays(a ? a->positions : NULL, a ? a->triangles : NULL,
+                                              b ? b->positions : NULL, b ? b->triangles : NULL,
+                                              candidates, candidate_count, contacts, max_contacts,
+                                              count, options, own);
+}
+
+int glcollide_contacts_generate_arrays(const double *positions_a, const uint32_t *triangles_a,
+                                       const double *positions_b, const uint32_t *triangles_b,
+                                       const glcollide_index_pair *candidates,
+                                       size_t candidate_count, glcollide_contact *contacts,
+                                       size_t max_contacts, size_t *count,
+                                       const glcollide_contact_options *options,
+                                       glcollide_contact_scratch *scratch)
 {
     if (!count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: count is NULL");
@@ -1805,7 +1834,7 @@ int glcollide_contacts_generate_with(const double *positions_a, const uint32_t *
 /* A solid's vertex in world space. */
 static void solid_vertex(const glcollide_contact_solid *s, size_t v, double out[3])
 {
-    glcollide_pose_transform_points(&s->pose, s->positions + 3 * v, 1, out);
+    glcollide_pose_transform_points(&s->pose, s->mesh->positions + 3 * v, 1, out);
 }
 
 /* World point p in the solid's object space (the rotation's transpose). */
@@ -1824,19 +1853,21 @@ static void to_object(const glcollide_contact_solid *s, const double p[3], doubl
  * (rounding put them a hair apart), and nothing is contained. */
 static int solid_inside(const glcollide_contact_solid *inner, const glcollide_contact_solid *outer)
 {
-    if (!outer->closed || !inner->triangle_count || !outer->triangle_count || !outer->bvh)
+    if (!outer->closed || !inner->mesh->triangle_count || !outer->mesh->triangle_count ||
+        !outer->bvh)
         return 0;
     double world[3], local[3];
-    solid_vertex(inner, inner->triangles[0], world);
+    solid_vertex(inner, inner->mesh->triangles[0], world);
     to_object(outer, world, local);
     glcollide_aabb box = glcollide_bvh_bounds(outer->bvh);
     double size = 0.0;
     for (int k = 0; k < 3; k++)
         size = fmax(size, fmax(fabs(box.min[k]), fabs(box.max[k])));
-    if (!(glcollide_bvh_nearest(outer->bvh, outer->positions, local, NULL, NULL) > 1e-9 * size))
+    if (!(glcollide_bvh_nearest_positions(outer->bvh, outer->mesh->positions, local, NULL, NULL) >
+          1e-9 * size))
         return 0;
-    return glcollide_point_in_mesh(outer->positions, outer->triangles, outer->triangle_count,
-                                   outer->bvh, local);
+    return glcollide_point_in_mesh_arrays(outer->mesh->positions, outer->mesh->triangles,
+                                          outer->mesh->triangle_count, outer->bvh, local);
 }
 
 /*
@@ -1850,7 +1881,7 @@ static int solid_inside(const glcollide_contact_solid *inner, const glcollide_co
 static size_t push_out(const glcollide_contact_solid *inner, const glcollide_contact_solid *outer,
                        int inner_is_a, size_t per_region, glcollide_contact *contacts, size_t max)
 {
-    size_t n = inner->vertex_count;
+    size_t n = inner->mesh->vertex_count;
     double c[3] = {0, 0, 0};
     for (size_t v = 0; v < n; v++) {
         double w[3];
@@ -1861,14 +1892,14 @@ static size_t push_out(const glcollide_contact_solid *inner, const glcollide_con
     double c_local[3], s_local[3], s[3], u[3];
     uint32_t nearest = 0;
     to_object(outer, c, c_local);
-    if (!(glcollide_bvh_nearest(outer->bvh, outer->positions, c_local, s_local, &nearest) <
-          INFINITY))
+    if (!(glcollide_bvh_nearest_positions(outer->bvh, outer->mesh->positions, c_local, s_local,
+                                          &nearest) < INFINITY))
         return 0;
     glcollide_pose_transform_points(&outer->pose, s_local, 1, s);
     glcollide_vec3_sub(u, s, c);
     double len = length3(u);
     if (!(len > 0.0)) { /* the centroid on the surface: the face's outward normal */
-        const uint32_t *t = outer->triangles + 3 * (size_t)nearest;
+        const uint32_t *t = outer->mesh->triangles + 3 * (size_t)nearest;
         double p[3][3];
         for (int i = 0; i < 3; i++)
             solid_vertex(outer, t[i], p[i]);
@@ -1937,8 +1968,8 @@ static size_t push_out(const glcollide_contact_solid *inner, const glcollide_con
         glcollide_contact *out = &contacts[i];
         solid_vertex(inner, picked[i], out->position);
         uint32_t owner = 0;
-        for (size_t t = 0; t < 3 * inner->triangle_count; t++)
-            if (inner->triangles[t] == picked[i]) {
+        for (size_t t = 0; t < 3 * inner->mesh->triangle_count; t++)
+            if (inner->mesh->triangles[t] == picked[i]) {
                 owner = (uint32_t)(t / 3);
                 break;
             }
@@ -1960,9 +1991,9 @@ int glcollide_contacts_containment(const glcollide_contact_solid *a,
     if (!count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: count is NULL");
     *count = 0;
-    if (!a || !b || (max_contacts > 0 && !contacts) ||
-        (a->triangle_count && (!a->positions || !a->triangles)) ||
-        (b->triangle_count && (!b->positions || !b->triangles)))
+    if (!a || !b || !a->mesh || !b->mesh || (max_contacts > 0 && !contacts) ||
+        (a->mesh->triangle_count && (!a->mesh->positions || !a->mesh->triangles)) ||
+        (b->mesh->triangle_count && (!b->mesh->positions || !b->mesh->triangles)))
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "contacts: NULL solid, arrays or contacts for containment");
     if (max_contacts == 0)

@@ -133,7 +133,7 @@ int glcollide_posed_contacts(glcollide_posed_pair *pair, const glcollide_mesh *a
     for (size_t i = 0; i < candidate_count; i++)
         pair->local[i] = (glcollide_index_pair){sides[0].slot_of[candidates[i].a],
                                                 sides[1].slot_of[candidates[i].b]};
-    status = glcollide_contacts_generate_with(
+    status = glcollide_contacts_generate_arrays(
         sides[0].positions, sides[0].triangles, sides[1].positions, sides[1].triangles, pair->local,
         candidate_count, contacts, max_contacts, count, NULL, pair->scratch);
     for (size_t i = 0; i < *count; i++) {

@@ -50,6 +50,37 @@ char *glcollide_strdup(const char *s);
 int glcollide_array_reserve(void **array, size_t *capacity, size_t count, size_t size,
                             const char *what);
 
+/* Bytes kept between calls, grown when a call needs more, never shrunk
+ * (zero-initialise; release frees them). The byte store of
+ * glcollide_scratch, and of the world and the methods' caches. */
+typedef struct glcollide_workspace {
+    void *memory;
+    size_t bytes;
+} glcollide_workspace;
+void glcollide_workspace_release(glcollide_workspace *workspace);
+
+/* A higher layer's part of a glcollide_scratch (the contact generators'):
+ * made by that layer on first use, released through release, so that the
+ * core, which frees the scratch, names no layer above it. */
+typedef struct glcollide_scratch_part {
+    void *memory;
+    void (*release)(void *memory);
+} glcollide_scratch_part;
+
+/* The public scratch (glcollide_scratch_create): sweep-and-prune's bytes and
+ * the contact generators' parts, each made on first need. */
+struct glcollide_scratch {
+    glcollide_workspace workspace;
+    glcollide_scratch_part contacts, primitives;
+};
+
+/* The workspace of scratch, or NULL for a NULL scratch (the call then
+ * allocates its own). */
+static inline glcollide_workspace *glcollide_scratch_workspace(glcollide_scratch *scratch)
+{
+    return scratch ? &scratch->workspace : NULL;
+}
+
 /* Scratch of bytes: the workspace's block (grown) or, without a workspace, a
  * block of its own in *own that the caller frees. NULL when out of memory. */
 /* qsort's contract without its heap use (glibc's qsort mallocs a merge

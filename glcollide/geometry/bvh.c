@@ -304,7 +304,7 @@ int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint
         memcpy(bvh->triangles + 3 * s, triangles + 3 * (size_t)refs[s].triangle,
                3 * sizeof *triangles);
     }
-    glcollide_bvh_refit(bvh, positions);
+    glcollide_bvh_refit_positions(bvh, positions);
 
 done:
     free(refs);
@@ -315,7 +315,7 @@ done:
     return status;
 }
 
-void glcollide_bvh_refit(glcollide_bvh *bvh, const double *positions)
+void glcollide_bvh_refit_positions(glcollide_bvh *bvh, const double *positions)
 {
     if (!bvh || !positions || bvh->node_count == 0)
         return;
@@ -942,8 +942,8 @@ static void closest_on_triangle(const double p[3], const double a[3], const doub
         out[k] = a[k] + ab[k] * v + ac[k] * w;
 }
 
-double glcollide_bvh_nearest(const glcollide_bvh *bvh, const double *positions, const double p[3],
-                             double closest[3], uint32_t *triangle)
+double glcollide_bvh_nearest_positions(const glcollide_bvh *bvh, const double *positions,
+                                       const double p[3], double closest[3], uint32_t *triangle)
 {
     if (!bvh || !positions || !p || !bvh->node_count)
         return INFINITY;

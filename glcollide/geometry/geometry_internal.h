@@ -128,4 +128,29 @@ int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bv
                                   const glcollide_pose *pose, const glcollide_aabb *world_box,
                                   const double p[3]);
 
+/* ------------------------------------------------ the array forms of the mesh entries */
+
+/* The array forms behind the public calls that take a glcollide_mesh
+ * (geometry/mesh_entries.c), for the library's own arrays that are no
+ * mesh: projected or placed positions, a mesh's triangles in another
+ * order. Same contracts, arrays for the mesh. */
+int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint32_t *triangles,
+                        size_t triangle_count, glcollide_bvh **out);
+void glcollide_bvh_refit_positions(glcollide_bvh *bvh, const double *positions);
+double glcollide_bvh_nearest_positions(const glcollide_bvh *bvh, const double *positions,
+                                       const double p[3], double closest[3], uint32_t *triangle);
+int glcollide_point_in_mesh_arrays(const double *positions, const uint32_t *triangles,
+                                   size_t triangle_count, const glcollide_bvh *bvh,
+                                   const double p[3]);
+double glcollide_winding_number_arrays(const double *positions, const uint32_t *triangles,
+                                       size_t triangle_count, const double p[3]);
+
+/* Sweep-and-prune with scratch bytes from workspace (NULL: allocates), for
+ * the world and the methods, which keep workspaces of their own. */
+int glcollide_sap_pairs_ws(const glcollide_aabb *boxes, size_t count, double margin,
+                           glcollide_pair_list *pairs, glcollide_workspace *workspace);
+int glcollide_sap_pairs_across_ws(const glcollide_aabb *boxes_a, size_t count_a,
+                                  const glcollide_aabb *boxes_b, size_t count_b, double margin,
+                                  glcollide_pair_list *pairs, glcollide_workspace *workspace);
+
 #endif /* GLCOLLIDE_GEOMETRY_INTERNAL_H */

@@ -1356,7 +1356,7 @@ int glcollide_query_convex(glcollide_world *persistent, glcollide_context *conte
     if ((status = glcollide_world_space_get(persistent, &world)) != GLCOLLIDE_OK)
         return status;
     glcollide_pair_list candidates = {0};
-    status = glcollide_sap_pairs(world->bounds, world->object_count, 0, &candidates);
+    status = glcollide_sap_pairs_ws(world->bounds, world->object_count, 0, &candidates, NULL);
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = candidates.count;
@@ -1383,6 +1383,6 @@ int glcollide_query_convex(glcollide_world *persistent, glcollide_context *conte
             status = glcollide_result_add_pair(result, pair[0], pair[1]);
     }
     glcollide_myszkowski_destroy(&tester);
-    glcollide_pair_list_release(&candidates);
+    glcollide_pair_list_clear(&candidates);
     return status;
 }

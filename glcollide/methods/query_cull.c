@@ -161,8 +161,9 @@ static int triangle_pairs(glcollide_world *world, const cull_scratch *s,
         return GLCOLLIDE_OK;
     glcollide_world_scratch *scratch = &world->scratch;
     scratch->pairs.count = 0;
-    int status = glcollide_sap_pairs_across(s->triangle_boxes + ai, bi - ai, s->triangle_boxes + aj,
-                                            bj - aj, margin, &scratch->pairs, &scratch->sap);
+    int status =
+        glcollide_sap_pairs_across_ws(s->triangle_boxes + ai, bi - ai, s->triangle_boxes + aj,
+                                      bj - aj, margin, &scratch->pairs, &scratch->sap);
     for (size_t k = 0; k < scratch->pairs.count && status == GLCOLLIDE_OK; k++)
         status = glcollide_result_add_triangle_pair(
             result, i, frame->flagged[ai + scratch->pairs.pairs[k].a] - frame->first[pi], j,
@@ -257,8 +258,8 @@ int glcollide_query_cull(glcollide_world *world, glcollide_context *context,
         return status;
     glcollide_pair_list *pairs = &world->pairs;
     pairs->count = 0;
-    status = glcollide_sap_pairs_with(world->boxes, world->object_count, margin, pairs,
-                                      &world->workspace);
+    status =
+        glcollide_sap_pairs_ws(world->boxes, world->object_count, margin, pairs, &world->workspace);
     if (status == GLCOLLIDE_OK)
         status = tighten_pairs(world, s, margin);
     if (status != GLCOLLIDE_OK)

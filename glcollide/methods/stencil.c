@@ -205,7 +205,7 @@ static void cache_release(void *memory)
                       cache->degree,  cache->readback, cache->boxes};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
-    glcollide_pair_list_release(&cache->pairs);
+    glcollide_pair_list_clear(&cache->pairs);
     glcollide_workspace_release(&cache->sap);
     free(cache);
 }
@@ -529,7 +529,7 @@ static int select_objects(struct glcollide_stencil_cache *cache, glcollide_world
         cache->boxes[o] = *box;
     }
     cache->pairs.count = 0;
-    status = glcollide_sap_pairs_with(world->boxes, n, 0.0, &cache->pairs, &cache->sap);
+    status = glcollide_sap_pairs_ws(world->boxes, n, 0.0, &cache->pairs, &cache->sap);
     for (size_t k = 0; status == GLCOLLIDE_OK && k < cache->pairs.count; k++)
         for (int side = 0; side < 2 && status == GLCOLLIDE_OK; side++) {
             uint32_t o = side ? cache->pairs.pairs[k].b : cache->pairs.pairs[k].a;

@@ -689,9 +689,9 @@ static void solid_centroid(const glcollide_mesh *mesh, const glcollide_mesh_repo
     }
 }
 
-int glcollide_tetra_tree_build(const glcollide_mesh *mesh,
-                               const glcollide_tetra_tree_options *options,
-                               glcollide_tetra_tree **out)
+int glcollide_tetra_tree_create(const glcollide_mesh *mesh,
+                                const glcollide_tetra_tree_options *options,
+                                glcollide_tetra_tree **out)
 {
     if (!out)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "tetra-tree: out is NULL");

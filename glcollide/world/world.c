@@ -80,10 +80,10 @@ void glcollide_world_destroy(glcollide_world **world)
     free(w->outcomes);
     free(w->exact_boxes);
     free(w->exact_synced);
-    glcollide_pair_list_release(&w->pairs);
+    glcollide_pair_list_clear(&w->pairs);
     glcollide_workspace_release(&w->workspace);
     glcollide_world_scratch_release(&w->scratch);
-    glcollide_pair_list_release(&w->contact_candidates);
+    glcollide_pair_list_clear(&w->contact_candidates);
     glcollide_posed_pair_release(&w->posed);
     space_release(w->space);
     if (w->method_kind)
@@ -269,7 +269,7 @@ int glcollide_world_mesh_changed(glcollide_world *world, uint32_t index, size_t 
     if ((status = mesh_bounds(mesh, &entry->bounds)) != GLCOLLIDE_OK)
         return status;
     if (entry->bvh && !entry->bvh_borrowed) /* a borrowed one is the caller's to refit */
-        glcollide_bvh_refit(entry->bvh, mesh->positions);
+        glcollide_bvh_refit_positions(entry->bvh, mesh->positions);
     entry->solid = entry->solid == 0 ? 0 : -1; /* topology kept: open stays open */
     entry->crossing = -1;                      /* moved vertices may cross */
     entry->previous_change = entry->changed_at;
@@ -638,7 +638,7 @@ int glcollide_world_space_get(glcollide_world *world, const glcollide_world_spac
 
 void glcollide_world_scratch_release(glcollide_world_scratch *scratch)
 {
-    glcollide_pair_list_release(&scratch->pairs);
+    glcollide_pair_list_clear(&scratch->pairs);
     glcollide_workspace_release(&scratch->sap);
     glcollide_workspace_release(&scratch->boxes);
 }
@@ -682,8 +682,8 @@ int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
     }
     glcollide_pair_list *pairs = &scratch->pairs;
     pairs->count = 0;
-    int status = glcollide_sap_pairs_across(boxes, first_of_j, boxes + first_of_j, n - first_of_j,
-                                            margin, pairs, &scratch->sap);
+    int status = glcollide_sap_pairs_across_ws(boxes, first_of_j, boxes + first_of_j,
+                                               n - first_of_j, margin, pairs, &scratch->sap);
     for (size_t k = 0; k < pairs->count && status == GLCOLLIDE_OK; k++)
         status = glcollide_result_add_triangle_pair(result, i, ids[pairs->pairs[k].a], j,
                                                     ids[first_of_j + pairs->pairs[k].b]);

@@ -22,10 +22,7 @@ static glcollide_contact_solid solid_of(const glcollide_world *world, uint32_t o
 {
     const glcollide_object *o = &world->objects[object];
     const glcollide_world_mesh_entry *entry = &world->meshes[o->mesh];
-    const glcollide_mesh *mesh = entry->mesh;
-    return (glcollide_contact_solid){mesh->positions,      mesh->triangles, mesh->vertex_count,
-                                     mesh->triangle_count, entry->bvh,      o->pose,
-                                     entry->solid == 1};
+    return (glcollide_contact_solid){entry->mesh, entry->bvh, o->pose, entry->solid == 1};
 }
 
 static int check_arguments(const glcollide_world *world, uint32_t a, uint32_t b,

@@ -128,14 +128,13 @@ int main(int argc, char **argv)
     }
     glcollide_tetra_tree *tree = NULL;
     double start = bench_now_ms();
-    if (glcollide_tetra_tree_build(mesh, &options, &tree) != GLCOLLIDE_OK)
+    if (glcollide_tetra_tree_create(mesh, &options, &tree) != GLCOLLIDE_OK)
         return 1;
     double build_ms = bench_now_ms() - start;
     glcollide_tetra_tree_info info;
     glcollide_tetra_tree_get_info(tree, &info);
     glcollide_bvh *bvh = NULL;
-    if (glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                            mesh->triangle_count, &bvh) != GLCOLLIDE_OK)
+    if (glcollide_bvh_create(mesh, &bvh) != GLCOLLIDE_OK)
         return 1;
     glcollide_context *context = NULL;
     glcollide_tetra_gpu *gpu = NULL;
@@ -199,8 +198,7 @@ int main(int argc, char **argv)
         for (int r = 0; r < runs; r++) {
             start = bench_now_ms();
             for (size_t i = 0; i < n; i++)
-                expected[i] = (uint8_t)glcollide_point_in_mesh(
-                    mesh->positions, mesh->triangles, mesh->triangle_count, bvh, points + 3 * i);
+                expected[i] = (uint8_t)glcollide_point_in_mesh(mesh, bvh, points + 3 * i);
             rows[4].ms[rows[4].runs++] = bench_now_ms() - start;
             start = bench_now_ms();
             glcollide_tetra_tree_classify(tree, points, n, got, NULL, &rows[2].last);
@@ -222,8 +220,7 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < 3 * n; i++)
                 points[i] += velocity[i];
             for (size_t i = 0; i < n; i++)
-                expected[i] = (uint8_t)glcollide_point_in_mesh(
-                    mesh->positions, mesh->triangles, mesh->triangle_count, bvh, points + 3 * i);
+                expected[i] = (uint8_t)glcollide_point_in_mesh(mesh, bvh, points + 3 * i);
             start = bench_now_ms();
             if (glcollide_tetra_gpu_classify(gpu, world, 0, points, n,
                                              GLCOLLIDE_TETRA_FRAME_COHERENCE, got,

@@ -59,7 +59,7 @@ typedef struct composed {
     int closed[MESHES];
     glcollide_aabb *boxes;
     glcollide_pair_list pairs;
-    glcollide_workspace workspace;
+    glcollide_scratch *workspace;
     glcollide_pair_list found;
     glcollide_pair_list contained; /* of found: by containment alone */
 } composed;
@@ -102,8 +102,7 @@ static int contains(const composed *c, const test_scene *scene, uint32_t outer, 
         d[k] = p[k] - po->pose.translation[k];
     for (int k = 0; k < 3; k++)
         local[k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
-    return glcollide_point_in_mesh(mo->positions, mo->triangles, mo->triangle_count,
-                                   c->bvh[po->mesh], local);
+    return glcollide_point_in_mesh(mo, c->bvh[po->mesh], local);
 }
 
 static void composed_frame(composed *c, const test_scene *scene)
@@ -114,7 +113,7 @@ static void composed_frame(composed *c, const test_scene *scene)
         glcollide_aabb_place(&local, &scene->objects[o].pose, &c->boxes[o]);
     }
     c->pairs.count = 0;
-    glcollide_sap_pairs_with(c->boxes, n, 0, &c->pairs, &c->workspace);
+    glcollide_sap_pairs(c->boxes, n, 0, &c->pairs, c->workspace);
     c->found.count = 0;
     c->contained.count = 0;
     for (size_t k = 0; k < c->pairs.count; k++) {
@@ -256,6 +255,8 @@ int main(int argc, char **argv)
     test_scene *scene = NULL;
     glcollide_world *world = NULL;
     composed c = {0};
+    if (glcollide_scratch_create(&c.workspace) != GLCOLLIDE_OK)
+        return 1;
     if (scene_create(&scene) || glcollide_world_create(&world))
         return 1;
     for (int m = 0; m < MESHES; m++) {
@@ -269,9 +270,7 @@ int main(int argc, char **argv)
         glcollide_mesh_report report;
         glcollide_mesh_validate(mesh, &report);
         c.closed[m] = report.closed;
-        if ((run_composed &&
-             glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                                 mesh->triangle_count, &c.bvh[m])) ||
+        if ((run_composed && glcollide_bvh_create(mesh, &c.bvh[m])) ||
             scene_add_mesh(scene, mesh, NULL) ||
             glcollide_world_add_mesh(world, scene->meshes[m], NULL))
             return 1;
@@ -381,7 +380,7 @@ int main(int argc, char **argv)
                    check.contained_pairs);
     }
     bench_fcl_destroy(fcl);
-    glcollide_pair_list_release(&fcl_found);
+    glcollide_pair_list_clear(&fcl_found);
     free(check.found);
     free(check.contained);
     free(check.fcl);
@@ -395,11 +394,11 @@ int main(int argc, char **argv)
     scene_destroy(&scene);
     for (int m = 0; m < MESHES; m++)
         glcollide_bvh_destroy(&c.bvh[m]);
-    glcollide_pair_list_release(&c.pairs);
-    glcollide_workspace_release(&c.workspace);
+    glcollide_pair_list_clear(&c.pairs);
+    glcollide_scratch_destroy(&c.workspace);
     free(c.boxes);
-    glcollide_pair_list_release(&c.found);
-    glcollide_pair_list_release(&c.contained);
+    glcollide_pair_list_clear(&c.found);
+    glcollide_pair_list_clear(&c.contained);
     free(world_ms);
     free(fcl_ms);
     free(composed_ms);

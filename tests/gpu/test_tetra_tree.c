@@ -172,15 +172,12 @@ static void make_points(const glcollide_mesh *m, const double o[3], size_t targe
 static uint8_t *oracle(const glcollide_mesh *m, const point_set *set, double *ms)
 {
     glcollide_bvh *bvh = NULL;
-    ck_assert_int_eq(
-        glcollide_bvh_build(m->positions, m->vertex_count, m->triangles, m->triangle_count, &bvh),
-        GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_create(m, &bvh), GLCOLLIDE_OK);
     uint8_t *answer = malloc(set->count ? set->count : 1);
     ck_assert_ptr_nonnull(answer);
     double start = test_now_ms();
     for (size_t i = 0; i < set->count; i++)
-        answer[i] = (uint8_t)glcollide_point_in_mesh(m->positions, m->triangles, m->triangle_count,
-                                                     bvh, set->p + 3 * i);
+        answer[i] = (uint8_t)glcollide_point_in_mesh(m, bvh, set->p + 3 * i);
     *ms = test_now_ms() - start;
     glcollide_bvh_destroy(&bvh);
     return answer;
@@ -547,7 +544,7 @@ static void expect_refused(const glcollide_mesh *m, const char *words)
 {
     glcollide_tetra_tree *tree = NULL;
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
-    int status = glcollide_tetra_tree_build(m, NULL, &tree);
+    int status = glcollide_tetra_tree_create(m, NULL, &tree);
     test_log_capture_stop();
     ck_assert_int_eq(status, GLCOLLIDE_ERROR_INVALID_MESH);
     ck_assert_ptr_null(tree);
@@ -611,7 +608,7 @@ START_TEST(test_bad_meshes)
     options.check_self_intersections = 1;
     glcollide_tetra_tree *tree = NULL;
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
-    int status = glcollide_tetra_tree_build(m, &options, &tree);
+    int status = glcollide_tetra_tree_create(m, &options, &tree);
     test_log_capture_stop();
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
                        "tetra-tree: two boxes intersects itself: 52 triangle pairs (first: "
@@ -631,19 +628,19 @@ START_TEST(test_bad_arguments)
     glcollide_tetra_tree_options options = glcollide_tetra_tree_default_options();
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     options.max_depth = 11;
-    ck_assert_int_eq(glcollide_tetra_tree_build(box, &options, &tree),
+    ck_assert_int_eq(glcollide_tetra_tree_create(box, &options, &tree),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_str_eq(test_log_last(), "tetra-tree: max_depth 11 outside 0..10");
     options.max_depth = 4;
     options.use_origin = 1;
     options.origin[1] = INFINITY;
-    ck_assert_int_eq(glcollide_tetra_tree_build(box, &options, &tree),
+    ck_assert_int_eq(glcollide_tetra_tree_create(box, &options, &tree),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_str_eq(test_log_last(), "tetra-tree: origin is not finite");
-    ck_assert_int_eq(glcollide_tetra_tree_build(NULL, NULL, &tree),
+    ck_assert_int_eq(glcollide_tetra_tree_create(NULL, NULL, &tree),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_ptr_null(tree);
-    ck_assert_int_eq(glcollide_tetra_tree_build(box, NULL, &tree), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_tetra_tree_create(box, NULL, &tree), GLCOLLIDE_OK);
     uint8_t inside[3];
     ck_assert_int_eq(glcollide_tetra_tree_classify(tree, NULL, 3, inside, NULL, NULL),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);

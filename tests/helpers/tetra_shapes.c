@@ -18,7 +18,7 @@ const double *vertex(const glcollide_mesh *m, uint32_t v)
 glcollide_tetra_tree *build(const glcollide_mesh *m, const glcollide_tetra_tree_options *options)
 {
     glcollide_tetra_tree *tree = NULL;
-    int status = glcollide_tetra_tree_build(m, options, &tree);
+    int status = glcollide_tetra_tree_create(m, options, &tree);
     ck_assert_msg(status == GLCOLLIDE_OK, "tetra-tree of %s: %s", m->name,
                   glcollide_status_string(status));
     return tree;

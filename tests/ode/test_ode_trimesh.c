@@ -128,12 +128,13 @@ static void check_against_world_oracle(dGeomID a, const mesh_data *ma, dGeomID b
     double *pa = plugin_positions(a, ma), *pb = plugin_positions(b, mb);
     double *wa = world_positions(a, ma), *wb = world_positions(b, mb);
     glcollide_bvh *ba = NULL, *bb = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(pa, ma->mesh->vertex_count, ma->mesh->triangles,
-                                         ma->mesh->triangle_count, &ba),
-                     GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_bvh_build(pb, mb->mesh->vertex_count, mb->mesh->triangles,
-                                         mb->mesh->triangle_count, &bb),
-                     GLCOLLIDE_OK);
+    /* The plugin's world positions of each, as meshes. */
+    const glcollide_mesh va = {pa, ma->mesh->triangles, ma->mesh->vertex_count,
+                               ma->mesh->triangle_count, NULL},
+                         vb = {pb, mb->mesh->triangles, mb->mesh->vertex_count,
+                               mb->mesh->triangle_count, NULL};
+    ck_assert_int_eq(glcollide_bvh_create(&va, &ba), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_create(&vb, &bb), GLCOLLIDE_OK);
     /* ODE's dCollide hands two trimeshes to the collider as (b, a) and
      * reverses its contacts; the plugin does the same, so the oracle
      * generates with b first (a contact's point and depth do not change
@@ -144,9 +145,8 @@ static void check_against_world_oracle(dGeomID a, const mesh_data *ma, dGeomID b
     dContactGeom *got = malloc(MAX * sizeof *got);
     ck_assert(want && got);
     size_t want_count = 0;
-    ck_assert_int_eq(glcollide_contacts_generate(pb, mb->mesh->triangles, pa, ma->mesh->triangles,
-                                                 candidates.pairs, candidates.count, want, MAX,
-                                                 &want_count),
+    ck_assert_int_eq(glcollide_contacts_generate(&vb, &va, candidates.pairs, candidates.count, NULL,
+                                                 want, MAX, &want_count, NULL),
                      GLCOLLIDE_OK);
     ck_assert_uint_lt(want_count, MAX);
     int n = glcollide_ode_collide(a, b, MAX, got, sizeof got[0]);
@@ -185,7 +185,7 @@ static void check_against_world_oracle(dGeomID a, const mesh_data *ma, dGeomID b
     *touching += want_count > 0;
     free(want);
     free(got);
-    glcollide_pair_list_release(&candidates);
+    glcollide_pair_list_clear(&candidates);
     glcollide_bvh_destroy(&ba);
     glcollide_bvh_destroy(&bb);
     free(wa);

@@ -11,14 +11,9 @@ solid make_solid(glcollide_mesh *mesh, const double translation[3], const double
 {
     solid out = {mesh, NULL, {0}};
     ck_assert_ptr_nonnull(mesh);
-    ck_assert_int_eq(glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                                         mesh->triangle_count, &out.bvh),
-                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_create(mesh, &out.bvh), GLCOLLIDE_OK);
     out.s = (glcollide_contact_solid){
-        mesh->positions,
-        mesh->triangles,
-        mesh->vertex_count,
-        mesh->triangle_count,
+        mesh,
         out.bvh,
         {{translation[0], translation[1], translation[2]}, {q[0], q[1], q[2], q[3]}},
         1};

@@ -23,6 +23,23 @@ typedef struct test_mesh {
     size_t vertex_count, triangle_count;
 } test_mesh;
 
+/* The public calls on arrays: a glcollide_mesh over them (positions, and
+ * the triangles of topology where a refit needs them). */
+static int bvh_of(const double *positions, size_t vertex_count, const uint32_t *triangles,
+                  size_t triangle_count, glcollide_bvh **out)
+{
+    const glcollide_mesh view = {(double *)positions, (uint32_t *)triangles, vertex_count,
+                                 triangle_count, NULL};
+    return glcollide_bvh_create(&view, out);
+}
+
+static void refit(glcollide_bvh *bvh, double *positions, const test_mesh *topology)
+{
+    const glcollide_mesh view = {positions, topology->triangles, topology->vertex_count,
+                                 topology->triangle_count, NULL};
+    glcollide_bvh_refit(bvh, &view);
+}
+
 static void test_mesh_free(test_mesh *mesh)
 {
     free(mesh->positions);
@@ -177,17 +194,17 @@ static size_t check_overlap(const glcollide_bvh *a, const double *pa, const uint
                       glcollide_bvh_triangle_count(b), margin, &want);
     assert_same_pairs(&got, &want, what);
     size_t count = want.count;
-    glcollide_pair_list_release(&got);
-    glcollide_pair_list_release(&want);
+    glcollide_pair_list_clear(&got);
+    glcollide_pair_list_clear(&want);
     return count;
 }
 
 static glcollide_bvh *build(const test_mesh *mesh)
 {
     glcollide_bvh *bvh = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                                         mesh->triangle_count, &bvh),
-                     GLCOLLIDE_OK);
+    ck_assert_int_eq(
+        bvh_of(mesh->positions, mesh->vertex_count, mesh->triangles, mesh->triangle_count, &bvh),
+        GLCOLLIDE_OK);
     ck_assert_ptr_nonnull(bvh);
     ck_assert_uint_eq(glcollide_bvh_triangle_count(bvh), mesh->triangle_count);
     return bvh;
@@ -283,7 +300,7 @@ static void check_query_box(const glcollide_bvh *bvh, const test_mesh *mesh, tes
                      c.pairs.count, want);
         if (q == 0)
             ck_assert_uint_gt(want, 0);
-        glcollide_pair_list_release(&c.pairs);
+        glcollide_pair_list_clear(&c.pairs);
     }
     free(boxes);
 }
@@ -352,18 +369,18 @@ static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_obje
                           split.count, sorted.count, c.pairs.count);
             if (sorted.count)
                 ck_assert_mem_eq(sorted.pairs, c.pairs.pairs, sorted.count * sizeof *sorted.pairs);
-            glcollide_pair_list_release(&sorted);
+            glcollide_pair_list_clear(&sorted);
             continue;
         }
         ck_assert_msg(split.count == first.count, "%s: %d threads, %zu pairs; 1 thread %zu", what,
                       threads[t], split.count, first.count);
         if (split.count)
             ck_assert_mem_eq(split.pairs, first.pairs, split.count * sizeof *split.pairs);
-        glcollide_pair_list_release(&split);
+        glcollide_pair_list_clear(&split);
     }
-    glcollide_pair_list_release(&first);
+    glcollide_pair_list_clear(&first);
     for (int k = 0; k < GLCOLLIDE_BVH_PARTS; k++)
-        glcollide_pair_list_release(&parts[k]);
+        glcollide_pair_list_clear(&parts[k]);
     size_t near = 0, found = 0;
     for (size_t i = 0; i < want->count; i++) {
         const uint32_t *x = ta + 3 * (size_t)want->pairs[i].a, *y = tb + 3 * (size_t)want->pairs[i].b;
@@ -378,7 +395,7 @@ static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_obje
         TEST_REQUIRE(found == near, "%s: triangles (%u, %u) at distance %g <= margin %g not reported",
                      what, key.a, key.b, distance, margin);
     }
-    glcollide_pair_list_release(&c.pairs);
+    glcollide_pair_list_clear(&c.pairs);
     return near;
 }
 
@@ -414,8 +431,8 @@ static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *
         }
         transform(a.positions, a.vertex_count, ra, ta, wa);
         transform(b.positions, b.vertex_count, rb, tb, wb);
-        glcollide_bvh_refit(ba, wa);
-        glcollide_bvh_refit(bb, wb);
+        refit(ba, wa, &a);
+        refit(bb, wb, &b);
         test_mesh world_a = {wa, a.triangles, a.vertex_count, a.triangle_count};
         check_bounds(ba, &world_a);
         double margin = motion % 2 ? 0.01 * size : 0.0;
@@ -429,20 +446,20 @@ static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *
         bvh_pairs(ba, bb, margin, &world_pairs);
         near += check_overlap_objects(oa, &object_a, wa, a.triangles, ob, &object_b, wb,
                                       b.triangles, margin, &world_pairs, what);
-        glcollide_pair_list_release(&world_pairs);
+        glcollide_pair_list_clear(&world_pairs);
 
         /* A fresh build on the moved positions gives the same set. */
         glcollide_bvh *fa = NULL, *fb = NULL;
-        ck_assert_int_eq(glcollide_bvh_build(wa, a.vertex_count, a.triangles, a.triangle_count, &fa),
+        ck_assert_int_eq(bvh_of(wa, a.vertex_count, a.triangles, a.triangle_count, &fa),
                          GLCOLLIDE_OK);
-        ck_assert_int_eq(glcollide_bvh_build(wb, b.vertex_count, b.triangles, b.triangle_count, &fb),
+        ck_assert_int_eq(bvh_of(wb, b.vertex_count, b.triangles, b.triangle_count, &fb),
                          GLCOLLIDE_OK);
         glcollide_pair_list refit_pairs, fresh_pairs;
         bvh_pairs(ba, bb, margin, &refit_pairs);
         bvh_pairs(fa, fb, margin, &fresh_pairs);
         assert_same_pairs(&refit_pairs, &fresh_pairs, what);
-        glcollide_pair_list_release(&refit_pairs);
-        glcollide_pair_list_release(&fresh_pairs);
+        glcollide_pair_list_clear(&refit_pairs);
+        glcollide_pair_list_clear(&fresh_pairs);
         glcollide_bvh_destroy(&fa);
         glcollide_bvh_destroy(&fb);
     }
@@ -496,7 +513,7 @@ START_TEST(test_bvh_real_meshes)
     /* Shift the mesh into [0, extent] where the random boxes are drawn. */
     for (size_t i = 0; i < 3 * e.vertex_count; i++)
         e.positions[i] -= bounds.min[i % 3];
-    glcollide_bvh_refit(bvh, e.positions);
+    refit(bvh, e.positions, &e);
     check_query_box(bvh, &e, &rng, 100, extent, "elephant");
     glcollide_bvh_destroy(&bvh);
     test_mesh_free(&e);
@@ -528,7 +545,7 @@ START_TEST(test_bvh_refit_deformation)
             deformed[3 * v + 1] = y + test_rng_uniform(&rng, -0.02, 0.02);
             deformed[3 * v + 2] = p[2] + test_rng_uniform(&rng, -0.02, 0.02);
         }
-        glcollide_bvh_refit(ba, deformed);
+        refit(ba, deformed, &a);
         test_mesh world = {deformed, a.triangles, a.vertex_count, a.triangle_count};
         check_bounds(ba, &world);
         char what[64];
@@ -541,8 +558,8 @@ START_TEST(test_bvh_refit_deformation)
         bvh_pairs(ba, bb, 0.0, &refit_pairs);
         bvh_pairs(fresh, bb, 0.0, &fresh_pairs);
         assert_same_pairs(&refit_pairs, &fresh_pairs, what);
-        glcollide_pair_list_release(&refit_pairs);
-        glcollide_pair_list_release(&fresh_pairs);
+        glcollide_pair_list_clear(&refit_pairs);
+        glcollide_pair_list_clear(&fresh_pairs);
         glcollide_bvh_destroy(&fresh);
     }
     free(deformed);
@@ -557,7 +574,7 @@ END_TEST
 START_TEST(test_bvh_empty_and_single)
 {
     glcollide_bvh *empty = NULL, *single = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(NULL, 0, NULL, 0, &empty), GLCOLLIDE_OK);
+    ck_assert_int_eq(bvh_of(NULL, 0, NULL, 0, &empty), GLCOLLIDE_OK);
     ck_assert_ptr_nonnull(empty);
     ck_assert_uint_eq(glcollide_bvh_triangle_count(empty), 0);
     glcollide_aabb bounds = glcollide_bvh_bounds(empty);
@@ -567,7 +584,7 @@ START_TEST(test_bvh_empty_and_single)
 
     const double positions[] = {0, 0, 0, 1, 0, 0, 0, 2, 0, 5, 5, 5};
     const uint32_t triangle[] = {0, 1, 2};
-    ck_assert_int_eq(glcollide_bvh_build(positions, 4, triangle, 1, &single), GLCOLLIDE_OK);
+    ck_assert_int_eq(bvh_of(positions, 4, triangle, 1, &single), GLCOLLIDE_OK);
     ck_assert_uint_eq(glcollide_bvh_triangle_count(single), 1);
     bounds = glcollide_bvh_bounds(single);
     ck_assert(bounds.min[0] == 0 && bounds.min[1] == 0 && bounds.min[2] == 0);
@@ -594,13 +611,13 @@ START_TEST(test_bvh_empty_and_single)
     /* Margin: a second triangle 0.5 above; margin 0.25 on each side reaches it. */
     const double lifted[] = {0, 0, 0.5, 1, 0, 0.5, 0, 2, 0.5};
     glcollide_bvh *upper = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(lifted, 3, triangle, 1, &upper), GLCOLLIDE_OK);
+    ck_assert_int_eq(bvh_of(lifted, 3, triangle, 1, &upper), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_bvh_overlap(single, upper, 0.2, collect_pair, &c), 0);
     ck_assert_uint_eq(c.calls, 2);
     ck_assert_int_eq(glcollide_bvh_overlap(single, upper, 0.25, collect_pair, &c), 0);
     ck_assert_uint_eq(c.calls, 3);
 
-    glcollide_pair_list_release(&c.pairs);
+    glcollide_pair_list_clear(&c.pairs);
     glcollide_bvh_destroy(&empty);
     glcollide_bvh_destroy(&single);
     glcollide_bvh_destroy(&upper);
@@ -616,11 +633,11 @@ START_TEST(test_bvh_invalid_arguments)
     const uint32_t bad[] = {0, 1, 3};
     glcollide_bvh *bvh = NULL;
     test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
-    ck_assert_int_eq(glcollide_bvh_build(positions, 3, bad, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(bvh_of(positions, 3, bad, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_ptr_null(bvh);
-    ck_assert_int_eq(glcollide_bvh_build(positions, 3, NULL, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(glcollide_bvh_build(NULL, 3, bad, 0, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(glcollide_bvh_build(positions, 3, bad, 0, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(bvh_of(positions, 3, NULL, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(bvh_of(NULL, 3, bad, 0, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(bvh_of(positions, 3, bad, 0, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(test_log_count(), 4);
     test_log_capture_stop();
 }
@@ -638,8 +655,8 @@ START_TEST(test_bvh_early_stop)
     glcollide_aabb box = {{0, 0, 0}, {5, 5, 5}};
     ck_assert_int_eq(glcollide_bvh_query_box(bvh, &box, collect_triangle, &q), 1);
     ck_assert_uint_eq(q.calls, 3);
-    glcollide_pair_list_release(&c.pairs);
-    glcollide_pair_list_release(&q.pairs);
+    glcollide_pair_list_clear(&c.pairs);
+    glcollide_pair_list_clear(&q.pairs);
     glcollide_bvh_destroy(&bvh);
     test_mesh_free(&soup);
 }
@@ -684,7 +701,7 @@ START_TEST(test_bvh_large_and_degenerate)
         TEST_REQUIRE(ca == cb || ca + 1 == cb || cb + 1 == ca, "cells %zu and %zu paired", ca, cb);
     }
     printf("bvh: %zu triangles in a row: build %.1f ms\n", n, t1 - t0);
-    glcollide_pair_list_release(&c.pairs);
+    glcollide_pair_list_clear(&c.pairs);
     glcollide_bvh_destroy(&bvh);
     test_mesh_free(&row);
 
@@ -694,14 +711,14 @@ START_TEST(test_bvh_large_and_degenerate)
     for (size_t t = 0; t < copies; t++)
         for (int k = 0; k < 3; k++)
             same[3 * t + k] = (uint32_t)k;
-    ck_assert_int_eq(glcollide_bvh_build(positions, 3, same, copies, &bvh), GLCOLLIDE_OK);
+    ck_assert_int_eq(bvh_of(positions, 3, same, copies, &bvh), GLCOLLIDE_OK);
     glcollide_aabb corner = {{1, 0, 0}, {2, 2, 2}};
     collected q = {0};
     ck_assert_int_eq(glcollide_bvh_query_box(bvh, &corner, collect_triangle, &q), 0);
     ck_assert_uint_eq(q.calls, copies);
     glcollide_pair_list_sort_unique(&q.pairs);
     ck_assert_uint_eq(q.pairs.count, copies);
-    glcollide_pair_list_release(&q.pairs);
+    glcollide_pair_list_clear(&q.pairs);
     glcollide_bvh_destroy(&bvh);
     free(same);
 }
@@ -714,13 +731,9 @@ START_TEST(test_bvh_speed)
     ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("bunny00.off"), 1.0, &bunny), GLCOLLIDE_OK);
     double t0 = test_now_ms();
     glcollide_bvh *a = NULL, *b = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(bunny->positions, bunny->vertex_count, bunny->triangles,
-                                         bunny->triangle_count, &a),
-                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_create(bunny, &a), GLCOLLIDE_OK);
     double t1 = test_now_ms();
-    ck_assert_int_eq(glcollide_bvh_build(bunny->positions, bunny->vertex_count, bunny->triangles,
-                                         bunny->triangle_count, &b),
-                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_create(bunny, &b), GLCOLLIDE_OK);
     glcollide_aabb bounds = glcollide_bvh_bounds(a);
     double size = bounds.max[0] - bounds.min[0];
     /* b: the bunny turned about y and moved by a quarter of its width. */
@@ -729,7 +742,8 @@ START_TEST(test_bvh_speed)
     double r[9] = {c, 0, s, 0, 1, 0, -s, 0, c}, t[3] = {0.25 * size, 0.05 * size, 0};
     transform(bunny->positions, bunny->vertex_count, r, t, moved);
     double t2 = test_now_ms();
-    glcollide_bvh_refit(b, moved);
+    glcollide_bvh_refit(b, &(glcollide_mesh){moved, bunny->triangles, bunny->vertex_count,
+                                             bunny->triangle_count, NULL});
     double t3 = test_now_ms();
     collected pairs = {0};
     ck_assert_int_eq(glcollide_bvh_overlap(a, b, 0.0, collect_pair, &pairs), 0);
@@ -738,7 +752,7 @@ START_TEST(test_bvh_speed)
     printf("bvh: bunny00 %zu triangles: build %.1f ms, refit %.2f ms, overlap of two instances "
            "%.2f ms (%zu triangle pairs)\n",
            bunny->triangle_count, t1 - t0, t3 - t2, t4 - t3, pairs.calls);
-    glcollide_pair_list_release(&pairs.pairs);
+    glcollide_pair_list_clear(&pairs.pairs);
     free(moved);
     glcollide_bvh_destroy(&a);
     glcollide_bvh_destroy(&b);

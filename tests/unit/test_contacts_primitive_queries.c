@@ -138,9 +138,7 @@ START_TEST(test_bvh_queries)
     for (int trial = 0; trial < 30; trial++) {
         glcollide_mesh *mesh = test_random_mesh(&rng, 1.0);
         glcollide_bvh *bvh = NULL;
-        ck_assert_int_eq(glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                                             mesh->triangle_count, &bvh),
-                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_bvh_create(mesh, &bvh), GLCOLLIDE_OK);
         size_t nt = mesh->triangle_count;
         id_set set = {calloc(nt, 1), 0};
         double normal[3], offset = test_rng_uniform(&rng, -0.5, 0.5);
@@ -238,9 +236,7 @@ START_TEST(test_plane_cost)
     ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("bunny00.off"), 1.0, &bunny), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_fit(bunny, 0.1), GLCOLLIDE_OK);
     glcollide_bvh *bvh = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(bunny->positions, bunny->vertex_count, bunny->triangles,
-                                         bunny->triangle_count, &bvh),
-                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_create(bunny, &bvh), GLCOLLIDE_OK);
     double low = INFINITY;
     for (size_t v = 0; v < bunny->vertex_count; v++)
         low = fmin(low, bunny->positions[3 * v + 1]);

@@ -415,7 +415,8 @@ START_TEST(test_bad_input)
     ck_assert_int_eq(glcollide_contacts_mesh_primitive(&m.s, &ball, NULL, NULL, 0, &count, NULL),
                      GLCOLLIDE_OK);
     ck_assert_uint_eq(count, 0);
-    glcollide_contact_solid empty = {NULL, NULL, 0, 0, NULL, {{0, 0, 0}, {1, 0, 0, 0}}, 0};
+    const glcollide_mesh no_triangles = {NULL, NULL, 0, 0, "empty"};
+    glcollide_contact_solid empty = {&no_triangles, NULL, {{0, 0, 0}, {1, 0, 0, 0}}, 0};
     ck_assert_int_eq(glcollide_contacts_mesh_primitive(&empty, &ball, NULL, c, 8, &count, NULL),
                      GLCOLLIDE_OK);
     ck_assert_uint_eq(count, 0);
@@ -424,12 +425,12 @@ START_TEST(test_bad_input)
     ck_assert_uint_eq(contacts_of(&m, &ball, c, 8), 1);
     test_log_capture_stop();
 
-    glcollide_primitive_scratch *scratch = NULL;
-    ck_assert_int_eq(glcollide_primitive_scratch_create(&scratch), GLCOLLIDE_OK);
-    glcollide_primitive_scratch_destroy(&scratch);
+    glcollide_scratch *scratch = NULL;
+    ck_assert_int_eq(glcollide_scratch_create(&scratch), GLCOLLIDE_OK);
+    glcollide_scratch_destroy(&scratch);
     ck_assert_ptr_null(scratch);
-    glcollide_primitive_scratch_destroy(&scratch);
-    glcollide_primitive_scratch_destroy(NULL);
+    glcollide_scratch_destroy(&scratch);
+    glcollide_scratch_destroy(NULL);
     release(&m);
 }
 END_TEST

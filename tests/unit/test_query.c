@@ -167,9 +167,10 @@ static int brute_triangles(const brute_world *w, size_t i, size_t ti, size_t j, 
 
 static int contains(const brute_world *w, size_t outer, size_t inner)
 {
-    double winding = glcollide_winding_number(w->positions[outer], w->meshes[outer]->triangles,
-                                              w->meshes[outer]->triangle_count,
-                                              corner(w, inner, 0, 0));
+    const glcollide_mesh *m = w->meshes[outer];
+    const glcollide_mesh placed = {w->positions[outer], m->triangles, m->vertex_count,
+                                   m->triangle_count, NULL};
+    double winding = glcollide_winding_number(&placed, corner(w, inner, 0, 0));
     return winding > 0.5;
 }
 

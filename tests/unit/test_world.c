@@ -240,10 +240,7 @@ START_TEST(test_world_borrowed_bvh)
     ck_assert_int_eq(glcollide_world_create(&own), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_world_create(&borrowing), GLCOLLIDE_OK);
     for (int m = 0; m < 2; m++) {
-        ck_assert_int_eq(glcollide_bvh_build(meshes[m]->positions, meshes[m]->vertex_count,
-                                             meshes[m]->triangles, meshes[m]->triangle_count,
-                                             &trees[m]),
-                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_bvh_create(meshes[m], &trees[m]), GLCOLLIDE_OK);
         ck_assert_int_eq(glcollide_world_add_mesh(own, meshes[m], NULL), GLCOLLIDE_OK);
         ck_assert_int_eq(glcollide_world_add_mesh_with_bvh(borrowing, meshes[m], trees[m], NULL),
                          GLCOLLIDE_OK);
@@ -268,7 +265,7 @@ START_TEST(test_world_borrowed_bvh)
     for (int frame = 0; frame < 6; frame++) {
         if (frame == 3) { /* the sphere grows in place: the caller refits its tree */
             deform(meshes[0], 0, meshes[0]->vertex_count, 1.3);
-            glcollide_bvh_refit(trees[0], meshes[0]->positions);
+            glcollide_bvh_refit(trees[0], meshes[0]);
             ck_assert_int_eq(glcollide_world_mesh_changed(own, 0, 0, meshes[0]->vertex_count),
                              GLCOLLIDE_OK);
             ck_assert_int_eq(glcollide_world_mesh_changed(borrowing, 0, 0, meshes[0]->vertex_count),
@@ -415,9 +412,7 @@ START_TEST(test_placed_bounds_hold_vertices)
     for (int i = 0; i < 4; i++) {
         const glcollide_mesh *mesh = meshes[i];
         glcollide_bvh *bvh = NULL;
-        ck_assert_int_eq(glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                                             mesh->triangle_count, &bvh),
-                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_bvh_create(mesh, &bvh), GLCOLLIDE_OK);
         double *placed = malloc(3 * mesh->vertex_count * sizeof *placed);
         glcollide_aabb bounds = glcollide_bvh_bounds(bvh);
         for (int p = 0; p < 40; p++) {

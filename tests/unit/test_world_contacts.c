@@ -3,7 +3,7 @@
  * glcollide_world_contacts held to the pipeline it stands for, built here
  * from the public pieces: both meshes' object-space BVHs, the candidates of
  * glcollide_bvh_overlap_posed for the two poses, the two whole meshes
- * placed in world space, glcollide_contacts_generate_with on them, and
+ * placed in world space, glcollide_contacts_generate on them, and
  * glcollide_contacts_containment where that found nothing. The contacts must
  * be the same bit for bit (positions, normals, depths, triangles, regions)
  * on random meshes and poses, on two interpenetrating bunnies, for every
@@ -39,28 +39,25 @@ static void reference_contacts(const glcollide_mesh *a, const glcollide_pose *po
     glcollide_contact_solid solid[2];
     for (int i = 0; i < 2; i++) {
         const glcollide_mesh *m = meshes[i];
-        ck_assert_int_eq(glcollide_bvh_build(m->positions, m->vertex_count, m->triangles,
-                                             m->triangle_count, &bvh[i]),
-                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_bvh_create(m, &bvh[i]), GLCOLLIDE_OK);
         placed[i] = malloc(3 * m->vertex_count * sizeof(double) + 1);
         glcollide_pose_transform_points(poses[i], m->positions, m->vertex_count, placed[i]);
         glcollide_mesh_report report;
         ck_assert_int_eq(glcollide_mesh_validate(m, &report), GLCOLLIDE_OK);
-        solid[i] = (glcollide_contact_solid){m->positions,      m->triangles, m->vertex_count,
-                                             m->triangle_count, bvh[i],       *poses[i],
-                                             report.closed};
+        solid[i] = (glcollide_contact_solid){m, bvh[i], *poses[i], report.closed};
     }
     glcollide_pair_list candidates = {0};
     glcollide_bvh_overlap_posed(bvh[0], pose_a, bvh[1], pose_b, 0.0, collect, &candidates);
-    ck_assert_int_eq(glcollide_contacts_generate_with(
-                         placed[0], a->triangles, placed[1], b->triangles, candidates.pairs,
-                         candidates.count, contacts, max_contacts, count, NULL, NULL),
+    const glcollide_mesh wa = {placed[0], a->triangles, a->vertex_count, a->triangle_count, NULL},
+                         wb = {placed[1], b->triangles, b->vertex_count, b->triangle_count, NULL};
+    ck_assert_int_eq(glcollide_contacts_generate(&wa, &wb, candidates.pairs, candidates.count, NULL,
+                                                 contacts, max_contacts, count, NULL),
                      GLCOLLIDE_OK);
     if (*count == 0 && (solid[0].closed || solid[1].closed))
         ck_assert_int_eq(glcollide_contacts_containment(&solid[0], &solid[1], NULL, contacts,
                                                         max_contacts, count),
                          GLCOLLIDE_OK);
-    glcollide_pair_list_release(&candidates);
+    glcollide_pair_list_clear(&candidates);
     for (int i = 0; i < 2; i++) {
         glcollide_bvh_destroy(&bvh[i]);
         free(placed[i]);

@@ -9,7 +9,8 @@
  * (one normal per connected region of the overlap, a small manifold of
  * points spread over it, depths never more than the overlap along the
  * normal); glcollide/contacts/contacts_primitive.c tells how each primitive does it.
- * Thread-compatible: distinct scratches may be used from distinct threads.
+ * Thread-compatible: distinct scratches (glcollide_scratch) may be used
+ * from distinct threads.
  */
 /* The umbrella header first, outside the guard: it includes every public
  * header, this one too, in an order that puts each after those it needs,
@@ -45,17 +46,6 @@ typedef struct glcollide_primitive {
 } glcollide_primitive;
 
 /*
- * Scratch memory of the mesh-primitive contacts, kept between calls so that
- * a simulation step allocates nothing once warm (grown, never shrunk). One
- * scratch must not be used by two threads at once. destroy accepts NULL and
- * a pointer to NULL, and clears the handle. Errors: INVALID_ARGUMENT,
- * OUT_OF_MEMORY.
- */
-typedef struct glcollide_primitive_scratch glcollide_primitive_scratch;
-GLCOLLIDE_API int glcollide_primitive_scratch_create(glcollide_primitive_scratch **out);
-GLCOLLIDE_API void glcollide_primitive_scratch_destroy(glcollide_primitive_scratch **scratch);
-
-/*
  * Contacts between the mesh (its object-space arrays, BVH and pose; closed
  * tells whether it is a solid, for a primitive wholly inside it) and the
  * primitive, in ODE's convention: A is the mesh, B the primitive; normals
@@ -83,7 +73,7 @@ GLCOLLIDE_API int glcollide_contacts_mesh_primitive(const glcollide_contact_soli
                                                     const glcollide_contact_options *options,
                                                     glcollide_contact *contacts,
                                                     size_t max_contacts, size_t *count,
-                                                    glcollide_primitive_scratch *scratch);
+                                                    glcollide_scratch *scratch);
 
 /* ---------------------------------------------------------------- rays */
 

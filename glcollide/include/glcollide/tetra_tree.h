@@ -61,9 +61,9 @@ GLCOLLIDE_API glcollide_tetra_tree_options glcollide_tetra_tree_default_options(
  * INVALID_MESH (one message naming the mesh and its defects), LIMIT (more
  * than 2^31 triangles or tree entries), OUT_OF_MEMORY.
  */
-GLCOLLIDE_API int glcollide_tetra_tree_build(const glcollide_mesh *mesh,
-                                             const glcollide_tetra_tree_options *options,
-                                             glcollide_tetra_tree **out);
+GLCOLLIDE_API int glcollide_tetra_tree_create(const glcollide_mesh *mesh,
+                                              const glcollide_tetra_tree_options *options,
+                                              glcollide_tetra_tree **out);
 
 GLCOLLIDE_API void glcollide_tetra_tree_destroy(glcollide_tetra_tree **tree);
 
