@@ -9,12 +9,16 @@
 static const char *const method_names[] = {"exact", "sap", "cullide", "far", "stencil", "convex"};
 #define METHOD_COUNT (int)(sizeof method_names / sizeof method_names[0])
 
-int glcollide_method_from_name(const char *name)
+int glcollide_method_from_name(const char *name, glcollide_method *method)
 {
-    for (int i = 0; name && i < METHOD_COUNT; i++)
-        if (strcmp(name, method_names[i]) == 0)
-            return i;
-    return -1;
+    for (int i = 0; name && method && i < METHOD_COUNT; i++)
+        if (strcmp(name, method_names[i]) == 0) {
+            *method = (glcollide_method)i;
+            return GLCOLLIDE_OK;
+        }
+    return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                          "query: unknown method '%s' (exact, sap, cullide, far, stencil, convex)",
+                          name ? name : "(null)");
 }
 
 const char *glcollide_method_name(glcollide_method method)

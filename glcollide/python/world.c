@@ -530,11 +530,11 @@ static PyObject *world_query(world_object *w, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|ssdi:query", keywords, &method_name,
                                      &level_name, &options.distance, &options.resolution))
         return NULL;
-    int method = glcollide_method_from_name(method_name);
-    if (method < 0)
-        return glcollide_python_invalid(
-            "query: unknown method '%s' (exact, sap, cullide, far, stencil, convex)", method_name);
-    options.method = (glcollide_method)method;
+    glcollide_python_capture_begin();
+    int known = glcollide_method_from_name(method_name, &options.method);
+    glcollide_python_capture_end();
+    if (known != GLCOLLIDE_OK) /* the library's message, naming the methods */
+        return glcollide_python_raise(known);
     if (parse_level(level_name, &options.level))
         return NULL;
     world_lock(w);

@@ -74,11 +74,8 @@ int main(int argc, char **argv)
                 return fail("%s needs a value", arg);
             i++;
             if (strcmp(arg, "--method") == 0) {
-                int method = glcollide_method_from_name(value);
-                if (method < 0)
-                    return fail("unknown method '%s' (exact, sap, cullide, far, stencil, convex)",
-                                value);
-                options.method = (glcollide_method)method;
+                if (glcollide_method_from_name(value, &options.method) != GLCOLLIDE_OK)
+                    return 2; /* the library said which names it knows */
             } else if (strcmp(arg, "--level") == 0) {
                 if (strcmp(value, "objects") == 0)
                     options.level = GLCOLLIDE_LEVEL_OBJECTS;

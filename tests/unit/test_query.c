@@ -322,8 +322,15 @@ START_TEST(test_query_arguments)
     ck_assert_int_eq(scene_query(NULL, NULL, &options, &result),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     test_log_capture_stop();
-    ck_assert_int_eq(glcollide_method_from_name("far"), GLCOLLIDE_METHOD_FAR);
-    ck_assert_int_eq(glcollide_method_from_name("nope"), -1);
+    glcollide_method method = GLCOLLIDE_METHOD_EXACT;
+    ck_assert_int_eq(glcollide_method_from_name("far", &method), GLCOLLIDE_OK);
+    ck_assert_int_eq(method, GLCOLLIDE_METHOD_FAR);
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
+    int status = glcollide_method_from_name("nope", &method);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "query: unknown method 'nope' (exact, sap, cullide, far, stencil, convex)");
+    test_log_capture_stop();
+    ck_assert_int_eq(method, GLCOLLIDE_METHOD_FAR); /* untouched */
     ck_assert_str_eq(glcollide_method_name(GLCOLLIDE_METHOD_STENCIL), "stencil");
     scene_destroy(&scene);
 }

@@ -415,8 +415,10 @@ typedef enum glcollide_level {
     GLCOLLIDE_LEVEL_TRIANGLES = 1
 } glcollide_level;
 
-/* Parses "exact", "sap", ... Returns -1 for an unknown name. */
-GLCOLLIDE_API int glcollide_method_from_name(const char *name);
+/* The method named "exact", "sap", "cullide", "far", "stencil" or "convex"
+ * into *method. Errors: INVALID_ARGUMENT (an unknown name, logged with the
+ * names known; NULL), *method untouched. */
+GLCOLLIDE_API int glcollide_method_from_name(const char *name, glcollide_method *method);
 GLCOLLIDE_API const char *glcollide_method_name(glcollide_method method);
 
 typedef struct glcollide_query_options {
