@@ -99,7 +99,15 @@ int main(int argc, char **argv)
         glcollide_mesh_fit(mesh, 2.0) != GLCOLLIDE_OK)
         return 1; /* the library said why */
     glcollide_tetra_tree *tree = NULL;
-    if (glcollide_tetra_tree_build(mesh, NULL, &tree) != GLCOLLIDE_OK)
+    if (glcollide_tetra_tree_create(mesh, NULL, &tree) != GLCOLLIDE_OK)
+        return 1;
+    /* The solid as an object of a world, at the identity pose: the particles'
+     * world positions are then its own space's. */
+    glcollide_world *world = NULL;
+    const double origin[3] = {0, 0, 0}, identity[4] = {1, 0, 0, 0};
+    if (glcollide_world_create(&world) != GLCOLLIDE_OK ||
+        glcollide_world_add_mesh(world, mesh, NULL) != GLCOLLIDE_OK ||
+        glcollide_world_add_object(world, 0, origin, identity, NULL) != GLCOLLIDE_OK)
         return 1;
     glcollide_context *context = NULL;
     glcollide_tetra_gpu *gpu = NULL;
@@ -151,7 +159,7 @@ int main(int argc, char **argv)
         }
         glcollide_tetra_stats stats;
         int status = use_gpu ? glcollide_tetra_gpu_classify(
-                                   gpu, position, n,
+                                   gpu, world, 0, position, n,
                                    coherence ? GLCOLLIDE_TETRA_FRAME_COHERENCE : 0, inside, &stats)
                              : glcollide_tetra_tree_classify(tree, position, n, inside,
                                                              coherence ? cones : NULL, &stats);
@@ -167,11 +175,9 @@ int main(int argc, char **argv)
     /* The last frame against the exact point-in-mesh. */
     glcollide_bvh *bvh = NULL;
     size_t mismatches = 0, inside_last = 0;
-    if (glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                            mesh->triangle_count, &bvh) == GLCOLLIDE_OK)
+    if (glcollide_bvh_create(mesh, &bvh) == GLCOLLIDE_OK)
         for (size_t i = 0; i < n; i++) {
-            int expected = glcollide_point_in_mesh(mesh->positions, mesh->triangles,
-                                                   mesh->triangle_count, bvh, position + 3 * i);
+            int expected = glcollide_point_in_mesh(mesh, bvh, position + 3 * i);
             mismatches += expected != inside[i];
         }
     for (size_t i = 0; i < n; i++)
@@ -214,6 +220,7 @@ int main(int argc, char **argv)
     glcollide_tetra_gpu_destroy(&gpu);
     glcollide_context_destroy(&context);
     glcollide_tetra_tree_destroy(&tree);
+    glcollide_world_destroy(&world);
     glcollide_mesh_destroy(&mesh);
     free(position);
     free(velocity);

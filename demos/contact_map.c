@@ -96,21 +96,21 @@ int main(int argc, char **argv)
                     resolution >= 16 && resolution <= 4096)))
             return usage();
     }
-    glcollide_scene *scene = NULL;
+    glcollide_world *world = NULL;
+    glcollide_mesh *meshes[2] = {NULL, NULL}; /* the world borrows them */
     glcollide_context *context = NULL;
     glcollide_myszkowski *tester = NULL;
     glcollide_myszkowski_map map = {0};
     unsigned char *pixels = NULL;
-    int status = glcollide_scene_create(&scene);
+    int status = glcollide_world_create(&world);
     for (int f = 0; f < 2 && status == GLCOLLIDE_OK; f++) {
-        glcollide_mesh *mesh = NULL;
-        status = load(mesh_names[f], &mesh);
+        status = load(mesh_names[f], &meshes[f]);
         if (status == GLCOLLIDE_OK)
-            status = glcollide_scene_add_mesh(scene, mesh, NULL);
+            status = glcollide_world_add_mesh(world, meshes[f], NULL);
         double half = 0.5 * angle * 3.14159265358979323846 / 180 * f;
         const double t[3] = {f * offset, 0, 0}, q[4] = {cos(half), 0, 0, sin(half)};
         if (status == GLCOLLIDE_OK)
-            status = glcollide_scene_add_object(scene, (uint32_t)f, t, q, NULL);
+            status = glcollide_world_add_object(world, (uint32_t)f, t, q, NULL);
     }
     if (status == GLCOLLIDE_OK)
         status = glcollide_context_create_egl(&context);
@@ -121,14 +121,14 @@ int main(int argc, char **argv)
     options.margin = margin;
     glcollide_myszkowski_result test = {0};
     if (status == GLCOLLIDE_OK)
-        status = glcollide_myszkowski_test(tester, scene, 0, 1, &options, &test);
+        status = glcollide_myszkowski_test(tester, world, 0, 1, &options, &test);
     options.check_solids = 0; /* checked by the test */
     if (status == GLCOLLIDE_OK)
-        status = glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map);
+        status = glcollide_myszkowski_distance_map(tester, world, 0, 1, &options, &map);
     glcollide_query_options exact_options = glcollide_query_default_options();
     glcollide_query_result exact = {0};
     if (status == GLCOLLIDE_OK)
-        status = glcollide_query_run(scene, NULL, &exact_options, &exact);
+        status = glcollide_world_query(world, NULL, &exact_options, &exact);
     if (status == GLCOLLIDE_OK && map.width > 0) {
         pixels = malloc((size_t)map.width * (size_t)map.height * 3);
         if (!pixels) {
@@ -170,6 +170,8 @@ int main(int argc, char **argv)
     glcollide_myszkowski_map_clear(&map);
     glcollide_myszkowski_destroy(&tester);
     glcollide_context_destroy(&context);
-    glcollide_scene_destroy(&scene);
+    glcollide_world_destroy(&world);
+    glcollide_mesh_destroy(&meshes[0]);
+    glcollide_mesh_destroy(&meshes[1]);
     return status == GLCOLLIDE_OK ? 0 : 1;
 }

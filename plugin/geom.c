@@ -36,18 +36,18 @@ void plugin_geom_transform(dGeomID geom, dReal out[7])
         out[3 + k] = q[k];
 }
 
-glcollide_object plugin_geom_object(dGeomID geom)
+glcollide_pose plugin_geom_pose(dGeomID geom)
 {
     dReal t[7];
     plugin_geom_transform(geom, t);
-    return plugin_transform_object(t);
+    return plugin_transform_pose(t);
 }
 
-glcollide_object plugin_transform_object(const dReal t[7])
+glcollide_pose plugin_transform_pose(const dReal t[7])
 {
-    glcollide_object object = {0};
+    glcollide_pose pose;
     for (int k = 0; k < 3; k++)
-        object.translation[k] = (double)t[k];
+        pose.translation[k] = (double)t[k];
     /* dGeomGetQuaternion derives q from ODE's matrix and leaves its norm off
      * by up to ~1e-8 (measured): normalised, it reproduces the matrix to
      * rounding, so contacts land where ODE places the mesh. */
@@ -56,8 +56,8 @@ glcollide_object plugin_transform_object(const dReal t[7])
         norm += (double)t[3 + k] * (double)t[3 + k];
     norm = norm > 0.0 ? 1.0 / sqrt(norm) : 1.0;
     for (int k = 0; k < 4; k++)
-        object.rotation[k] = (double)t[3 + k] * norm;
-    return object;
+        pose.rotation[k] = (double)t[3 + k] * norm;
+    return pose;
 }
 
 /* The triangles of a trimesh geom in its object space, three vertices each
@@ -210,7 +210,7 @@ static int update_bvh(plugin_mesh *entry, const glcollide_mesh *mesh, int same_t
 {
     if (same_triangles && entry->bvh &&
         glcollide_bvh_triangle_count(entry->bvh) == mesh->triangle_count) {
-        glcollide_bvh_refit(entry->bvh, mesh->positions);
+        glcollide_bvh_refit(entry->bvh, mesh);
         return GLCOLLIDE_OK;
     }
     glcollide_bvh_destroy(&entry->bvh);
@@ -218,8 +218,7 @@ static int update_bvh(plugin_mesh *entry, const glcollide_mesh *mesh, int same_t
      * pushed out)? A refit keeps the topology, and the answer. */
     glcollide_mesh_report report;
     entry->closed = glcollide_mesh_validate(mesh, &report) == GLCOLLIDE_OK && report.closed;
-    return glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                               mesh->triangle_count, &entry->bvh);
+    return glcollide_bvh_create(mesh, &entry->bvh);
 }
 
 /* Every capture's generation; plugin.lock held. */
@@ -403,14 +402,14 @@ void glcollide_ode_trimesh_data_forget(dTriMeshDataID data)
     pthread_mutex_unlock(&plugin.lock);
 }
 
-/* The world box of an object-space box placed by object. */
-static glcollide_aabb world_box(const glcollide_aabb *local, const glcollide_object *object)
+/* The world box of an object-space box placed by pose. */
+static glcollide_aabb world_box(const glcollide_aabb *local, const glcollide_pose *pose)
 {
     double m[9];
-    glcollide_object_rotation_matrix(object, m);
+    glcollide_pose_rotation_matrix(pose, m);
     glcollide_aabb box;
     for (int k = 0; k < 3; k++) {
-        double centre = object->translation[k], extent = 0.0;
+        double centre = pose->translation[k], extent = 0.0;
         for (int j = 0; j < 3; j++) {
             centre += m[3 * k + j] * 0.5 * (local->min[j] + local->max[j]);
             extent += fabs(m[3 * k + j]) * 0.5 * (local->max[j] - local->min[j]);
@@ -432,13 +431,13 @@ static glcollide_aabb world_box(const glcollide_aabb *local, const glcollide_obj
  * 1e-9 of the outer mesh's size, within which point-in-solid calls a vertex
  * touching, not inside.
  */
-int plugin_may_contain(const plugin_mesh *inner, const glcollide_object *placed_inner,
-                       const plugin_mesh *outer, const glcollide_object *placed_outer)
+int plugin_may_contain(const plugin_mesh *inner, const glcollide_pose *placed_inner,
+                       const plugin_mesh *outer, const glcollide_pose *placed_outer)
 {
     if (!outer->closed || !inner->mesh->triangle_count || !outer->mesh->triangle_count)
         return 0;
     double p[3];
-    glcollide_object_transform_points(
+    glcollide_pose_transform_points(
         placed_inner, inner->mesh->positions + 3 * (size_t)inner->mesh->triangles[0], 1, p);
     glcollide_aabb box = world_box(&outer->bounds, placed_outer);
     double size = 0.0;

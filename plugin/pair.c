@@ -20,14 +20,14 @@
 
 /* One trimesh of a pair: its capture (NULL: none, logged), transform, pose. */
 static const plugin_mesh *read_trimesh(plugin_thread *t, dGeomID g, uint64_t *generation,
-                                       dReal transform[7], glcollide_object *pose)
+                                       dReal transform[7], glcollide_pose *pose)
 {
     const plugin_mesh *m = plugin_geom_mesh(t, g);
     if (!m)
         return NULL;
     *generation = m->generation;
     plugin_geom_transform(g, transform);
-    *pose = plugin_transform_object(transform);
+    *pose = plugin_transform_pose(transform);
     return m;
 }
 

@@ -166,7 +166,7 @@ typedef struct plugin_space_buffers {
     unsigned char *keep; /* pair -> reported to the callback */
     size_t keep_capacity;
     glcollide_pair_list pairs;
-    glcollide_workspace sap;
+    glcollide_scratch *sap; /* sweep-and-prune's, made on first need */
 } plugin_space_buffers;
 
 /*
@@ -199,8 +199,7 @@ typedef struct plugin_scratch {
     glcollide_index_pair *candidates; /* CPU candidates of one trimesh pair */
     size_t candidate_capacity;
     glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS]; /* a large pair's descent, shared */
-    glcollide_contact_scratch *contact_scratch;
-    glcollide_primitive_scratch *primitive_scratch; /* trimesh-primitive contacts */
+    glcollide_scratch *scratch; /* the contact generators', made on first need */
     glcollide_ray_hit *ray_hits;
     size_t ray_hit_capacity;
     /* A worker's answers computed ahead this step (ahead.c), ranked. */
@@ -221,7 +220,7 @@ typedef struct plugin_pair {
     const plugin_mesh *m1, *m2;       /* captures (m2: NULL for a primitive) */
     uint64_t generation1, generation2; /* theirs (0 for none) */
     dReal transform1[7], transform2[7]; /* position + quaternion (a primitive's: 0) */
-    glcollide_object pose1, pose2;
+    glcollide_pose pose1, pose2;
     glcollide_primitive primitive; /* PRIMITIVE: g2 as glcollide's, pose included */
     /* This step's GPU candidates of a trimesh pair (NULL: none; valid while
      * the step's culling adds no pair), and which of the step's pairs they
@@ -343,16 +342,16 @@ void plugin_stencil_agreement(int flagged, int interfering);
 const plugin_mesh *plugin_geom_mesh(plugin_thread *thread, dGeomID geom);
 void plugin_meshes_release(void);
 void plugin_geom_transform(dGeomID geom, dReal out[7]);
-/* A geom's placement as a glcollide object (unit quaternion). */
-glcollide_object plugin_geom_object(dGeomID geom);
+/* A geom's placement as a glcollide pose (unit quaternion). */
+glcollide_pose plugin_geom_pose(dGeomID geom);
 /* The same from the transform plugin_geom_transform read. */
-glcollide_object plugin_transform_object(const dReal transform[7]);
+glcollide_pose plugin_transform_pose(const dReal transform[7]);
 
 /* Can the closed solid outer (placed) contain inner? 0 only where
  * glcollide_contacts_containment would find it does not (a cheap, exact
  * filter before it). */
-int plugin_may_contain(const plugin_mesh *inner, const glcollide_object *placed_inner,
-                       const plugin_mesh *outer, const glcollide_object *placed_outer);
+int plugin_may_contain(const plugin_mesh *inner, const glcollide_pose *placed_inner,
+                       const plugin_mesh *outer, const glcollide_pose *placed_outer);
 
 /* Contact i of glcollide's into ODE's buffer as (g1, g2), its depth at least
  * least_depth; the caller sets side1 and side2. Returns the ODE contact. */

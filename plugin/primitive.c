@@ -137,7 +137,7 @@ int plugin_primitive_of(dGeomID geom, glcollide_primitive *p)
         break;
     default: return 0;
     }
-    p->pose = plugin_geom_object(geom);
+    p->pose = plugin_geom_pose(geom);
     return 1;
 }
 
@@ -147,11 +147,9 @@ static int has_triangle_callbacks(dGeomID mesh, int ray)
            (ray && dGeomTriMeshGetRayCallback(mesh));
 }
 
-static glcollide_contact_solid solid_of(const plugin_mesh *m, const glcollide_object *pose)
+static glcollide_contact_solid solid_of(const plugin_mesh *m, const glcollide_pose *pose)
 {
-    const glcollide_mesh *mesh = m->mesh;
-    return (glcollide_contact_solid){mesh->positions, mesh->triangles, mesh->vertex_count,
-                                     mesh->triangle_count, m->bvh, *pose, m->closed};
+    return (glcollide_contact_solid){m->mesh, m->bvh, *pose, m->closed};
 }
 
 /* ODE's trimesh-ray contract: hits along the ray within its length (all,
@@ -174,7 +172,7 @@ static int ray_collide(plugin_scratch *t, const plugin_mesh *m, dGeomID mesh, dG
     if (plugin_reserve((void **)&t->ray_hits, &t->ray_hit_capacity, max_contacts,
                        sizeof *t->ray_hits) != GLCOLLIDE_OK)
         return 0;
-    glcollide_object pose = plugin_geom_object(mesh);
+    glcollide_pose pose = plugin_geom_pose(mesh);
     glcollide_contact_solid solid = solid_of(m, &pose);
     size_t count = 0;
     if (glcollide_ray_mesh(&solid, o, d, (double)dGeomRayGetLength(ray), flags, t->ray_hits,
@@ -234,14 +232,14 @@ int plugin_primitive_contacts(plugin_scratch *s, const plugin_pair *pair, size_t
     unsigned long long start = plugin_now_ns();
     *count = 0;
     int status = GLCOLLIDE_OK;
-    if (!s->primitive_scratch)
-        status = glcollide_primitive_scratch_create(&s->primitive_scratch);
+    if (!s->scratch)
+        status = glcollide_scratch_create(&s->scratch);
     glcollide_contact_options options = glcollide_contact_default_options();
     options.ranked = 1;
     glcollide_contact_solid solid = solid_of(pair->m1, &pair->pose1);
     if (status == GLCOLLIDE_OK)
         status = glcollide_contacts_mesh_primitive(&solid, &pair->primitive, &options,
-                                                   s->contacts, max, count, s->primitive_scratch);
+                                                   s->contacts, max, count, s->scratch);
     plugin_count(&plugin.counters.contact_ns, plugin_now_ns() - start);
     return status;
 }

@@ -200,7 +200,7 @@ static int may_contain_pair(plugin_thread *t, const plugin_space_buffers *buffer
     const plugin_mesh *ma = plugin_geom_mesh(t, ga), *mb = plugin_geom_mesh(t, gb);
     if (!ma || !mb)
         return 1;
-    glcollide_object oa = plugin_geom_object(ga), ob = plugin_geom_object(gb);
+    glcollide_pose oa = plugin_geom_pose(ga), ob = plugin_geom_pose(gb);
     return plugin_may_contain(ma, &oa, mb, &ob) || plugin_may_contain(mb, &ob, ma, &oa);
 }
 
@@ -245,12 +245,12 @@ static int stencil_flags(plugin_thread *t, const plugin_space_buffers *buffers,
 
 /* Is key among the first count sorted pairs, walking on from *at (keys
  * come in order)? */
-static int sorted_find(const glcollide_object_pair *pairs, size_t count, size_t *at,
-                       const glcollide_object_pair *key)
+static int sorted_find(const glcollide_index_pair *pairs, size_t count, size_t *at,
+                       const glcollide_index_pair *key)
 {
-    while (*at < count && glcollide_object_pair_compare(&pairs[*at], key) < 0)
+    while (*at < count && glcollide_index_pair_compare(&pairs[*at], key) < 0)
         ++*at;
-    return *at < count && glcollide_object_pair_compare(&pairs[*at], key) == 0;
+    return *at < count && glcollide_index_pair_compare(&pairs[*at], key) == 0;
 }
 
 /* World mesh of capture m: registered once per world, with its BVH. A
@@ -358,7 +358,7 @@ static int pose_world(plugin_thread *t, const plugin_space_buffers *buffers, siz
         int32_t o = buffers->scene_object[i];
         if (o < 0)
             continue;
-        glcollide_object pose = plugin_geom_object(buffers->geoms[i]);
+        glcollide_pose pose = plugin_geom_pose(buffers->geoms[i]);
         int status =
             same ? glcollide_world_set_pose(world, (uint32_t)o, pose.translation, pose.rotation)
                  : glcollide_world_add_object(world, t->cull_meshes[o], pose.translation,
@@ -404,7 +404,7 @@ static void cull_trimesh_pairs(plugin_thread *t, plugin_space_buffers *buffers)
     for (size_t k = 0; k < pairs->count; k++) {
         if (!kept_trimesh_pair(buffers, k))
             continue;
-        glcollide_object_pair key = {(uint32_t)buffers->scene_object[pairs->pairs[k].a],
+        glcollide_index_pair key = {(uint32_t)buffers->scene_object[pairs->pairs[k].a],
                                      (uint32_t)buffers->scene_object[pairs->pairs[k].b]};
         int found = sorted_find(result->pairs, result->pair_count, &g, &key);
         size_t first = found ? result->pair_first[g] : 0;
@@ -439,7 +439,9 @@ static int box_pairs(plugin_space_buffers *buffers, size_t count)
 {
     buffers->pairs.count = 0;
     if (count > BOX_PAIRS_DIRECT_MAX)
-        return glcollide_sap_pairs_with(buffers->boxes, count, 0.0, &buffers->pairs, &buffers->sap);
+        return buffers->sap || glcollide_scratch_create(&buffers->sap) == GLCOLLIDE_OK
+                   ? glcollide_sap_pairs(buffers->boxes, count, 0.0, &buffers->pairs, buffers->sap)
+                   : GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     const glcollide_aabb *boxes = buffers->boxes;
     for (size_t i = 0; i < count; i++)
         for (size_t j = i + 1; j < count; j++)
@@ -579,8 +581,9 @@ static int space_collide2(plugin_thread *t, plugin_space_buffers *buffers, dSpac
         if (buffers->info[i].user_class)
             return 0;
     buffers->pairs.count = 0;
-    if (glcollide_sap_pairs_across(buffers->boxes, first, buffers->boxes + first, n, 0.0,
-                                   &buffers->pairs, &buffers->sap) != GLCOLLIDE_OK)
+    if ((!buffers->sap && glcollide_scratch_create(&buffers->sap) != GLCOLLIDE_OK) ||
+        glcollide_sap_pairs_across(buffers->boxes, first, buffers->boxes + first, n, 0.0,
+                                   &buffers->pairs, buffers->sap) != GLCOLLIDE_OK)
         return 0;
     /* (collided geom i, iterated geom j) sorted by j, then i; handed over
      * with each geom on the side of dSpaceCollide2's argument it came from

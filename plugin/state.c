@@ -31,13 +31,17 @@ unsigned long long plugin_now_ns(void)
     return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
+/* glcollide_array_reserve's contract (the library's copy is hidden from
+ * the plugin): at least count items, doubling from 16, the doubling never
+ * past SIZE_MAX; OUT_OF_MEMORY and the array as it was on failure. It logs
+ * nothing: each caller decides what a failure means (most do less work). */
 int plugin_grow(void **array, size_t *capacity, size_t count, size_t size)
 {
     if (count <= *capacity)
         return GLCOLLIDE_OK;
     size_t grown = *capacity ? *capacity : 16;
     while (grown < count)
-        grown *= 2;
+        grown = grown > SIZE_MAX / 2 ? count : 2 * grown;
     void *bigger = size && grown > SIZE_MAX / size ? NULL : realloc(*array, grown * size);
     if (!bigger)
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
@@ -157,8 +161,8 @@ void plugin_space_buffers_free(plugin_space_buffers *buffers)
     free(buffers->boxes);
     free(buffers->scene_object);
     free(buffers->keep);
-    glcollide_pair_list_release(&buffers->pairs);
-    glcollide_workspace_release(&buffers->sap);
+    glcollide_pair_list_clear(&buffers->pairs);
+    glcollide_scratch_destroy(&buffers->sap);
     memset(buffers, 0, sizeof *buffers);
 }
 
@@ -180,9 +184,8 @@ void plugin_scratch_free(plugin_scratch *s)
     free(s->contacts);
     free(s->candidates);
     for (int k = 0; k < GLCOLLIDE_BVH_PARTS; k++)
-        glcollide_pair_list_release(&s->parts[k]);
-    glcollide_contact_scratch_destroy(&s->contact_scratch);
-    glcollide_primitive_scratch_destroy(&s->primitive_scratch);
+        glcollide_pair_list_clear(&s->parts[k]);
+    glcollide_scratch_destroy(&s->scratch);
     free(s->ray_hits);
     free(s->answers);
     memset(s, 0, sizeof *s);

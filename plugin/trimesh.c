@@ -74,12 +74,11 @@ static void side_order(plugin_side *side, size_t triangle_count)
  * the whole mesh, whatever order the candidates came in) and brings them into
  * world space.
  */
-static void side_place(plugin_side *side, const glcollide_mesh *mesh,
-                       const glcollide_object *object)
+static void side_place(plugin_side *side, const glcollide_mesh *mesh, const glcollide_pose *object)
 {
     side_order(side, mesh->triangle_count);
     double m[9];
-    glcollide_object_rotation_matrix(object, m);
+    glcollide_pose_rotation_matrix(object, m);
     const double *t0 = object->translation;
     const uint32_t *ids = side->ids;
     for (uint32_t s = 0; s < (uint32_t)side->used; s++) {
@@ -97,7 +96,7 @@ static void side_place(plugin_side *side, const glcollide_mesh *mesh,
         for (int c = 0; c < 3; c++) {
             const double *p = mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c];
             double *out = side->positions + 9 * (size_t)s + 3 * c;
-            /* as glcollide_object_transform_points, with the matrix made once */
+            /* as glcollide_pose_transform_points, with the matrix made once */
             for (int r = 0; r < 3; r++)
                 out[r] = m[3 * r] * p[0] + m[3 * r + 1] * p[1] + m[3 * r + 2] * p[2] + t0[r];
             side->triangles[3 * s + c] = 3 * s + (uint32_t)c;
@@ -110,8 +109,8 @@ static void side_place(plugin_side *side, const glcollide_mesh *mesh,
  * triangle once) and renumbers the candidates to slots, in
  * t->local_candidates. Errors: OUT_OF_MEMORY.
  */
-static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcollide_object *oa,
-                        const glcollide_mesh *mb, const glcollide_object *ob,
+static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcollide_pose *oa,
+                        const glcollide_mesh *mb, const glcollide_pose *ob,
                         const glcollide_index_pair *candidates, size_t count)
 {
     plugin_side *sides = t->sides;
@@ -165,7 +164,7 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
 {
     const plugin_mesh *da = pair->m1, *db = pair->m2;
     const glcollide_mesh *ma = da->mesh, *mb = db->mesh;
-    const glcollide_object *oa = &pair->pose1, *ob = &pair->pose2;
+    const glcollide_pose *oa = &pair->pose1, *ob = &pair->pose2;
     unsigned long long start = plugin_now_ns();
     int threads = plugin_threads();
     *count = 0;
@@ -187,13 +186,13 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
         } else if (threads > 1 && ma->triangle_count + mb->triangle_count >= SPLIT_TRIANGLES) {
             /* a large pair: its descent shared among the threads */
             glcollide_pair_list list = {cpu.pairs, 0, cpu.capacity};
-            cpu.status = glcollide_bvh_overlap_objects_split(da->bvh, oa, db->bvh, ob, 0.0, threads,
-                                                             s->parts, &list);
+            cpu.status = glcollide_bvh_overlap_posed_split(da->bvh, oa, db->bvh, ob, 0.0, threads,
+                                                           s->parts, &list);
             cpu.pairs = list.pairs;
             cpu.count = list.count;
             cpu.capacity = list.capacity;
         } else {
-            glcollide_bvh_overlap_objects(da->bvh, oa, db->bvh, ob, 0.0, add_candidate, &cpu);
+            glcollide_bvh_overlap_posed(da->bvh, oa, db->bvh, ob, 0.0, add_candidate, &cpu);
         }
         candidates = cpu.pairs;
         candidate_count = cpu.count;
@@ -210,15 +209,20 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
     options.ranked = 1;
     options.threads = threads;
     int status = GLCOLLIDE_OK;
-    if (!s->contact_scratch)
-        status = glcollide_contact_scratch_create(&s->contact_scratch);
+    if (!s->scratch)
+        status = glcollide_scratch_create(&s->scratch);
     if (status == GLCOLLIDE_OK)
         status = gather_sides(s, ma, oa, mb, ob, candidates, candidate_count);
-    if (status == GLCOLLIDE_OK)
-        status = glcollide_contacts_generate_with(
-            s->sides[0].positions, s->sides[0].triangles, s->sides[1].positions,
-            s->sides[1].triangles, s->local_candidates, candidate_count, s->contacts, max, count,
-            &options, s->contact_scratch);
+    if (status == GLCOLLIDE_OK) {
+        /* The sides as meshes of world positions, three vertices a slot. */
+        glcollide_mesh sides[2];
+        for (int k = 0; k < 2; k++)
+            sides[k] = (glcollide_mesh){s->sides[k].positions, s->sides[k].triangles,
+                                        3 * s->sides[k].used, s->sides[k].used, NULL};
+        status = glcollide_contacts_generate(&sides[0], &sides[1], s->local_candidates,
+                                             candidate_count, &options, s->contacts, max, count,
+                                             s->scratch);
+    }
     if (status != GLCOLLIDE_OK)
         return status;
     for (size_t i = 0; i < *count; i++) { /* slots to the meshes' triangles */
@@ -234,12 +238,8 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
     if (*count == 0 && max > 0 && (da->closed || db->closed) &&
         ((cached && cached->interfering) || plugin_may_contain(da, oa, db, ob) ||
          plugin_may_contain(db, ob, da, oa))) {
-        glcollide_contact_solid sa = {ma->positions,      ma->triangles, ma->vertex_count,
-                                      ma->triangle_count, da->bvh,       *oa,
-                                      da->closed};
-        glcollide_contact_solid sb = {mb->positions,      mb->triangles, mb->vertex_count,
-                                      mb->triangle_count, db->bvh,       *ob,
-                                      db->closed};
+        glcollide_contact_solid sa = {ma, da->bvh, *oa, da->closed};
+        glcollide_contact_solid sb = {mb, db->bvh, *ob, db->closed};
         glcollide_contacts_containment(&sa, &sb, &options, s->contacts, max, count);
         contained = *count > 0;
     }

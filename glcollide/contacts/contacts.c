@@ -75,8 +75,9 @@
  * A closed mesh inside another with no surface crossing has no curve:
  * glcollide_contacts_containment (at the end) pushes it out.
  */
-#include "geometry/geometry_internal.h"
+#include "contacts/contacts_internal.h"
 #include "contacts/manifold.h"
+#include "geometry/geometry_internal.h"
 #include "geometry/predicates.h"
 
 #include <float.h>
@@ -299,18 +300,6 @@ glcollide_contact_options glcollide_contact_default_options(void)
 
 /* ---------------------------------------------------------------- small geometry */
 
-/* fmax and fmin are calls into libm (NaN rules); accumulators that start
- * finite need only these (a NaN candidate is ignored, as fmax would). */
-static inline double larger(double acc, double x)
-{
-    return x > acc ? x : acc;
-}
-
-static inline double smaller(double acc, double x)
-{
-    return x < acc ? x : acc;
-}
-
 static double length3(const double v[3])
 {
     return sqrt(glcollide_vec3_dot(v, v));
@@ -434,7 +423,7 @@ static double local_depth(const double *const face[3], const double n[3], const 
     int count = clip_to_prism(other, face, prism, poly);
     double plane = glcollide_vec3_dot(n, face[0]), depth = 0.0;
     for (int i = 0; i < count; i++)
-        depth = larger(depth, plane - glcollide_vec3_dot(n, poly[i]));
+        depth = glcollide_larger(depth, plane - glcollide_vec3_dot(n, poly[i]));
     return depth;
 }
 
@@ -563,8 +552,8 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
             info->shaped = 0;
             for (int j = 0; j < 3; j++)
                 for (int k = 0; k < 3; k++) {
-                    lo[k] = smaller(lo[k], c[j][k]);
-                    hi[k] = larger(hi[k], c[j][k]);
+                    lo[k] = glcollide_smaller(lo[k], c[j][k]);
+                    hi[k] = glcollide_larger(hi[k], c[j][k]);
                 }
         }
         used_count[side] = used;
@@ -573,7 +562,7 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
      * determinant, which no bound decides. */
     double extent = 0.0;
     for (int k = 0; k < 3; k++)
-        extent = larger(extent, hi[k] - lo[k]);
+        extent = glcollide_larger(extent, hi[k] - lo[k]);
     for (int side = 0; side < 2; side++)
         for (uint32_t i = 0; i < used_count[side]; i++)
             glcollide_plane_filter_set_extent(&s->info[side][i].plane, extent);
@@ -593,8 +582,8 @@ static void info_shape(triangle_info *info)
     info->max_edge = info->max_abs = 0.0;
     for (int j = 0; j < 3; j++)
         for (int k = 0; k < 3; k++) {
-            info->max_abs = larger(info->max_abs, fabs(c[j][k]));
-            info->max_edge = larger(info->max_edge, fabs(c[(j + 1) % 3][k] - c[j][k]));
+            info->max_abs = glcollide_larger(info->max_abs, fabs(c[j][k]));
+            info->max_edge = glcollide_larger(info->max_edge, fabs(c[(j + 1) % 3][k] - c[j][k]));
         }
     for (int i = 0; i < 3; i++) {
         double e[3];
@@ -641,8 +630,8 @@ static int make_element(glcollide_contact_scratch *s, const input *in, const mee
         return GLCOLLIDE_OK;
     (void)in;
 
-    double max_edge = larger(info_a->max_edge, info_b->max_edge);
-    double max_abs = larger(info_a->max_abs, info_b->max_abs);
+    double max_edge = glcollide_larger(info_a->max_edge, info_b->max_edge);
+    double max_abs = glcollide_larger(info_a->max_abs, info_b->max_abs);
     double tol = 1e-9 * max_edge + 64.0 * DBL_EPSILON * max_abs;
 
     element e = {0};
@@ -718,7 +707,7 @@ static int make_element(glcollide_contact_scratch *s, const input *in, const mee
                  * contact (sphere on sphere) neighbouring pairs then agree
                  * instead of flipping between the two surfaces' normals. */
                 int on_b_face = !(depth_a < 0.5 * depth_b);
-                if (smaller(depth_a, depth_b) <= 0.25 * length)
+                if (glcollide_smaller(depth_a, depth_b) <= 0.25 * length)
                     for (int k = 0; k < 3; k++)
                         e.facet[k] = length * (on_b_face ? n_b[k] : -n_a[k]);
             }
@@ -742,7 +731,7 @@ static int make_element(glcollide_contact_scratch *s, const input *in, const mee
         return GLCOLLIDE_OK;
     if (e.kind == ELEMENT_TOUCH) { /* a face touched: its normal, weighted by the touch's size */
         double size = kind == 2 ? sqrt(length3(e.facing)) : sqrt(distance2(seg[0], seg[1]));
-        size = larger(size, tol);
+        size = glcollide_larger(size, tol);
         for (int k = 0; k < 3; k++)
             e.facet[k] = size * e.touch[k];
     }
@@ -1379,8 +1368,8 @@ static void region_sums(glcollide_contact_scratch *s, size_t element_count, size
         s->points[i].region = index;
         for (int k = 0; k < 3; k++) {
             r->centroid[k] += s->points[i].position[k];
-            r->lo[k] = smaller(r->lo[k], s->points[i].position[k]);
-            r->hi[k] = larger(r->hi[k], s->points[i].position[k]);
+            r->lo[k] = glcollide_smaller(r->lo[k], s->points[i].position[k]);
+            r->hi[k] = glcollide_larger(r->hi[k], s->points[i].position[k]);
         }
         r->curve_points++;
         r->open_points +=
@@ -1516,7 +1505,7 @@ static void offer_direction(region *r, double *directions, const double d[3])
 {
     double closeness = glcollide_vec3_dot(d, r->normal);
     if (r->has_second)
-        closeness = larger(closeness, glcollide_vec3_dot(d, r->second));
+        closeness = glcollide_larger(closeness, glcollide_vec3_dot(d, r->second));
     if (closeness < (r->guessed ? -2.0 : direction_cone))
         return;
     uint32_t worst = 0;
@@ -1525,7 +1514,7 @@ static void offer_direction(region *r, double *directions, const double d[3])
         const double *e = directions + 3 * i;
         double c = glcollide_vec3_dot(e, r->normal);
         if (r->has_second)
-            c = larger(c, glcollide_vec3_dot(e, r->second));
+            c = glcollide_larger(c, glcollide_vec3_dot(e, r->second));
         if (glcollide_vec3_dot(e, d) > 1.0 - 1e-15)
             return; /* the same face orientation */
         if (c < worst_closeness) {
@@ -1581,9 +1570,9 @@ static double width_along(const double d[3], const contact_point *points, uint32
     for (uint32_t i = 0; i < n; i++) {
         double h = glcollide_vec3_dot(d, points[i].position);
         if (points[i].source != SOURCE_VERTEX_A)
-            *top = larger(*top, h);
+            *top = glcollide_larger(*top, h);
         if (points[i].source != SOURCE_VERTEX_B)
-            *bottom = smaller(*bottom, h);
+            *bottom = glcollide_smaller(*bottom, h);
         if (*top - *bottom > limit)
             return INFINITY; /* wider than the best so far: not chosen */
     }
@@ -1643,9 +1632,9 @@ static void point_depths(const glcollide_contact_scratch *s, const input *in, co
             double up_a = glcollide_vec3_dot(e->normal_a, r->normal);
             double up_b = glcollide_vec3_dot(e->normal_b, r->normal);
             if (up_a <= slack && up_b <= slack)
-                d = larger(d, r->top - h);
+                d = glcollide_larger(d, r->top - h);
             if (up_a >= -slack && up_b >= -slack)
-                d = larger(d, h - r->bottom);
+                d = glcollide_larger(d, h - r->bottom);
         } else {
             int side = p->source == SOURCE_VERTEX_B;
             double dir[3];
@@ -1684,9 +1673,9 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     memcpy(hi, s->points[0].position, sizeof hi);
     for (size_t i = 0; i < point_count; i++)
         for (int k = 0; k < 3; k++) {
-            lo[k] = smaller(lo[k], s->points[i].position[k]);
-            hi[k] = larger(hi[k], s->points[i].position[k]);
-            max_abs = larger(max_abs, fabs(s->points[i].position[k]));
+            lo[k] = glcollide_smaller(lo[k], s->points[i].position[k]);
+            hi[k] = glcollide_larger(hi[k], s->points[i].position[k]);
+            max_abs = glcollide_larger(max_abs, fabs(s->points[i].position[k]));
         }
     double tol = connect_tolerance * sqrt(distance2(lo, hi)) + 64.0 * DBL_EPSILON * max_abs;
     if (!(tol > 0.0))
@@ -1768,22 +1757,50 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     return GLCOLLIDE_OK;
 }
 
-int glcollide_contacts_generate(const double *positions_a, const uint32_t *triangles_a,
-                                const double *positions_b, const uint32_t *triangles_b,
-                                const glcollide_index_pair *candidates, size_t candidate_count,
-                                glcollide_contact *contacts, size_t max_contacts, size_t *count)
+static void contact_scratch_release(void *memory)
 {
-    return glcollide_contacts_generate_with(positions_a, triangles_a, positions_b, triangles_b,
-                                            candidates, candidate_count, contacts, max_contacts,
-                                            count, NULL, NULL);
+    glcollide_contact_scratch *scratch = memory;
+    glcollide_contact_scratch_destroy(&scratch);
 }
 
-int glcollide_contacts_generate_with(const double *positions_a, const uint32_t *triangles_a,
-                                     const double *positions_b, const uint32_t *triangles_b,
-                                     const glcollide_index_pair *candidates, size_t candidate_count,
-                                     glcollide_contact *contacts, size_t max_contacts,
-                                     size_t *count, const glcollide_contact_options *options,
-                                     glcollide_contact_scratch *scratch)
+glcollide_contact_scratch *glcollide_scratch_contacts(glcollide_scratch *scratch, int *status)
+{
+    *status = GLCOLLIDE_OK;
+    if (!scratch->contacts.memory) {
+        glcollide_contact_scratch *made = NULL;
+        if ((*status = glcollide_contact_scratch_create(&made)) != GLCOLLIDE_OK)
+            return NULL;
+        scratch->contacts = (glcollide_scratch_part){made, contact_scratch_release};
+    }
+    return scratch->contacts.memory;
+}
+
+int glcollide_contacts_generate(const glcollide_mesh *a, const glcollide_mesh *b,
+                                const glcollide_index_pair *candidates, size_t candidate_count,
+                                const glcollide_contact_options *options,
+                                glcollide_contact *contacts, size_t max_contacts, size_t *count,
+                                glcollide_scratch *scratch)
+{
+    int status = GLCOLLIDE_OK;
+    glcollide_contact_scratch *own = scratch ? glcollide_scratch_contacts(scratch, &status) : NULL;
+    if (status != GLCOLLIDE_OK) {
+        if (count)
+            *count = 0;
+        return status;
+    }
+    return glcollide_contacts_generate_arrays(a ? a->positions : NULL, a ? a->triangles : NULL,
+                                              b ? b->positions : NULL, b ? b->triangles : NULL,
+                                              candidates, candidate_count, contacts, max_contacts,
+                                              count, options, own);
+}
+
+int glcollide_contacts_generate_arrays(const double *positions_a, const uint32_t *triangles_a,
+                                       const double *positions_b, const uint32_t *triangles_b,
+                                       const glcollide_index_pair *candidates,
+                                       size_t candidate_count, glcollide_contact *contacts,
+                                       size_t max_contacts, size_t *count,
+                                       const glcollide_contact_options *options,
+                                       glcollide_contact_scratch *scratch)
 {
     if (!count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: count is NULL");
@@ -1817,14 +1834,14 @@ int glcollide_contacts_generate_with(const double *positions_a, const uint32_t *
 /* A solid's vertex in world space. */
 static void solid_vertex(const glcollide_contact_solid *s, size_t v, double out[3])
 {
-    glcollide_object_transform_points(&s->pose, s->positions + 3 * v, 1, out);
+    glcollide_pose_transform_points(&s->pose, s->mesh->positions + 3 * v, 1, out);
 }
 
 /* World point p in the solid's object space (the rotation's transpose). */
 static void to_object(const glcollide_contact_solid *s, const double p[3], double out[3])
 {
     double m[9], d[3];
-    glcollide_object_rotation_matrix(&s->pose, m);
+    glcollide_pose_rotation_matrix(&s->pose, m);
     glcollide_vec3_sub(d, p, s->pose.translation);
     for (int k = 0; k < 3; k++)
         out[k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
@@ -1836,19 +1853,21 @@ static void to_object(const glcollide_contact_solid *s, const double p[3], doubl
  * (rounding put them a hair apart), and nothing is contained. */
 static int solid_inside(const glcollide_contact_solid *inner, const glcollide_contact_solid *outer)
 {
-    if (!outer->closed || !inner->triangle_count || !outer->triangle_count || !outer->bvh)
+    if (!outer->closed || !inner->mesh->triangle_count || !outer->mesh->triangle_count ||
+        !outer->bvh)
         return 0;
     double world[3], local[3];
-    solid_vertex(inner, inner->triangles[0], world);
+    solid_vertex(inner, inner->mesh->triangles[0], world);
     to_object(outer, world, local);
     glcollide_aabb box = glcollide_bvh_bounds(outer->bvh);
     double size = 0.0;
     for (int k = 0; k < 3; k++)
         size = fmax(size, fmax(fabs(box.min[k]), fabs(box.max[k])));
-    if (!(glcollide_bvh_nearest(outer->bvh, outer->positions, local, NULL, NULL) > 1e-9 * size))
+    if (!(glcollide_bvh_nearest_positions(outer->bvh, outer->mesh->positions, local, NULL, NULL) >
+          1e-9 * size))
         return 0;
-    return glcollide_point_in_mesh(outer->positions, outer->triangles, outer->triangle_count,
-                                   outer->bvh, local);
+    return glcollide_point_in_mesh_arrays(outer->mesh->positions, outer->mesh->triangles,
+                                          outer->mesh->triangle_count, outer->bvh, local);
 }
 
 /*
@@ -1862,7 +1881,7 @@ static int solid_inside(const glcollide_contact_solid *inner, const glcollide_co
 static size_t push_out(const glcollide_contact_solid *inner, const glcollide_contact_solid *outer,
                        int inner_is_a, size_t per_region, glcollide_contact *contacts, size_t max)
 {
-    size_t n = inner->vertex_count;
+    size_t n = inner->mesh->vertex_count;
     double c[3] = {0, 0, 0};
     for (size_t v = 0; v < n; v++) {
         double w[3];
@@ -1873,14 +1892,14 @@ static size_t push_out(const glcollide_contact_solid *inner, const glcollide_con
     double c_local[3], s_local[3], s[3], u[3];
     uint32_t nearest = 0;
     to_object(outer, c, c_local);
-    if (!(glcollide_bvh_nearest(outer->bvh, outer->positions, c_local, s_local, &nearest) <
-          INFINITY))
+    if (!(glcollide_bvh_nearest_positions(outer->bvh, outer->mesh->positions, c_local, s_local,
+                                          &nearest) < INFINITY))
         return 0;
-    glcollide_object_transform_points(&outer->pose, s_local, 1, s);
+    glcollide_pose_transform_points(&outer->pose, s_local, 1, s);
     glcollide_vec3_sub(u, s, c);
     double len = length3(u);
     if (!(len > 0.0)) { /* the centroid on the surface: the face's outward normal */
-        const uint32_t *t = outer->triangles + 3 * (size_t)nearest;
+        const uint32_t *t = outer->mesh->triangles + 3 * (size_t)nearest;
         double p[3][3];
         for (int i = 0; i < 3; i++)
             solid_vertex(outer, t[i], p[i]);
@@ -1949,8 +1968,8 @@ static size_t push_out(const glcollide_contact_solid *inner, const glcollide_con
         glcollide_contact *out = &contacts[i];
         solid_vertex(inner, picked[i], out->position);
         uint32_t owner = 0;
-        for (size_t t = 0; t < 3 * inner->triangle_count; t++)
-            if (inner->triangles[t] == picked[i]) {
+        for (size_t t = 0; t < 3 * inner->mesh->triangle_count; t++)
+            if (inner->mesh->triangles[t] == picked[i]) {
                 owner = (uint32_t)(t / 3);
                 break;
             }
@@ -1972,9 +1991,9 @@ int glcollide_contacts_containment(const glcollide_contact_solid *a,
     if (!count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: count is NULL");
     *count = 0;
-    if (!a || !b || (max_contacts > 0 && !contacts) ||
-        (a->triangle_count && (!a->positions || !a->triangles)) ||
-        (b->triangle_count && (!b->positions || !b->triangles)))
+    if (!a || !b || !a->mesh || !b->mesh || (max_contacts > 0 && !contacts) ||
+        (a->mesh->triangle_count && (!a->mesh->positions || !a->mesh->triangles)) ||
+        (b->mesh->triangle_count && (!b->mesh->positions || !b->mesh->triangles)))
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "contacts: NULL solid, arrays or contacts for containment");
     if (max_contacts == 0)

@@ -84,8 +84,9 @@
  * by keys. Scratch memory lives in a glcollide_primitive_scratch and only
  * grows, so a warm step allocates nothing.
  */
-#include "geometry/geometry_internal.h"
+#include "contacts/contacts_internal.h"
 #include "contacts/manifold.h"
+#include "geometry/geometry_internal.h"
 #include "geometry/primitive_shape.h"
 
 #include <math.h>
@@ -233,17 +234,17 @@ static int finite3(const double v[3])
 }
 
 /* A pose's rotation matrix, its quaternion normalised; 0 if not finite. */
-static int pose_matrix(const glcollide_object *pose, double m[9])
+static int pose_matrix(const glcollide_pose *pose, double m[9])
 {
     double q = 0.0;
     for (int k = 0; k < 4; k++)
         q += pose->rotation[k] * pose->rotation[k];
     if (!finite3(pose->translation) || !isfinite(q) || !(q > 0.0))
         return 0;
-    glcollide_object unit = *pose;
+    glcollide_pose unit = *pose;
     for (int k = 0; k < 4; k++)
         unit.rotation[k] = pose->rotation[k] / sqrt(q);
-    glcollide_object_rotation_matrix(&unit, m);
+    glcollide_pose_rotation_matrix(&unit, m);
     return 1;
 }
 
@@ -553,16 +554,6 @@ static int edge_meets(const primitive_shape *s, const double a[3], const double 
 
 /* ---------------------------------------------------------------- regions */
 
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 33;
-    return h;
-}
-
 static uint64_t coordinate_bits(double x)
 {
     uint64_t bits;
@@ -575,8 +566,9 @@ static uint64_t coordinate_bits(double x)
 static uint32_t vertex_slot_of(glcollide_primitive_scratch *s, const double x[3])
 {
     size_t mask = s->table_size - 1;
-    uint64_t h =
-        mix(coordinate_bits(x[0]) ^ mix(coordinate_bits(x[1]) ^ mix(coordinate_bits(x[2]))));
+    uint64_t h = glcollide_mix64(
+        coordinate_bits(x[0]) ^
+        glcollide_mix64(coordinate_bits(x[1]) ^ glcollide_mix64(coordinate_bits(x[2]))));
     for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
         vertex_slot *v = &s->vertices[i];
         if (v->stamp != s->epoch) {
@@ -594,7 +586,7 @@ static edge_slot *edge_slot_of(glcollide_primitive_scratch *s, uint32_t a, uint3
 {
     uint64_t key = a < b ? ((uint64_t)a << 32) | b : ((uint64_t)b << 32) | a;
     size_t mask = s->table_size - 1;
-    for (size_t i = (size_t)mix(key) & mask;; i = (i + 1) & mask) {
+    for (size_t i = (size_t)glcollide_mix64(key) & mask;; i = (i + 1) & mask) {
         edge_slot *e = &s->edges[i];
         if (e->stamp != s->epoch) {
             e->stamp = s->epoch;
@@ -662,8 +654,8 @@ static int connect(glcollide_primitive_scratch *s, const frame *f, size_t count,
         candidate *c = &s->candidates[i];
         c->parent = i;
         for (int k = 0; k < 3; k++) {
-            uint32_t v = mesh->triangles[3 * (size_t)c->id + k];
-            c->vertex[k] = vertex_slot_of(s, mesh->positions + 3 * (size_t)v);
+            uint32_t v = mesh->mesh->triangles[3 * (size_t)c->id + k];
+            c->vertex[k] = vertex_slot_of(s, mesh->mesh->positions + 3 * (size_t)v);
         }
     }
     for (uint32_t i = 0; i < (uint32_t)count; i++) {
@@ -1051,7 +1043,7 @@ static int cast_visit(uint32_t triangle, void *user)
     if (i != UINT32_MAX) {
         corners(&r->s->candidates[i], t);
     } else { /* met beyond the primitive: it hides what lies behind it */
-        const glcollide_contact_solid *mesh = r->f->mesh;
+        const glcollide_mesh *mesh = r->f->mesh->mesh;
         for (int k = 0; k < 3; k++) {
             to_local(r->f, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)triangle + k],
                      outer + 3 * k);
@@ -1186,8 +1178,8 @@ static int core_inside(const glcollide_primitive_scratch *s, const frame *f, con
     if (mesh->closed) {
         double x[3];
         to_object(f, q, x);
-        return glcollide_point_in_mesh(mesh->positions, mesh->triangles, mesh->triangle_count,
-                                       mesh->bvh, x);
+        return glcollide_point_in_mesh_arrays(mesh->mesh->positions, mesh->mesh->triangles,
+                                              mesh->mesh->triangle_count, mesh->bvh, x);
     }
     double pseudo[3] = {0, 0, 0}, near = c->distance + 1e-9 * (c->distance + f->shape.eps);
     for (uint32_t m = 0; m < g->member_count; m++) {
@@ -1679,7 +1671,7 @@ static int contain(glcollide_primitive_scratch *s, const frame *f, size_t *regio
     const glcollide_contact_solid *mesh = f->mesh;
     const primitive_shape *sh = &f->shape;
     *region_count = 0;
-    if (!mesh->closed || sh->kind == GLCOLLIDE_PRIMITIVE_PLANE || !mesh->triangle_count)
+    if (!mesh->closed || sh->kind == GLCOLLIDE_PRIMITIVE_PLANE || !mesh->mesh->triangle_count)
         return GLCOLLIDE_OK;
     double zero[3] = {0, 0, 0}, centre[3], near[3], local[3];
     to_object(f, zero, centre);
@@ -1688,11 +1680,12 @@ static int contain(glcollide_primitive_scratch *s, const frame *f, size_t *regio
     for (int k = 0; k < 3; k++)
         if (!(centre[k] >= bounds.min[k] && centre[k] <= bounds.max[k]))
             return GLCOLLIDE_OK;
-    if (!glcollide_point_in_mesh(mesh->positions, mesh->triangles, mesh->triangle_count, mesh->bvh,
-                                 centre))
+    if (!glcollide_point_in_mesh_arrays(mesh->mesh->positions, mesh->mesh->triangles,
+                                        mesh->mesh->triangle_count, mesh->bvh, centre))
         return GLCOLLIDE_OK;
     uint32_t triangle = 0;
-    double distance = glcollide_bvh_nearest(mesh->bvh, mesh->positions, centre, near, &triangle);
+    double distance =
+        glcollide_bvh_nearest_positions(mesh->bvh, mesh->mesh->positions, centre, near, &triangle);
     if (!(distance > 0.0) || !isfinite(distance))
         return GLCOLLIDE_OK;
     to_local(f, near, local);
@@ -1815,8 +1808,9 @@ static int generate(glcollide_primitive_scratch *s, const frame *f, glcollide_co
         c->area[0] = c->area[1] = c->area[2] = 0.0;
         c->polygon_count = 0;
         for (int k = 0; k < 3; k++)
-            to_local(f, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)c->id + k],
-                     c->p + 3 * k);
+            to_local(
+                f, mesh->mesh->positions + 3 * (size_t)mesh->mesh->triangles[3 * (size_t)c->id + k],
+                c->p + 3 * k);
         const double *t[3];
         corners(c, t);
         unit_normal(t, c->normal);
@@ -1839,25 +1833,48 @@ static int generate(glcollide_primitive_scratch *s, const frame *f, glcollide_co
     return GLCOLLIDE_OK;
 }
 
+static void primitive_scratch_release(void *memory)
+{
+    glcollide_primitive_scratch *scratch = memory;
+    glcollide_primitive_scratch_destroy(&scratch);
+}
+
+glcollide_primitive_scratch *glcollide_scratch_primitives(glcollide_scratch *scratch, int *status)
+{
+    *status = GLCOLLIDE_OK;
+    if (!scratch->primitives.memory) {
+        glcollide_primitive_scratch *made = NULL;
+        if ((*status = glcollide_primitive_scratch_create(&made)) != GLCOLLIDE_OK)
+            return NULL;
+        scratch->primitives = (glcollide_scratch_part){made, primitive_scratch_release};
+    }
+    return scratch->primitives.memory;
+}
+
 int glcollide_contacts_mesh_primitive(const glcollide_contact_solid *mesh,
                                       const glcollide_primitive *primitive,
                                       const glcollide_contact_options *options,
                                       glcollide_contact *contacts, size_t max_contacts,
-                                      size_t *count, glcollide_primitive_scratch *scratch)
+                                      size_t *count, glcollide_scratch *shared)
 {
     if (count)
         *count = 0;
     if (!count || !mesh || !primitive || (!contacts && max_contacts > 0))
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "primitive contacts: NULL count, mesh, primitive or contacts");
-    if (mesh->triangle_count && (!mesh->positions || !mesh->triangles || !mesh->bvh))
+    if (!mesh->mesh || (mesh->mesh->triangle_count &&
+                        (!mesh->mesh->positions || !mesh->mesh->triangles || !mesh->bvh)))
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "primitive contacts: the mesh has triangles but no arrays or BVH");
+                              "primitive contacts: no mesh, or triangles but no arrays or BVH");
     frame f;
     int status = make_frame(mesh, primitive, options, &f);
-    if (status != GLCOLLIDE_OK || max_contacts == 0 || mesh->triangle_count == 0)
+    if (status != GLCOLLIDE_OK || max_contacts == 0 || mesh->mesh->triangle_count == 0)
         return status;
-    glcollide_primitive_scratch *own = NULL;
+    glcollide_primitive_scratch *own = NULL,
+                                *scratch =
+                                    shared ? glcollide_scratch_primitives(shared, &status) : NULL;
+    if (status != GLCOLLIDE_OK)
+        return status;
     if (!scratch) {
         status = glcollide_primitive_scratch_create(&own);
         if (status != GLCOLLIDE_OK)

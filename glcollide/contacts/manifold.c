@@ -22,18 +22,6 @@ void glcollide_plane_basis(const double n[3], double e1[3], double e2[3])
     glcollide_vec3_cross(e2, n, e1);
 }
 
-/* fmax and fmin are calls into libm (NaN and signed-zero rules); the values
- * here are finite and only their order or differences are used. */
-static inline double larger(double acc, double x)
-{
-    return x > acc ? x : acc;
-}
-
-static inline double smaller(double acc, double x)
-{
-    return x < acc ? x : acc;
-}
-
 static int compare_keys(const glcollide_manifold_point *p, const glcollide_manifold_point *q)
 {
     for (int i = 0; i < 2; i++)
@@ -70,7 +58,7 @@ static double added_area(const glcollide_manifold_point *a, const glcollide_mani
         const glcollide_manifold_point *p = t[i], *q = t[(i + 1) % 3];
         double side = (q->u - p->u) * (x->v - p->v) - (q->v - p->v) * (x->u - p->u);
         if (side * orientation < 0.0) /* outside this edge */
-            best = larger(best, fabs(side));
+            best = glcollide_larger(best, fabs(side));
     }
     return best;
 }
@@ -93,11 +81,11 @@ uint32_t glcollide_manifold_select(glcollide_manifold_point *points, uint32_t n,
         points[i].distance2 = INFINITY;
         cu += points[i].u / n;
         cv += points[i].v / n;
-        max_depth = larger(max_depth, points[i].depth);
-        lo_u = smaller(lo_u, points[i].u);
-        hi_u = larger(hi_u, points[i].u);
-        lo_v = smaller(lo_v, points[i].v);
-        hi_v = larger(hi_v, points[i].v);
+        max_depth = glcollide_larger(max_depth, points[i].depth);
+        lo_u = glcollide_smaller(lo_u, points[i].u);
+        hi_u = glcollide_larger(hi_u, points[i].u);
+        lo_v = glcollide_smaller(lo_v, points[i].v);
+        hi_v = glcollide_larger(hi_v, points[i].v);
     }
     double size = sqrt((hi_u - lo_u) * (hi_u - lo_u) + (hi_v - lo_v) * (hi_v - lo_v));
     double band = 0.01 * width + 1e-12 * size; /* depths this close tie (then keys decide) */

@@ -89,11 +89,11 @@ static void side_order(glcollide_posed_side *side, size_t triangle_count)
 
 /* Gives the marked triangles their slots and their world corners. */
 static void side_place(glcollide_posed_side *side, const glcollide_mesh *mesh,
-                       const glcollide_object *pose)
+                       const glcollide_pose *pose)
 {
     side_order(side, mesh->triangle_count);
     double m[9];
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(pose, m);
     for (uint32_t s = 0; s < (uint32_t)side->used; s++) {
         uint32_t t = side->ids[s];
         side->slot_of[t] = s;
@@ -106,8 +106,8 @@ static void side_place(glcollide_posed_side *side, const glcollide_mesh *mesh,
 }
 
 int glcollide_posed_contacts(glcollide_posed_pair *pair, const glcollide_mesh *a,
-                             const glcollide_object *pose_a, const glcollide_mesh *b,
-                             const glcollide_object *pose_b, const glcollide_index_pair *candidates,
+                             const glcollide_pose *pose_a, const glcollide_mesh *b,
+                             const glcollide_pose *pose_b, const glcollide_index_pair *candidates,
                              size_t candidate_count, glcollide_contact *contacts,
                              size_t max_contacts, size_t *count)
 {
@@ -133,7 +133,7 @@ int glcollide_posed_contacts(glcollide_posed_pair *pair, const glcollide_mesh *a
     for (size_t i = 0; i < candidate_count; i++)
         pair->local[i] = (glcollide_index_pair){sides[0].slot_of[candidates[i].a],
                                                 sides[1].slot_of[candidates[i].b]};
-    status = glcollide_contacts_generate_with(
+    status = glcollide_contacts_generate_arrays(
         sides[0].positions, sides[0].triangles, sides[1].positions, sides[1].triangles, pair->local,
         candidate_count, contacts, max_contacts, count, NULL, pair->scratch);
     for (size_t i = 0; i < *count; i++) {

@@ -6,7 +6,7 @@
 #ifndef GLCOLLIDE_CONTACTS_POSED_H
 #define GLCOLLIDE_CONTACTS_POSED_H
 
-#include "core/internal.h"
+#include "contacts/contacts_internal.h"
 
 /* One mesh's candidate triangles in world space: slot s holds mesh triangle
  * ids[s], its corners at positions[9s..9s+8]; slot_of maps a marked mesh
@@ -34,18 +34,18 @@ typedef struct glcollide_posed_pair {
 void glcollide_posed_pair_release(glcollide_posed_pair *pair);
 
 /*
- * glcollide_contacts_generate_with (default options) between mesh a placed by
+ * glcollide_contacts_generate_arrays (default options) between mesh a placed by
  * pose_a and mesh b placed by pose_b, from candidates naming the meshes'
  * triangles (a of a, b of b: object-space BVH output). Only the candidate
  * triangles are brought into world space, each once, as
- * glcollide_object_transform_points places them, in increasing triangle
+ * glcollide_pose_transform_points places them, in increasing triangle
  * order, so the contacts are those of the whole placed meshes with the same
  * candidates; their triangle_a and triangle_b are the meshes' indices.
- * Errors: OUT_OF_MEMORY (logged), those of glcollide_contacts_generate_with.
+ * Errors: OUT_OF_MEMORY (logged), those of glcollide_contacts_generate_arrays.
  */
 int glcollide_posed_contacts(glcollide_posed_pair *pair, const glcollide_mesh *a,
-                             const glcollide_object *pose_a, const glcollide_mesh *b,
-                             const glcollide_object *pose_b, const glcollide_index_pair *candidates,
+                             const glcollide_pose *pose_a, const glcollide_mesh *b,
+                             const glcollide_pose *pose_b, const glcollide_index_pair *candidates,
                              size_t candidate_count, glcollide_contact *contacts,
                              size_t max_contacts, size_t *count);
 

@@ -8,6 +8,7 @@
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -49,6 +50,37 @@ char *glcollide_strdup(const char *s);
 int glcollide_array_reserve(void **array, size_t *capacity, size_t count, size_t size,
                             const char *what);
 
+/* Bytes kept between calls, grown when a call needs more, never shrunk
+ * (zero-initialise; release frees them). The byte store of
+ * glcollide_scratch, and of the world and the methods' caches. */
+typedef struct glcollide_workspace {
+    void *memory;
+    size_t bytes;
+} glcollide_workspace;
+void glcollide_workspace_release(glcollide_workspace *workspace);
+
+/* A higher layer's part of a glcollide_scratch (the contact generators'):
+ * made by that layer on first use, released through release, so that the
+ * core, which frees the scratch, names no layer above it. */
+typedef struct glcollide_scratch_part {
+    void *memory;
+    void (*release)(void *memory);
+} glcollide_scratch_part;
+
+/* The public scratch (glcollide_scratch_create): sweep-and-prune's bytes and
+ * the contact generators' parts, each made on first need. */
+struct glcollide_scratch {
+    glcollide_workspace workspace;
+    glcollide_scratch_part contacts, primitives;
+};
+
+/* The workspace of scratch, or NULL for a NULL scratch (the call then
+ * allocates its own). */
+static inline glcollide_workspace *glcollide_scratch_workspace(glcollide_scratch *scratch)
+{
+    return scratch ? &scratch->workspace : NULL;
+}
+
 /* Scratch of bytes: the workspace's block (grown) or, without a workspace, a
  * block of its own in *own that the caller frees. NULL when out of memory. */
 /* qsort's contract without its heap use (glibc's qsort mallocs a merge
@@ -69,16 +101,35 @@ static inline void glcollide_counts_to_offsets(size_t *counts, size_t n)
     }
 }
 
-/* The smaller and the larger of two doubles (b when either is NaN): one
- * compare and select, where fmin and fmax are library calls that honour
- * NaN. */
-static inline double glcollide_min2(double a, double b)
+/* The larger and the smaller of an accumulator and a value: what fmax and
+ * fmin give for finite values, without their calls into libm (NaN and
+ * signed-zero rules). A NaN x leaves acc as it is, as fmax would. */
+static inline double glcollide_larger(double acc, double x)
 {
-    return a < b ? a : b;
+    return x > acc ? x : acc;
 }
-static inline double glcollide_max2(double a, double b)
+static inline double glcollide_smaller(double acc, double x)
 {
-    return a > b ? a : b;
+    return x < acc ? x : acc;
+}
+
+/* t clamped to [0, 1]; NaN gives 0 (a parameter from a degenerate division
+ * picks the segment's start, never a NaN point). */
+static inline double glcollide_clamp01(double t)
+{
+    return t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+}
+
+/* A 64-bit finaliser (MurmurHash3's fmix64): every input bit reaches every
+ * output bit, so masked low bits serve as hash-table slots. */
+static inline uint64_t glcollide_mix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h;
 }
 
 /* Vector helpers on double[3]. */
@@ -100,6 +151,15 @@ static inline void glcollide_vec3_cross(double out[3], const double a[3], const 
     out[0] = x;
     out[1] = y;
     out[2] = z;
+}
+/* Scales v to unit length when it is not zero; returns its length before. */
+static inline double glcollide_vec3_normalise(double v[3])
+{
+    double n = sqrt(glcollide_vec3_dot(v, v));
+    if (n > 0)
+        for (int k = 0; k < 3; k++)
+            v[k] /= n;
+    return n;
 }
 
 #endif /* GLCOLLIDE_INTERNAL_H */

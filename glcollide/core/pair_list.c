@@ -97,7 +97,7 @@ void glcollide_pair_list_sort_unique(glcollide_pair_list *list)
     list->count = kept;
 }
 
-void glcollide_pair_list_release(glcollide_pair_list *list)
+void glcollide_pair_list_clear(glcollide_pair_list *list)
 {
     if (!list)
         return;

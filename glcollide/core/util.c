@@ -80,6 +80,29 @@ void *glcollide_workspace_get(glcollide_workspace *workspace, size_t bytes, void
     return workspace->memory;
 }
 
+int glcollide_scratch_create(glcollide_scratch **out)
+{
+    if (!out)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "scratch: out is NULL");
+    *out = calloc(1, sizeof **out);
+    return *out ? GLCOLLIDE_OK
+                : glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "scratch: out of memory");
+}
+
+void glcollide_scratch_destroy(glcollide_scratch **scratch)
+{
+    if (!scratch || !*scratch)
+        return;
+    glcollide_scratch *s = *scratch;
+    glcollide_workspace_release(&s->workspace);
+    glcollide_scratch_part *parts[2] = {&s->contacts, &s->primitives};
+    for (int k = 0; k < 2; k++)
+        if (parts[k]->release)
+            parts[k]->release(parts[k]->memory);
+    free(s);
+    *scratch = NULL;
+}
+
 void glcollide_workspace_release(glcollide_workspace *workspace)
 {
     if (!workspace)

@@ -269,7 +269,7 @@ int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint
         memcpy(bvh->triangles + 3 * s, triangles + 3 * (size_t)refs[s].triangle,
                3 * sizeof *triangles);
     }
-    glcollide_bvh_refit(bvh, positions);
+    glcollide_bvh_refit_positions(bvh, positions);
 
 done:
     free(refs);
@@ -280,7 +280,7 @@ done:
     return status;
 }
 
-void glcollide_bvh_refit(glcollide_bvh *bvh, const double *positions)
+void glcollide_bvh_refit_positions(glcollide_bvh *bvh, const double *positions)
 {
     if (!bvh || !positions || bvh->node_count == 0)
         return;
@@ -400,7 +400,7 @@ enum { PLACED_CHUNK = 64 };
 typedef struct placed_chunks {
     double boxes[6 * PLACED_CHUNK];
     size_t count;
-    const glcollide_object *pose;
+    const glcollide_pose *pose;
     glcollide_aabb *out;
 } placed_chunks;
 
@@ -423,7 +423,7 @@ static void chunk_add(void *data, const bvh_box *box)
         placed_flush(chunks);
 }
 
-void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_object *pose, int depth,
+void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_pose *pose, int depth,
                                  glcollide_aabb *out)
 {
     glcollide_aabb_empty(out);
@@ -873,15 +873,15 @@ int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double
     return overlap_descent(a, b, NULL, margin, fn, user);
 }
 
-void glcollide_bvh_frames_set(const glcollide_object *object_a, const glcollide_object *object_b,
+void glcollide_bvh_frames_set(const glcollide_pose *pose_a, const glcollide_pose *pose_b,
                               glcollide_bvh_frames *f)
 {
     double ra[9], rb[9], dt[3];
-    glcollide_object_rotation_matrix(object_a, ra);
-    glcollide_object_rotation_matrix(object_b, rb);
+    glcollide_pose_rotation_matrix(pose_a, ra);
+    glcollide_pose_rotation_matrix(pose_b, rb);
     f->extent = 0.0;
     for (int k = 0; k < 3; k++)
-        dt[k] = object_b->translation[k] - object_a->translation[k];
+        dt[k] = pose_b->translation[k] - pose_a->translation[k];
     for (int i = 0; i < 3; i++) {
         /* r = ra^T rb, t = ra^T (tb - ta) */
         for (int j = 0; j < 3; j++) {
@@ -889,7 +889,7 @@ void glcollide_bvh_frames_set(const glcollide_object *object_a, const glcollide_
             f->abs_r[3 * i + j] = fabs(f->r[3 * i + j]);
         }
         f->t[i] = ra[i] * dt[0] + ra[3 + i] * dt[1] + ra[6 + i] * dt[2];
-        f->extent += fabs(object_a->translation[i]) + fabs(object_b->translation[i]);
+        f->extent += fabs(pose_a->translation[i]) + fabs(pose_b->translation[i]);
     }
     for (int i = 0; i < 3; i++) { /* a in b's frame: r^T, -r^T t */
         for (int j = 0; j < 3; j++) {
@@ -900,13 +900,12 @@ void glcollide_bvh_frames_set(const glcollide_object *object_a, const glcollide_
     }
 }
 
-/* The placements of a BVH pair for glcollide_bvh_overlap_objects; 0 when
+/* The placements of a BVH pair for glcollide_bvh_overlap_posed; 0 when
  * they are not finite (nothing can be decided). */
-static int make_frames(const glcollide_bvh *a, const glcollide_object *object_a,
-                       const glcollide_bvh *b, const glcollide_object *object_b, double margin,
-                       object_frames *f)
+static int make_frames(const glcollide_bvh *a, const glcollide_pose *pose_a, const glcollide_bvh *b,
+                       const glcollide_pose *pose_b, double margin, object_frames *f)
 {
-    glcollide_bvh_frames_set(object_a, object_b, &f->fr);
+    glcollide_bvh_frames_set(pose_a, pose_b, &f->fr);
     double scale = f->fr.extent + (glcollide_bvh_box_size(&a->nodes[0].box) +
                                    glcollide_bvh_box_size(&b->nodes[0].box));
     /* The world positions the exact tests use are rounded differently from
@@ -921,25 +920,25 @@ static int make_frames(const glcollide_bvh *a, const glcollide_object *object_a,
     return 1;
 }
 
-int glcollide_bvh_overlap_objects(const glcollide_bvh *a, const glcollide_object *object_a,
-                                  const glcollide_bvh *b, const glcollide_object *object_b,
-                                  double margin, glcollide_bvh_pair_fn fn, void *user)
+int glcollide_bvh_overlap_posed(const glcollide_bvh *a, const glcollide_pose *pose_a,
+                                const glcollide_bvh *b, const glcollide_pose *pose_b, double margin,
+                                glcollide_bvh_pair_fn fn, void *user)
 {
-    if (!a || !b || !object_a || !object_b || !fn || !a->node_count || !b->node_count)
+    if (!a || !b || !pose_a || !pose_b || !fn || !a->node_count || !b->node_count)
         return 0;
     object_frames f;
-    if (!make_frames(a, object_a, b, object_b, margin, &f))
+    if (!make_frames(a, pose_a, b, pose_b, margin, &f))
         return 0;
     return overlap_descent(a, b, &f, margin, fn, user);
 }
 
-int glcollide_bvh_overlap_objects_all(const glcollide_bvh *a, const glcollide_object *object_a,
-                                      const glcollide_bvh *b, const glcollide_object *object_b,
-                                      double margin, glcollide_bvh_pair_fn fn, void *user)
+int glcollide_bvh_overlap_posed_all(const glcollide_bvh *a, const glcollide_pose *pose_a,
+                                    const glcollide_bvh *b, const glcollide_pose *pose_b,
+                                    double margin, glcollide_bvh_pair_fn fn, void *user)
 {
     object_frames f;
-    if (!a || !b || !object_a || !object_b || !fn || !a->node_count || !b->node_count ||
-        !make_frames(a, object_a, b, object_b, margin, &f))
+    if (!a || !b || !pose_a || !pose_b || !fn || !a->node_count || !b->node_count ||
+        !make_frames(a, pose_a, b, pose_b, margin, &f))
         return 0;
     placed_box *b_in_a = glcollide_alloc_array(b->triangle_count, sizeof *b_in_a);
     if (!b_in_a)
@@ -993,17 +992,17 @@ static void split_task(void *user, size_t k, int worker)
                          add_to_part, &part);
 }
 
-int glcollide_bvh_overlap_objects_split(const glcollide_bvh *a, const glcollide_object *object_a,
-                                        const glcollide_bvh *b, const glcollide_object *object_b,
-                                        double margin, int threads,
-                                        glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS],
-                                        glcollide_pair_list *pairs)
+int glcollide_bvh_overlap_posed_split(const glcollide_bvh *a, const glcollide_pose *pose_a,
+                                      const glcollide_bvh *b, const glcollide_pose *pose_b,
+                                      double margin, int threads,
+                                      glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS],
+                                      glcollide_pair_list *pairs)
 {
-    if (!a || !b || !object_a || !object_b || !parts || !pairs)
+    if (!a || !b || !pose_a || !pose_b || !parts || !pairs)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "bvh: split overlap with a NULL tree, placement or list");
     object_frames f;
-    if (!a->node_count || !b->node_count || !make_frames(a, object_a, b, object_b, margin, &f) ||
+    if (!a->node_count || !b->node_count || !make_frames(a, pose_a, b, pose_b, margin, &f) ||
         !roots_meet(a, b, &f, margin))
         return GLCOLLIDE_OK;
     /* The node pairs that meet, breadth first from the roots until there
@@ -1153,8 +1152,8 @@ static void closest_on_triangle(const double p[3], const double a[3], const doub
         out[k] = a[k] + ab[k] * v + ac[k] * w;
 }
 
-double glcollide_bvh_nearest(const glcollide_bvh *bvh, const double *positions, const double p[3],
-                             double closest[3], uint32_t *triangle)
+double glcollide_bvh_nearest_positions(const glcollide_bvh *bvh, const double *positions,
+                                       const double p[3], double closest[3], uint32_t *triangle)
 {
     if (!bvh || !positions || !p || !bvh->node_count)
         return INFINITY;

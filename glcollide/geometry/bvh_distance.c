@@ -120,8 +120,8 @@ static placed_leaf_triangles *placed_leaf(closest_search *s, const glcollide_pos
         glcollide_prepared_triangle *t = &entry->t[i];
         glcollide_triangle_prepare(t, p[0], p[1], p[2]);
         for (int k = 0; k < 3; k++) {
-            entry->lo[k] = glcollide_min2(entry->lo[k], t->lo[k]);
-            entry->hi[k] = glcollide_max2(entry->hi[k], t->hi[k]);
+            entry->lo[k] = glcollide_smaller(t->lo[k], entry->lo[k]);
+            entry->hi[k] = glcollide_larger(t->hi[k], entry->hi[k]);
         }
     }
     return entry;
@@ -146,7 +146,7 @@ static inline double world_gap2(const closest_search *s, const double lo_a[3], c
 {
     double gap[3];
     for (int k = 0; k < 3; k++)
-        gap[k] = glcollide_max2(lo_b[k] - hi_a[k], lo_a[k] - hi_b[k]);
+        gap[k] = glcollide_larger(lo_a[k] - hi_b[k], lo_b[k] - hi_a[k]);
     return gap2(gap, s->slack_scaled, 1.0);
 }
 
@@ -198,8 +198,8 @@ static inline double plane_gap2(const glcollide_prepared_triangle *t,
         glcollide_vec3_sub(w, t->p[i], u->p[0]);
         h[i] = glcollide_vec3_dot(w, u->n);
     }
-    double low = glcollide_min2(h[0], glcollide_min2(h[1], h[2]));
-    double high = glcollide_max2(h[0], glcollide_max2(h[1], h[2]));
+    double low = glcollide_smaller(glcollide_smaller(h[2], h[1]), h[0]);
+    double high = glcollide_larger(glcollide_larger(h[2], h[1]), h[0]);
     double gap = low > 0.0 ? low : (high < 0.0 ? -high : 0.0);
     return gap * gap / u->nn;
 }
@@ -214,8 +214,8 @@ static inline double centroid_gap2(const glcollide_prepared_triangle *t,
         v[k] = (u->p[0][k] + u->p[1][k] + u->p[2][k]) - (t->p[0][k] + t->p[1][k] + t->p[2][k]);
     double top = -INFINITY, bottom = INFINITY;
     for (int i = 0; i < 3; i++) {
-        top = glcollide_max2(top, glcollide_vec3_dot(v, t->p[i]));
-        bottom = glcollide_min2(bottom, glcollide_vec3_dot(v, u->p[i]));
+        top = glcollide_larger(glcollide_vec3_dot(v, t->p[i]), top);
+        bottom = glcollide_smaller(glcollide_vec3_dot(v, u->p[i]), bottom);
     }
     double gap = bottom - top, vv = glcollide_vec3_dot(v, v);
     return gap > 0.0 && vv > 0.0 ? gap * gap / vv : 0.0;
@@ -238,7 +238,7 @@ static int leaf_pairs(closest_search *s, uint32_t ia, uint32_t ib)
                 continue;
             /* Along either normal, then along the centroids' line: most
              * pairs that come this far end here. */
-            if (pruned_gap(s, glcollide_max2(plane_gap2(ta, tb), plane_gap2(tb, ta))) ||
+            if (pruned_gap(s, glcollide_larger(plane_gap2(tb, ta), plane_gap2(ta, tb))) ||
                 pruned_gap(s, centroid_gap2(ta, tb)))
                 continue;
             double pa[3], pb[3];
@@ -247,7 +247,7 @@ static int leaf_pairs(closest_search *s, uint32_t ia, uint32_t ib)
             if (d < s->best) {
                 s->best = d;
                 /* A square that underflows still prunes every bound above 0. */
-                s->best2 = d > 0.0 ? glcollide_max2(d * d, DBL_TRUE_MIN) : 0.0;
+                s->best2 = d > 0.0 ? glcollide_larger(DBL_TRUE_MIN, d * d) : 0.0;
                 memcpy(s->pa, pa, sizeof pa);
                 memcpy(s->pb, pb, sizeof pb);
                 s->ta = s->a->bvh->ids[na->first + i];
@@ -343,7 +343,7 @@ static inline double slab_gap(const glcollide_bvh_slab *slab, const double n[3],
         centre += n[j] * box->c[j];
         radius += fabs(n[j]) * box->h[j];
     }
-    return glcollide_max2(slab->lo - (centre + radius), (centre - radius) - slab->hi);
+    return glcollide_larger((centre - radius) - slab->hi, slab->lo - (centre + radius));
 }
 
 /* The lower bound of the kept node and a child (squared, scaled): the
@@ -355,17 +355,18 @@ static double child_bound2(const closest_search *s, const kept_node *k, const bv
     placed_box in_kept;
     glcollide_bvh_place(box, 0.0, to_kept.r, to_kept.abs_r, to_kept.t, &in_kept);
     double bound2 =
-        glcollide_max2(bound_placed(s, box, &k->in_child), bound_placed(s, k->box, &in_kept));
+        glcollide_larger(bound_placed(s, k->box, &in_kept), bound_placed(s, box, &k->in_child));
     if (!slab || !k->slab)
         return bound2;
     double n[3];
     for (int i = 0; i < 3; i++)
         n[i] = to_kept.r[3 * i] * slab->n[0] + to_kept.r[3 * i + 1] * slab->n[1] +
                to_kept.r[3 * i + 2] * slab->n[2];
-    double gap = glcollide_max2(slab_gap(k->slab, k->n, k->offset, box),
-                                slab_gap(slab, n, glcollide_vec3_dot(slab->n, to_child.t), k->box));
+    double gap =
+        glcollide_larger(slab_gap(slab, n, glcollide_vec3_dot(slab->n, to_child.t), k->box),
+                         slab_gap(k->slab, k->n, k->offset, box));
     gap = (gap - s->slack) * s->scale;
-    return gap > 0.0 ? glcollide_max2(bound2, gap * gap) : bound2;
+    return gap > 0.0 ? glcollide_larger(gap * gap, bound2) : bound2;
 }
 
 static const glcollide_bvh_slab *slab_of(const glcollide_posed_mesh *m, uint32_t node)
@@ -493,8 +494,8 @@ int glcollide_bvh_slabs_build(const glcollide_bvh *bvh, const double *positions,
             for (int c = 0; c < 3; c++) {
                 double h = glcollide_vec3_dot(
                     slab->n, positions + 3 * (size_t)bvh->triangles[3 * (size_t)t + c]);
-                slab->lo = glcollide_min2(slab->lo, h);
-                slab->hi = glcollide_max2(slab->hi, h);
+                slab->lo = glcollide_smaller(h, slab->lo);
+                slab->hi = glcollide_larger(h, slab->hi);
             }
     }
     free(range);
@@ -540,8 +541,8 @@ int glcollide_bvh_closest_objects(const glcollide_posed_mesh *a, const glcollide
         .scratch = scratch,
     };
     glcollide_bvh_frames_set(a->pose, b->pose, &s.frames);
-    glcollide_object_rotation_matrix(a->pose, s.ma);
-    glcollide_object_rotation_matrix(b->pose, s.mb);
+    glcollide_pose_rotation_matrix(a->pose, s.ma);
+    glcollide_pose_rotation_matrix(b->pose, s.mb);
     /* As the overlap traversal's slack: 1e-12 of the scene's extent. */
     s.slack = 1e-12 * (s.frames.extent + (glcollide_bvh_box_size(&a->bvh->nodes[0].box) +
                                           glcollide_bvh_box_size(&b->bvh->nodes[0].box)));
@@ -553,7 +554,7 @@ int glcollide_bvh_closest_objects(const glcollide_posed_mesh *a, const glcollide
     out->node_pairs = s.node_pairs;
     out->triangle_pairs = s.triangle_pairs;
     if (s.best <= s.cut) {
-        out->distance = s.best == 0.0 ? 0.0 : glcollide_max2(s.best / scale, DBL_TRUE_MIN);
+        out->distance = s.best == 0.0 ? 0.0 : glcollide_larger(DBL_TRUE_MIN, s.best / scale);
         for (int k = 0; k < 3; k++) {
             out->point_a[k] = s.pa[k] / scale;
             out->point_b[k] = s.pb[k] / scale;
@@ -564,7 +565,7 @@ int glcollide_bvh_closest_objects(const glcollide_posed_mesh *a, const glcollide
     } else {
         /* Nothing within the bound: the least of what was pruned or found
          * beyond it, all above the bound. */
-        out->distance = glcollide_min2(s.best, s.lower) / scale;
+        out->distance = glcollide_smaller(s.lower, s.best) / scale;
         if (!(out->distance > bound))
             out->distance = nextafter(bound, INFINITY);
     }

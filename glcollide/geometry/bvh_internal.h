@@ -65,7 +65,7 @@ typedef struct glcollide_bvh_frames {
     double extent;
 } glcollide_bvh_frames;
 
-void glcollide_bvh_frames_set(const glcollide_object *object_a, const glcollide_object *object_b,
+void glcollide_bvh_frames_set(const glcollide_pose *pose_a, const glcollide_pose *pose_b,
                               glcollide_bvh_frames *frames);
 
 /* A box of one tree seen from the other's frame: its centre there and the

@@ -66,8 +66,7 @@ static inline void glcollide_segment_parameters(const double *u1, const double d
         } else {
             double b = glcollide_vec3_dot(d1, d2);
             double denom = a * e - b * b;
-            s = (b * f - c * e) / denom;
-            s = denom > 0.0 ? (s > 0.0 ? (s < 1.0 ? s : 1.0) : 0.0) : 0.0;
+            s = denom > 0.0 ? glcollide_clamp01((b * f - c * e) / denom) : 0.0;
             t = (b * s + f) / e;
             if (t < 0.0) {
                 t = 0.0;
@@ -81,8 +80,8 @@ static inline void glcollide_segment_parameters(const double *u1, const double d
         }
     }
     /* Clamped (NaN -> 0) where not clamped above. */
-    *s_out = s > 0.0 ? (s < 1.0 ? s : 1.0) : 0.0;
-    *t_out = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+    *s_out = glcollide_clamp01(s);
+    *t_out = glcollide_clamp01(t);
 }
 
 /* Closest points of segments u1v1 and u2v2, on the first to c1, on the
@@ -146,7 +145,7 @@ int glcollide_bvh_slabs_build(const glcollide_bvh *bvh, const double *positions,
 typedef struct glcollide_posed_mesh {
     const glcollide_bvh *bvh;
     const double *positions;
-    const glcollide_object *pose;
+    const glcollide_pose *pose;
     const glcollide_bvh_slab *slabs; /* glcollide_bvh_slabs_build's, or NULL */
 } glcollide_posed_mesh;
 
@@ -199,11 +198,11 @@ void glcollide_frame_fit(const glcollide_aabb *box, double origin[3], double *sc
 
 /*
  * The world position of local point `local` of an object placed by pose
- * (rotation m), computed as glcollide_object_transform_points does: the
+ * (rotation m), computed as glcollide_pose_transform_points does: the
  * methods that test world positions exactly see the same numbers however
  * they get them.
  */
-static inline void glcollide_place_point(const glcollide_object *pose, const double m[9],
+static inline void glcollide_place_point(const glcollide_pose *pose, const double m[9],
                                          const double *local, double out[3])
 {
     for (int r = 0; r < 3; r++)
@@ -229,7 +228,7 @@ static inline void glcollide_unplace_point(const double translation[3], const do
  * world_box bounds the placed mesh.
  */
 /* glcollide_aabb_place with the pose's rotation matrix (row major, from
- * glcollide_object_rotation_matrix) made once by the caller. */
+ * glcollide_pose_rotation_matrix) made once by the caller. */
 void glcollide_aabb_place_with(const glcollide_aabb *local, const double m[9],
                                const double translation[3], glcollide_aabb *box);
 
@@ -237,7 +236,7 @@ void glcollide_aabb_place_with(const glcollide_aabb *local, const double m[9],
  * stride doubles (cx, cy, cz, hx, hy, hz), each placed by pose as
  * glcollide_aabb_place places a box; empty when count is 0. */
 void glcollide_boxes_place_union(const double *boxes, size_t stride, size_t count,
-                                 const glcollide_object *pose, glcollide_aabb *out);
+                                 const glcollide_pose *pose, glcollide_aabb *out);
 
 /* The boxes of bvh's nodes depth levels below the root, left to right (a
  * leaf above that depth gives its triangles' boxes where they fit in its
@@ -253,18 +252,43 @@ size_t glcollide_bvh_frontier(const glcollide_bvh *bvh, int depth, double *boxes
  * to these boxes and its tests' miss rates measured with them), each placed
  * as glcollide_aabb_place places a box. Tighter than the placed root box as
  * depth grows, at 2^depth boxes' cost; empty for an empty BVH. */
-void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_object *pose, int depth,
+void glcollide_bvh_placed_bounds(const glcollide_bvh *bvh, const glcollide_pose *pose, int depth,
                                  glcollide_aabb *out);
 
-/* glcollide_bvh_overlap_objects without its tree: the test that decides
+/* glcollide_bvh_overlap_posed without its tree: the test that decides
  * each pair of triangles (their boxes, on both frames' axes) on every pair,
  * O(n m). For tests: the traversal must report exactly these pairs. */
-int glcollide_bvh_overlap_objects_all(const glcollide_bvh *a, const glcollide_object *object_a,
-                                      const glcollide_bvh *b, const glcollide_object *object_b,
-                                      double margin, glcollide_bvh_pair_fn fn, void *user);
+int glcollide_bvh_overlap_posed_all(const glcollide_bvh *a, const glcollide_pose *pose_a,
+                                    const glcollide_bvh *b, const glcollide_pose *pose_b,
+                                    double margin, glcollide_bvh_pair_fn fn, void *user);
 
 int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
-                                  const glcollide_object *pose, const glcollide_aabb *world_box,
+                                  const glcollide_pose *pose, const glcollide_aabb *world_box,
                                   const double p[3]);
+
+/* ------------------------------------------------ the array forms of the mesh entries */
+
+/* The array forms behind the public calls that take a glcollide_mesh
+ * (geometry/mesh_entries.c), for the library's own arrays that are no
+ * mesh: projected or placed positions, a mesh's triangles in another
+ * order. Same contracts, arrays for the mesh. */
+int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint32_t *triangles,
+                        size_t triangle_count, glcollide_bvh **out);
+void glcollide_bvh_refit_positions(glcollide_bvh *bvh, const double *positions);
+double glcollide_bvh_nearest_positions(const glcollide_bvh *bvh, const double *positions,
+                                       const double p[3], double closest[3], uint32_t *triangle);
+int glcollide_point_in_mesh_arrays(const double *positions, const uint32_t *triangles,
+                                   size_t triangle_count, const glcollide_bvh *bvh,
+                                   const double p[3]);
+double glcollide_winding_number_arrays(const double *positions, const uint32_t *triangles,
+                                       size_t triangle_count, const double p[3]);
+
+/* Sweep-and-prune with scratch bytes from workspace (NULL: allocates), for
+ * the world and the methods, which keep workspaces of their own. */
+int glcollide_sap_pairs_ws(const glcollide_aabb *boxes, size_t count, double margin,
+                           glcollide_pair_list *pairs, glcollide_workspace *workspace);
+int glcollide_sap_pairs_across_ws(const glcollide_aabb *boxes_a, size_t count_a,
+                                  const glcollide_aabb *boxes_b, size_t count_b, double margin,
+                                  glcollide_pair_list *pairs, glcollide_workspace *workspace);
 
 #endif /* GLCOLLIDE_GEOMETRY_INTERNAL_H */

@@ -49,7 +49,7 @@
 typedef struct ray_cast {
     const double *positions;
     const uint32_t *triangles;
-    const glcollide_object *pose; /* positions in object space, placed by pose (or NULL) */
+    const glcollide_pose *pose;   /* positions in object space, placed by pose (or NULL) */
     double m[9];                  /* pose's rotation */
     double p[3], q[3];
     glcollide_aabb segment_box;
@@ -371,15 +371,16 @@ static int cast_rays(ray_cast *ray, size_t triangle_count, const glcollide_bvh *
 static int winding_fallback(const double *positions, const uint32_t *triangles,
                             size_t triangle_count, const double p[3])
 {
-    double winding = glcollide_winding_number(positions, triangles, triangle_count, p);
+    double winding = glcollide_winding_number_arrays(positions, triangles, triangle_count, p);
     glcollide_log_warning("point in mesh: all %d rays from (%g, %g, %g) graze the mesh; using the "
                           "winding number %g",
                           GLCOLLIDE_RAY_ATTEMPTS, p[0], p[1], p[2], winding);
     return fabs(winding) >= 0.5;
 }
 
-int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
-                            size_t triangle_count, const glcollide_bvh *bvh, const double p[3])
+int glcollide_point_in_mesh_arrays(const double *positions, const uint32_t *triangles,
+                                   size_t triangle_count, const glcollide_bvh *bvh,
+                                   const double p[3])
 {
     if (!positions || !triangles || !triangle_count || !p)
         return 0;
@@ -399,13 +400,13 @@ int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
 }
 
 int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
-                                  const glcollide_object *pose, const glcollide_aabb *world_box,
+                                  const glcollide_pose *pose, const glcollide_aabb *world_box,
                                   const double p[3])
 {
     if (!mesh->triangle_count || !bvh || !isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
         return 0;
     ray_cast ray = {.positions = mesh->positions, .triangles = mesh->triangles, .pose = pose};
-    glcollide_object_rotation_matrix(pose, ray.m);
+    glcollide_pose_rotation_matrix(pose, ray.m);
     int inside = cast_rays(&ray, mesh->triangle_count, bvh, world_box, p);
     if (inside >= 0)
         return inside;
@@ -416,8 +417,8 @@ int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bv
     return winding_fallback(mesh->positions, mesh->triangles, mesh->triangle_count, local);
 }
 
-double glcollide_winding_number(const double *positions, const uint32_t *triangles,
-                                size_t triangle_count, const double p[3])
+double glcollide_winding_number_arrays(const double *positions, const uint32_t *triangles,
+                                       size_t triangle_count, const double p[3])
 {
     if (!positions || !triangles || !p)
         return 0.0;

@@ -9,10 +9,10 @@
 
 #include <math.h>
 
-void glcollide_object_rotation_matrix(const glcollide_object *object, double m[9])
+void glcollide_pose_rotation_matrix(const glcollide_pose *pose, double m[9])
 {
-    const double w = object->rotation[0], x = object->rotation[1], y = object->rotation[2],
-                 z = object->rotation[3];
+    const double w = pose->rotation[0], x = pose->rotation[1], y = pose->rotation[2],
+                 z = pose->rotation[3];
     m[0] = 1 - 2 * (y * y + z * z);
     m[1] = 2 * (x * y - w * z);
     m[2] = 2 * (x * z + w * y);
@@ -24,14 +24,14 @@ void glcollide_object_rotation_matrix(const glcollide_object *object, double m[9
     m[8] = 1 - 2 * (x * x + y * y);
 }
 
-void glcollide_object_transform_points(const glcollide_object *object, const double *points,
-                                       size_t count, double *out)
+void glcollide_pose_transform_points(const glcollide_pose *pose, const double *points, size_t count,
+                                     double *out)
 {
     double m[9];
-    glcollide_object_rotation_matrix(object, m);
+    glcollide_pose_rotation_matrix(pose, m);
     for (size_t i = 0; i < count; i++) {
         double p[3] = {points[3 * i], points[3 * i + 1], points[3 * i + 2]}; /* out may be points */
-        glcollide_place_point(object, m, p, out + 3 * i);
+        glcollide_place_point(pose, m, p, out + 3 * i);
     }
 }
 
@@ -55,7 +55,7 @@ void glcollide_aabb_place_with(const glcollide_aabb *local, const double m[9],
 }
 
 void glcollide_boxes_place_union(const double *boxes, size_t stride, size_t count,
-                                 const glcollide_object *pose, glcollide_aabb *out)
+                                 const glcollide_pose *pose, glcollide_aabb *out)
 {
     /* Each box placed from its centre and half extents (c' = m c + t,
      * h' = |m| h), the union taken as it goes, and the allowance
@@ -64,7 +64,7 @@ void glcollide_boxes_place_union(const double *boxes, size_t stride, size_t coun
      * coordinate, which bounds every box's |c'| + h'. Row k of the output
      * streams through the six rows of boxes (vectorisable). */
     double m[9];
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(pose, m);
     const double *cx = boxes, *cy = boxes + stride, *cz = boxes + 2 * stride;
     const double *hx = boxes + 3 * stride, *hy = boxes + 4 * stride, *hz = boxes + 5 * stride;
     for (int k = 0; k < 3; k++) {
@@ -85,10 +85,10 @@ void glcollide_boxes_place_union(const double *boxes, size_t stride, size_t coun
     }
 }
 
-void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_object *pose,
+void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_pose *pose,
                           glcollide_aabb *box)
 {
     double m[9];
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(pose, m);
     glcollide_aabb_place_with(local, m, pose->translation, box);
 }

@@ -7,11 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-static double clamp01(double x)
-{
-    return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x);
-}
-
 static void point_at(const double a[3], const double d[3], double t, double out[3])
 {
     for (int k = 0; k < 3; k++)
@@ -25,7 +20,7 @@ double primitive_point_segment(const double p[3], const double a[3], const doubl
     glcollide_vec3_sub(ab, b, a);
     glcollide_vec3_sub(ap, p, a);
     double len2 = glcollide_vec3_dot(ab, ab);
-    double t = len2 > 0.0 ? clamp01(glcollide_vec3_dot(ap, ab) / len2) : 0.0;
+    double t = len2 > 0.0 ? glcollide_clamp01(glcollide_vec3_dot(ap, ab) / len2) : 0.0;
     point_at(a, ab, t, out);
     double d[3];
     glcollide_vec3_sub(d, p, out);
@@ -311,7 +306,7 @@ static double plan_distance2(const double poly[][3], int n)
         positive |= cross > 0.0;
         negative |= cross < 0.0;
         double len2 = ex * ex + ey * ey;
-        double t = len2 > 0.0 ? clamp01(-(a[0] * ex + a[1] * ey) / len2) : 0.0;
+        double t = len2 > 0.0 ? glcollide_clamp01(-(a[0] * ex + a[1] * ey) / len2) : 0.0;
         double x = a[0] + t * ex, y = a[1] + t * ey;
         best = fmin(best, x * x + y * y);
     }

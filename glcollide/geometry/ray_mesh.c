@@ -45,10 +45,10 @@ static void keep_hit(ray_search *r, double t, uint32_t triangle)
 static int visit(uint32_t triangle, void *user)
 {
     ray_search *r = user;
-    const uint32_t *v = r->mesh->triangles + 3 * (size_t)triangle;
+    const uint32_t *v = r->mesh->mesh->triangles + 3 * (size_t)triangle;
     const double *t[3];
     for (int k = 0; k < 3; k++)
-        t[k] = r->mesh->positions + 3 * (size_t)v[k];
+        t[k] = r->mesh->mesh->positions + 3 * (size_t)v[k];
     double hit, e1[3], e2[3], n[3];
     if (!primitive_ray_triangle(r->origin, r->direction, t, &hit) || hit < 0.0 || hit > r->t_max)
         return 0;
@@ -67,19 +67,19 @@ static int visit(uint32_t triangle, void *user)
 static void finish_hits(const ray_search *r, const double world_origin[3],
                         const double world_direction[3])
 {
-    glcollide_object pose = r->mesh->pose;
+    glcollide_pose pose = r->mesh->pose;
     double q = 0.0, m[9];
     for (int k = 0; k < 4; k++)
         q += pose.rotation[k] * pose.rotation[k];
     for (int k = 0; k < 4; k++)
         pose.rotation[k] /= sqrt(q);
-    glcollide_object_rotation_matrix(&pose, m);
+    glcollide_pose_rotation_matrix(&pose, m);
     for (size_t i = 0; i < r->count; i++) {
         glcollide_ray_hit *h = &r->hits[i];
-        const uint32_t *v = r->mesh->triangles + 3 * (size_t)h->triangle;
-        const double *a = r->mesh->positions + 3 * (size_t)v[0];
-        const double *b = r->mesh->positions + 3 * (size_t)v[1];
-        const double *c = r->mesh->positions + 3 * (size_t)v[2];
+        const uint32_t *v = r->mesh->mesh->triangles + 3 * (size_t)h->triangle;
+        const double *a = r->mesh->mesh->positions + 3 * (size_t)v[0];
+        const double *b = r->mesh->mesh->positions + 3 * (size_t)v[1];
+        const double *c = r->mesh->mesh->positions + 3 * (size_t)v[2];
         double e1[3], e2[3], n[3];
         glcollide_vec3_sub(e1, b, a);
         glcollide_vec3_sub(e2, c, a);
@@ -98,8 +98,9 @@ int glcollide_ray_mesh(const glcollide_contact_solid *mesh, const double origin[
 {
     if (count)
         *count = 0;
-    if (!count || !mesh || !origin || !direction || (!hits && max_hits > 0) ||
-        (mesh->triangle_count && (!mesh->positions || !mesh->triangles || !mesh->bvh)))
+    if (!count || !mesh || !mesh->mesh || !origin || !direction || (!hits && max_hits > 0) ||
+        (mesh->mesh->triangle_count &&
+         (!mesh->mesh->positions || !mesh->mesh->triangles || !mesh->bvh)))
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "ray: NULL count, mesh, origin, direction, hits or mesh arrays");
     double q = 0.0;
@@ -114,13 +115,13 @@ int glcollide_ray_mesh(const glcollide_contact_solid *mesh, const double origin[
                               "ray: origin, direction (unit) and pose must be finite and length "
                               "not negative (length %g, |direction|^2 %g)",
                               length, d2);
-    if (max_hits == 0 || mesh->triangle_count == 0)
+    if (max_hits == 0 || mesh->mesh->triangle_count == 0)
         return GLCOLLIDE_OK;
-    glcollide_object pose = mesh->pose;
+    glcollide_pose pose = mesh->pose;
     for (int k = 0; k < 4; k++)
         pose.rotation[k] /= sqrt(q);
     double m[9];
-    glcollide_object_rotation_matrix(&pose, m);
+    glcollide_pose_rotation_matrix(&pose, m);
     ray_search r = {.mesh = mesh,
                     .t_max = length,
                     .flags = flags,

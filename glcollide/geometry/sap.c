@@ -224,13 +224,22 @@ static inline int sweep_overlap(const sap_sweep *sweep, size_t s, size_t t)
 }
 
 int glcollide_sap_pairs(const glcollide_aabb *boxes, size_t count, double margin,
-                        glcollide_pair_list *pairs)
+                        glcollide_pair_list *pairs, glcollide_scratch *scratch)
 {
-    return glcollide_sap_pairs_with(boxes, count, margin, pairs, NULL);
+    return glcollide_sap_pairs_ws(boxes, count, margin, pairs,
+                                  glcollide_scratch_workspace(scratch));
 }
 
-int glcollide_sap_pairs_with(const glcollide_aabb *boxes, size_t count, double margin,
-                             glcollide_pair_list *pairs, glcollide_workspace *workspace)
+int glcollide_sap_pairs_across(const glcollide_aabb *boxes_a, size_t count_a,
+                               const glcollide_aabb *boxes_b, size_t count_b, double margin,
+                               glcollide_pair_list *pairs, glcollide_scratch *scratch)
+{
+    return glcollide_sap_pairs_across_ws(boxes_a, count_a, boxes_b, count_b, margin, pairs,
+                                         glcollide_scratch_workspace(scratch));
+}
+
+int glcollide_sap_pairs_ws(const glcollide_aabb *boxes, size_t count, double margin,
+                           glcollide_pair_list *pairs, glcollide_workspace *workspace)
 {
     if (!pairs || (count && !boxes))
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "SAP: NULL %s",
@@ -273,9 +282,9 @@ done:
     return status;
 }
 
-int glcollide_sap_pairs_across(const glcollide_aabb *boxes_a, size_t count_a,
-                               const glcollide_aabb *boxes_b, size_t count_b, double margin,
-                               glcollide_pair_list *pairs, glcollide_workspace *workspace)
+int glcollide_sap_pairs_across_ws(const glcollide_aabb *boxes_a, size_t count_a,
+                                  const glcollide_aabb *boxes_b, size_t count_b, double margin,
+                                  glcollide_pair_list *pairs, glcollide_workspace *workspace)
 {
     if (!pairs || (count_a && !boxes_a) || (count_b && !boxes_b))
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "SAP: NULL %s",

@@ -59,8 +59,8 @@ void glcollide_triangle_prepare(glcollide_prepared_triangle *t, const double *a,
     glcollide_vec3_cross(t->n, e1, e2);
     t->nn = glcollide_vec3_dot(t->n, t->n);
     for (int k = 0; k < 3; k++) {
-        t->lo[k] = glcollide_min2(a[k], glcollide_min2(b[k], c[k]));
-        t->hi[k] = glcollide_max2(a[k], glcollide_max2(b[k], c[k]));
+        t->lo[k] = glcollide_smaller(glcollide_smaller(c[k], b[k]), a[k]);
+        t->hi[k] = glcollide_larger(glcollide_larger(c[k], b[k]), a[k]);
     }
 }
 
@@ -82,8 +82,8 @@ static void prepare_edges(triangle_edges *e, const glcollide_prepared_triangle *
         const double *p = t->p[i], *q = t->p[(i + 1) % 3];
         glcollide_vec3_sub(e->edge[i], q, p);
         for (int k = 0; k < 3; k++) {
-            e->edge_lo[i][k] = glcollide_min2(p[k], q[k]);
-            e->edge_hi[i][k] = glcollide_max2(p[k], q[k]);
+            e->edge_lo[i][k] = glcollide_smaller(q[k], p[k]);
+            e->edge_hi[i][k] = glcollide_larger(q[k], p[k]);
         }
         e->edge2[i] = glcollide_vec3_dot(e->edge[i], e->edge[i]);
         glcollide_vec3_cross(e->inward[i], t->n, e->edge[i]); /* into the triangle, in its plane */
@@ -101,7 +101,7 @@ typedef struct nearest {
 /* |v| without overflow or underflow of the squares. */
 static double norm3(const double v[3])
 {
-    double m = glcollide_max2(fabs(v[0]), glcollide_max2(fabs(v[1]), fabs(v[2])));
+    double m = glcollide_larger(glcollide_larger(fabs(v[2]), fabs(v[1])), fabs(v[0]));
     if (!(m > 0.0) || !isfinite(m))
         return m;
     double x = v[0] / m, y = v[1] / m, z = v[2] / m;
@@ -167,8 +167,8 @@ static void edge_edge(const triangle_edges *a, const triangle_edges *b, double l
             if (!n->careful) {
                 double gap2 = 0.0;
                 for (int k = 0; k < 3; k++) {
-                    double g = glcollide_max2(b->edge_lo[j][k] - a->edge_hi[i][k],
-                                              a->edge_lo[i][k] - b->edge_hi[j][k]) -
+                    double g = glcollide_larger(a->edge_lo[i][k] - b->edge_hi[j][k],
+                                                b->edge_lo[j][k] - a->edge_hi[i][k]) -
                                0x1p-40 * (fabs(u1[k]) + fabs(u2[k]));
                     gap2 += g > 0.0 ? g * g : 0.0;
                 }
@@ -199,10 +199,11 @@ static int separated(const glcollide_prepared_triangle *a, const glcollide_prepa
     glcollide_vec3_sub(v, pb, pa);
     double largest = 0.0, top_a = -INFINITY, bottom_b = INFINITY;
     for (int i = 0; i < 3; i++) {
-        top_a = glcollide_max2(top_a, glcollide_vec3_dot(v, a->p[i]));
-        bottom_b = glcollide_min2(bottom_b, glcollide_vec3_dot(v, b->p[i]));
+        top_a = glcollide_larger(glcollide_vec3_dot(v, a->p[i]), top_a);
+        bottom_b = glcollide_smaller(glcollide_vec3_dot(v, b->p[i]), bottom_b);
         for (int k = 0; k < 3; k++)
-            largest = glcollide_max2(largest, glcollide_max2(fabs(a->p[i][k]), fabs(b->p[i][k])));
+            largest =
+                glcollide_larger(glcollide_larger(fabs(b->p[i][k]), fabs(a->p[i][k])), largest);
     }
     double error =
         8.0 * DBL_EPSILON * (fabs(v[0]) + fabs(v[1]) + fabs(v[2])) * largest + 8.0 * DBL_MIN;
@@ -263,7 +264,7 @@ double glcollide_tri_tri_distance(const double a0[3], const double a1[3], const 
     double largest = 0.0, p[6][3];
     for (int i = 0; i < 6; i++)
         for (int k = 0; k < 3; k++)
-            largest = glcollide_max2(largest, fabs(corners[i][k]));
+            largest = glcollide_larger(fabs(corners[i][k]), largest);
     double scale = glcollide_distance_scale(largest);
     for (int i = 0; i < 6; i++)
         for (int k = 0; k < 3; k++)

@@ -394,11 +394,6 @@ static void lerp3(double out[3], const double p[3], const double q[3], double t)
         out[k] = p[k] + t * (q[k] - p[k]);
 }
 
-static double clamp01(double t)
-{
-    return t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0; /* NaN -> 0 */
-}
-
 /* |v| without overflow or underflow of the squares. */
 static double norm3(const double v[3])
 {
@@ -426,7 +421,7 @@ static void plane_crossing(double out[3], const double *p, const double *e,
     }
     double vp = glcollide_orient3d_value(t[0], t[1], t[2], p);
     double ve = glcollide_orient3d_value(t[0], t[1], t[2], e);
-    lerp3(out, p, e, clamp01(vp / (vp - ve)));
+    lerp3(out, p, e, glcollide_clamp01(vp / (vp - ve)));
 }
 
 /* Float orient2d in the projection dropping `drop`. */
@@ -452,7 +447,7 @@ static int clip_polygon(double poly[MAX_POLYGON][3], int n, const double *from, 
         if (vp >= 0.0 && m < MAX_POLYGON)
             copy3(out[m++], p);
         if (((vp > 0.0 && vq < 0.0) || (vp < 0.0 && vq > 0.0)) && m < MAX_POLYGON)
-            lerp3(out[m++], p, q, clamp01(vp / (vp - vq)));
+            lerp3(out[m++], p, q, glcollide_clamp01(vp / (vp - vq)));
     }
     memcpy(poly, out, (size_t)m * sizeof out[0]);
     return m;
@@ -682,7 +677,7 @@ static void closest_on_segment(double out[3], const double p[3], const double *u
         copy3(out, u);
         return;
     }
-    double t = clamp01(dot3(w, d) / dd);
+    double t = glcollide_clamp01(dot3(w, d) / dd);
     if (t == 1.0)
         copy3(out, v);
     else

@@ -92,10 +92,13 @@ GLuint glcollide_gl_texture_2d(GLenum format, int side)
     return texture;
 }
 
-static GLuint compile_shader(const char *name, GLenum type, const char *source)
+static GLuint compile_shader(const char *name, GLenum type, const char *const *parts)
 {
+    GLsizei count = 0;
+    while (parts[count])
+        count++;
     GLuint shader = glCreateShader(type);
-    glShaderSource(shader, 1, &source, NULL);
+    glShaderSource(shader, count, parts, NULL);
     glCompileShader(shader);
     GLint ok = GL_FALSE;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -114,8 +117,8 @@ static GLuint compile_shader(const char *name, GLenum type, const char *source)
     return shader;
 }
 
-GLuint glcollide_gl_program(const char *name, const char *vertex, const char *fragment,
-                            const char *compute)
+GLuint glcollide_gl_program(const char *name, const char *const *vertex,
+                            const char *const *fragment, const char *const *compute)
 {
     GLuint shaders[2] = {0, 0};
     int count = 0;

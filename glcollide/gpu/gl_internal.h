@@ -146,9 +146,14 @@ void glcollide_gl_buffer_upload(GLuint buffer, size_t offset, size_t bytes, cons
 /* An immutable side x side 2D texture of format, nearest filtering, unbound. */
 GLuint glcollide_gl_texture_2d(GLenum format, int side);
 
-/* Compiles and links a program from vertex and fragment (or compute, with
- * vertex NULL) sources; logs the info log on failure. 0 on failure. */
-GLuint glcollide_gl_program(const char *name, const char *vertex, const char *fragment,
-                            const char *compute);
+/*
+ * Compiles and links a program from vertex and fragment (or compute, with
+ * vertex NULL) sources, each given in parts, a NULL-terminated array that
+ * glShaderSource joins (a #version and #define header, pose.glsl, a common
+ * part, the stage's body): no caller concatenates by hand. fragment may be
+ * NULL. Logs the info log on failure; 0 on failure.
+ */
+GLuint glcollide_gl_program(const char *name, const char *const *vertex,
+                            const char *const *fragment, const char *const *compute);
 
 #endif

@@ -57,11 +57,11 @@ int glcollide_gpu_mesh_upload(const glcollide_mesh *mesh, glcollide_gpu_mesh *sl
     return status;
 }
 
-double glcollide_gpu_pose(const glcollide_object *pose, const glcollide_gpu_mesh *slot,
+double glcollide_gpu_pose(const glcollide_pose *pose, const glcollide_gpu_mesh *slot,
                           const double origin[3], double scale, float record[8])
 {
     double m[9], t[3], largest_t = 0.0;
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(pose, m);
     glcollide_place_point(pose, m, slot->centre, t);
     for (int k = 0; k < 3; k++) {
         record[k] = (float)pose->rotation[1 + k];

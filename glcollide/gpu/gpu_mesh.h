@@ -55,7 +55,7 @@ int glcollide_gpu_mesh_upload(const glcollide_mesh *mesh, glcollide_gpu_mesh *sl
 /* The pose record of an object of slot's mesh in the frame (origin, scale):
  * record[0..3] the quaternion x y z w, [4..6] t, [7] k. Returns the bound of
  * the placement error, in frame units. */
-double glcollide_gpu_pose(const glcollide_object *pose, const glcollide_gpu_mesh *slot,
+double glcollide_gpu_pose(const glcollide_pose *pose, const glcollide_gpu_mesh *slot,
                           const double origin[3], double scale, float record[8]);
 
 #endif

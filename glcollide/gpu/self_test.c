@@ -47,8 +47,9 @@ int glcollide_context_self_test(glcollide_context *context)
     glcollide_gl_state_save(&saved);
     glcollide_gl_state_reset();
 
-    GLuint program = glcollide_gl_program("self-test", glcollide_shader_self_test_vertex,
-                                          glcollide_shader_self_test_fragment, NULL);
+    GLuint program = glcollide_gl_program(
+        "self-test", (const char *const[]){glcollide_shader_self_test_vertex, NULL},
+        (const char *const[]){glcollide_shader_self_test_fragment, NULL}, NULL);
     GLuint framebuffer = 0, renderbuffers[2] = {0, 0}, vertex_array = 0, buffers[2] = {0, 0};
     GLuint query = 0;
     if (!program) {

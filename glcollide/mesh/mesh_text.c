@@ -374,14 +374,6 @@ void glcollide_weld_free(glcollide_weld_map *map)
     map->mask = 0;
 }
 
-/* splitmix64's finaliser: every input bit reaches the low bits used as the slot. */
-static uint64_t mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 static uint64_t hash_point(const double p[3])
 {
     uint64_t h = 0;
@@ -389,7 +381,7 @@ static uint64_t hash_point(const double p[3])
         double c = p[k] + 0.0; /* -0 becomes +0: they weld */
         uint64_t bits;
         memcpy(&bits, &c, sizeof bits);
-        h = mix(h ^ bits) + (uint64_t)k;
+        h = glcollide_mix64(h ^ bits) + (uint64_t)k;
     }
     return h;
 }

@@ -190,25 +190,12 @@ static GLuint build_program(int which)
         bodies[0] = glcollide_shader_cull_vertex;
         bodies[1] = glcollide_shader_cull_fragment;
     }
-    char *sources[2] = {NULL, NULL};
-    GLuint program = 0;
-    int count = compute ? 1 : 2, ok = 1;
     /* Every stage places triangles: pose.glsl, then cull_common.glsl. */
-    for (int i = 0; i < count && ok; i++) {
-        size_t n = strlen(header) + strlen(glcollide_shader_pose) +
-                   strlen(glcollide_shader_cull_common) + strlen(bodies[i]) + 1;
-        if ((ok = (sources[i] = malloc(n)) != NULL))
-            snprintf(sources[i], n, "%s%s%s%s", header, glcollide_shader_pose,
-                     glcollide_shader_cull_common, bodies[i]);
-    }
-    if (!ok)
-        glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "cull: out of memory");
-    else
-        program = compute ? glcollide_gl_program(name, NULL, NULL, sources[0])
-                          : glcollide_gl_program(name, sources[0], sources[1], NULL);
-    free(sources[0]);
-    free(sources[1]);
-    return program;
+    const char *const parts[2][5] = {
+        {header, glcollide_shader_pose, glcollide_shader_cull_common, bodies[0], NULL},
+        {header, glcollide_shader_pose, glcollide_shader_cull_common, bodies[1], NULL}};
+    return compute ? glcollide_gl_program(name, NULL, NULL, parts[0])
+                   : glcollide_gl_program(name, parts[0], parts[1], NULL);
 }
 
 /* The context's programs of the culling passes, and its buffers and targets. */
@@ -649,8 +636,8 @@ static double fill_records(struct glcollide_cull_cache *cache, const glcollide_w
     for (size_t p = 0; p < count; p++) {
         const glcollide_object *pose = &world->objects[objects[p]];
         float *r = cache->records + 16 * p;
-        error =
-            fmax(error, glcollide_gpu_pose(pose, &cache->meshes[pose->mesh].gpu, origin, scale, r));
+        error = fmax(error, glcollide_gpu_pose(&pose->pose, &cache->meshes[pose->mesh].gpu, origin,
+                                               scale, r));
         r[11] = bits_float(cache->first[p]);
         r[15] = bits_float(pose->mesh);
     }

@@ -59,8 +59,7 @@
  * With refine, the direction is then re-chosen from the contact zone's
  * polygons found through an item buffer (refine_direction, section 7).
  *
- * Entries run on two objects of a world (world_pair; the scene entries on
- * a world of their two objects). The tester made without a context is the
+ * Entries run on two objects of a world (world_pair). The tester made without a context is the
  * CPU twin: the same view, then the exact method's pair test for the test
  * and CPU ray casting (myszkowski_rays.c) for the map.
  *
@@ -141,23 +140,10 @@ static GLuint build_program(int which)
                        : which == PROGRAM_CLASSIFY ? glcollide_shader_myszkowski_classify
                                                    : glcollide_shader_myszkowski_resolve;
     int compute = which >= PROGRAM_CLASSIFY;
-    size_t n = strlen(version) + strlen(glcollide_shader_myszkowski_common) + strlen(body) + 1;
-    char *fragment = malloc(n);
-    char *vertex = malloc(strlen(glcollide_shader_myszkowski_vertex) + 32);
-    if (!fragment || !vertex) {
-        free(fragment);
-        free(vertex);
-        glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "myszkowski: out of memory");
-        return 0;
-    }
-    snprintf(fragment, n, "%s%s%s", version, glcollide_shader_myszkowski_common, body);
-    snprintf(vertex, strlen(glcollide_shader_myszkowski_vertex) + 32, "#version 430 core\n%s",
-             glcollide_shader_myszkowski_vertex);
-    GLuint program = compute ? glcollide_gl_program(names[which], NULL, NULL, fragment)
-                             : glcollide_gl_program(names[which], vertex, fragment, NULL);
-    free(fragment);
-    free(vertex);
-    return program;
+    const char *const fragment[] = {version, glcollide_shader_myszkowski_common, body, NULL};
+    const char *const vertex[] = {version, glcollide_shader_myszkowski_vertex, NULL};
+    return compute ? glcollide_gl_program(names[which], NULL, NULL, fragment)
+                   : glcollide_gl_program(names[which], vertex, fragment, NULL);
 }
 
 glcollide_myszkowski_options glcollide_myszkowski_default_options(void)
@@ -361,8 +347,8 @@ static void solid_init(solid *s, const glcollide_mesh *mesh, int crossing,
     /* The pose's own matrix: differences of transformed points lose the
      * rotation once the translation's ulp exceeds the axes (from 1e17 on,
      * deep interpenetration was missed). */
-    glcollide_object_rotation_matrix(pose, s->rotation);
-    memcpy(s->translation, pose->translation, sizeof s->translation);
+    glcollide_pose_rotation_matrix(&pose->pose, s->rotation);
+    memcpy(s->translation, pose->pose.translation, sizeof s->translation);
     for (int k = 0; k < 3; k++) {
         s->local_min[k] = INFINITY;
         s->local_max[k] = -INFINITY;
@@ -440,15 +426,6 @@ typedef struct pair_view {
     float to_clip[16]; /* column-major */
 } pair_view;
 
-static double normalize(double v[3])
-{
-    double n = sqrt(glcollide_vec3_dot(v, v));
-    if (n > 0)
-        for (int k = 0; k < 3; k++)
-            v[k] /= n;
-    return n;
-}
-
 /* The paper's initial guess and the viewport fitted to the zone. 0: the
  * boxes do not meet (no interference possible). */
 static int choose_view(const solid *a, const solid *b, const double direction[3], double margin,
@@ -460,7 +437,7 @@ static int choose_view(const solid *a, const solid *b, const double direction[3]
         return 0;
     const solid *frames[2] = {a, b};
     double w[3] = {direction[0], direction[1], direction[2]};
-    if (normalize(w) == 0 || !isfinite(w[0] + w[1] + w[2])) {
+    if (glcollide_vec3_normalise(w) == 0 || !isfinite(w[0] + w[1] + w[2])) {
         /* Normal of each intersection box's largest wall (its thinnest
          * axis), averaged with matching signs. */
         double normals[2][3];
@@ -475,7 +452,7 @@ static int choose_view(const solid *a, const solid *b, const double direction[3]
         double sign = glcollide_vec3_dot(normals[0], normals[1]) < 0 ? -1 : 1;
         for (int k = 0; k < 3; k++)
             w[k] = normals[0][k] + sign * normals[1][k];
-        if (normalize(w) < 1e-6)
+        if (glcollide_vec3_normalise(w) < 1e-6)
             memcpy(w, normals[0], sizeof w);
     }
     /* u, v: a right-handed basis with u x v = w. */
@@ -486,7 +463,7 @@ static int choose_view(const solid *a, const solid *b, const double direction[3]
     double e[3] = {0, 0, 0};
     e[least] = 1;
     glcollide_vec3_cross(view->u, e, w);
-    normalize(view->u);
+    glcollide_vec3_normalise(view->u);
     glcollide_vec3_cross(view->v, w, view->u);
     memcpy(view->w, w, sizeof w);
     /* Origin: the middle of the two intersection boxes. */
@@ -841,7 +818,7 @@ static int refine_direction(pair_gpu *g, const solid *a, const solid *b, double 
         glcollide_vec3_sub(e1, s->positions + 3 * (size_t)v[1], s->positions + 3 * (size_t)v[0]);
         glcollide_vec3_sub(e2, s->positions + 3 * (size_t)v[2], s->positions + 3 * (size_t)v[0]);
         glcollide_vec3_cross(n, e1, e2);
-        double area = normalize(n); /* twice the area: the weight */
+        double area = glcollide_vec3_normalise(n); /* twice the area: the weight */
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++)
                 tensor[3 * r + c] += area * n[r] * n[c];
@@ -866,11 +843,12 @@ static int refine_direction(pair_gpu *g, const solid *a, const solid *b, double 
         double y[3];
         for (int r = 0; r < 3; r++)
             y[r] = tensor[3 * r] * x[0] + tensor[3 * r + 1] * x[1] + tensor[3 * r + 2] * x[2];
-        if (normalize(y) == 0)
+        if (glcollide_vec3_normalise(y) == 0)
             break;
         memcpy(x, y, sizeof x);
     }
-    if (status == GLCOLLIDE_OK && flagged && normalize(x) > 0 && isfinite(x[0] + x[1] + x[2])) {
+    if (status == GLCOLLIDE_OK && flagged && glcollide_vec3_normalise(x) > 0 &&
+        isfinite(x[0] + x[1] + x[2])) {
         memcpy(refined, x, sizeof x);
         *changed = 1;
     }
@@ -1274,8 +1252,8 @@ static int world_pair(glcollide_myszkowski *t, glcollide_world *world,
                                              n ? n : 1, sizeof(double), "myszkowski");
             if (status != GLCOLLIDE_OK)
                 break;
-            glcollide_object_transform_points(pose, entry->mesh->positions,
-                                              entry->mesh->vertex_count, t->positions[f]);
+            glcollide_pose_transform_points(&pose->pose, entry->mesh->positions,
+                                            entry->mesh->vertex_count, t->positions[f]);
             positions = t->positions[f];
         }
         status = check_finite(positions, entry->mesh->vertex_count, names[f], entry->mesh);
@@ -1319,44 +1297,6 @@ static int pair_begin(void *out, size_t size, const char *what)
     return GLCOLLIDE_OK;
 }
 
-/* Objects i and j of scene: a world of the two (the scene's meshes
- * borrowed, poses as the scene holds them), run as the world entry. */
-static int scene_pair(glcollide_myszkowski *tester, const glcollide_scene *scene, uint32_t i,
-                      uint32_t j, const glcollide_myszkowski_options *options,
-                      glcollide_myszkowski_result *result, glcollide_myszkowski_map *map)
-{
-    if (!tester || !scene || !options)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "myszkowski: tester, scene or options is NULL");
-    if (i == j || i >= scene->object_count || j >= scene->object_count)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "myszkowski: objects %u and %u: need two distinct objects of %zu", i,
-                              j, scene->object_count);
-    int status = check_options(options);
-    const uint32_t names[2] = {i, j}, objects[2] = {0, 1};
-    glcollide_object pair_objects[2] = {scene->objects[i], scene->objects[j]};
-    glcollide_mesh *pair_meshes[2] = {scene->meshes[pair_objects[0].mesh],
-                                      scene->meshes[pair_objects[1].mesh]};
-    int shared = pair_objects[0].mesh == pair_objects[1].mesh;
-    for (int f = 0; f < 2 && status == GLCOLLIDE_OK; f++) {
-        pair_objects[f].mesh = shared ? 0 : (uint32_t)f;
-        /* Named as the scene's objects before the world sees the meshes. */
-        status = check_finite(pair_meshes[f]->positions, pair_meshes[f]->vertex_count, names[f],
-                              pair_meshes[f]);
-    }
-    glcollide_scene pair = {.meshes = pair_meshes,
-                            .mesh_count = shared ? 1 : 2,
-                            .objects = pair_objects,
-                            .object_count = 2};
-    glcollide_world *world = NULL;
-    if (status == GLCOLLIDE_OK)
-        status = glcollide_world_from_scene(&pair, &world);
-    if (status == GLCOLLIDE_OK)
-        status = world_pair(tester, world, NULL, objects, names, options, result, map);
-    glcollide_world_destroy(&world);
-    return status;
-}
-
 /* Objects i and j of world, checked. */
 static int world_entry(glcollide_myszkowski *tester, glcollide_world *world, uint32_t i, uint32_t j,
                        const glcollide_myszkowski_options *options,
@@ -1373,31 +1313,9 @@ static int world_entry(glcollide_myszkowski *tester, glcollide_world *world, uin
     return world_pair(tester, world, NULL, objects, objects, options, result, map);
 }
 
-int glcollide_myszkowski_test(glcollide_myszkowski *tester, const glcollide_scene *scene,
-                              uint32_t i, uint32_t j, const glcollide_myszkowski_options *options,
+int glcollide_myszkowski_test(glcollide_myszkowski *tester, glcollide_world *world, uint32_t i,
+                              uint32_t j, const glcollide_myszkowski_options *options,
                               glcollide_myszkowski_result *result)
-{
-    int status = pair_begin(result, sizeof *result, "result");
-    if (status == GLCOLLIDE_OK)
-        status = pair_finish(scene_pair(tester, scene, i, j, options, result, NULL), result, NULL);
-    return status;
-}
-
-int glcollide_myszkowski_distance_map(glcollide_myszkowski *tester, const glcollide_scene *scene,
-                                      uint32_t i, uint32_t j,
-                                      const glcollide_myszkowski_options *options,
-                                      glcollide_myszkowski_map *map)
-{
-    int status = pair_begin(map, sizeof *map, "map");
-    if (status == GLCOLLIDE_OK)
-        status = pair_finish(scene_pair(tester, scene, i, j, options, NULL, map), NULL, map);
-    return status;
-}
-
-int glcollide_myszkowski_test_world(glcollide_myszkowski *tester, glcollide_world *world,
-                                    uint32_t i, uint32_t j,
-                                    const glcollide_myszkowski_options *options,
-                                    glcollide_myszkowski_result *result)
 {
     int status = pair_begin(result, sizeof *result, "result");
     if (status == GLCOLLIDE_OK)
@@ -1405,10 +1323,10 @@ int glcollide_myszkowski_test_world(glcollide_myszkowski *tester, glcollide_worl
     return status;
 }
 
-int glcollide_myszkowski_distance_map_world(glcollide_myszkowski *tester, glcollide_world *world,
-                                            uint32_t i, uint32_t j,
-                                            const glcollide_myszkowski_options *options,
-                                            glcollide_myszkowski_map *map)
+int glcollide_myszkowski_distance_map(glcollide_myszkowski *tester, glcollide_world *world,
+                                      uint32_t i, uint32_t j,
+                                      const glcollide_myszkowski_options *options,
+                                      glcollide_myszkowski_map *map)
 {
     int status = pair_begin(map, sizeof *map, "map");
     if (status == GLCOLLIDE_OK)
@@ -1438,7 +1356,7 @@ int glcollide_query_convex(glcollide_world *persistent, glcollide_context *conte
     if ((status = glcollide_world_space_get(persistent, &world)) != GLCOLLIDE_OK)
         return status;
     glcollide_pair_list candidates = {0};
-    status = glcollide_sap_pairs(world->bounds, world->object_count, 0, &candidates);
+    status = glcollide_sap_pairs_ws(world->bounds, world->object_count, 0, &candidates, NULL);
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = candidates.count;
@@ -1465,6 +1383,6 @@ int glcollide_query_convex(glcollide_world *persistent, glcollide_context *conte
             status = glcollide_result_add_pair(result, pair[0], pair[1]);
     }
     glcollide_myszkowski_destroy(&tester);
-    glcollide_pair_list_release(&candidates);
+    glcollide_pair_list_clear(&candidates);
     return status;
 }

@@ -8,7 +8,7 @@
  * each solid's count of entries minus exits, as the GPU's sorted lists are:
  * the gap between the two solids, or minus the length inside both.
  *
- * The CPU twin's map (glcollide_myszkowski_distance_map_world without a
+ * The CPU twin's map (glcollide_myszkowski_distance_map without a
  * context) and the tests' reference for the GPU's map are both this code.
  */
 #include "methods/myszkowski_rays.h"

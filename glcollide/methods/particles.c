@@ -56,26 +56,18 @@
 
 /* ------------------------------------------------------------ constructors */
 
-static void normalise(double v[3])
-{
-    double n = sqrt(glcollide_vec3_dot(v, v));
-    if (n > 0)
-        for (int k = 0; k < 3; k++)
-            v[k] /= n;
-}
-
 /* A frame from an axis: u, v perpendicular, u x v = w. */
 static void frame_from_axis(const double axis[3], double u[3], double v[3])
 {
     double w[3] = {axis[0], axis[1], axis[2]};
-    normalise(w);
+    glcollide_vec3_normalise(w);
     double helper[3] = {1, 0, 0};
     if (fabs(w[0]) > 0.9) {
         helper[0] = 0;
         helper[1] = 1;
     }
     glcollide_vec3_cross(u, helper, w);
-    normalise(u);
+    glcollide_vec3_normalise(u);
     glcollide_vec3_cross(v, w, u);
 }
 
@@ -648,14 +640,10 @@ static int emit_impact(replay_out *o, uint32_t collider, uint32_t bounce, double
                        const prepared *pc)
 {
     glcollide_particles_result *r = o->result;
-    if (r->impact_count == r->impact_capacity) {
-        size_t grown = r->impact_capacity ? 2 * r->impact_capacity : 1024;
-        glcollide_impact *m = glcollide_realloc_array(r->impacts, grown, sizeof *m);
-        if (!m)
-            return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "particles: out of memory");
-        r->impacts = m;
-        r->impact_capacity = grown;
-    }
+    int status = glcollide_array_reserve((void **)&r->impacts, &r->impact_capacity,
+                                         r->impact_count + 1, sizeof *r->impacts, "particles");
+    if (status != GLCOLLIDE_OK)
+        return status;
     glcollide_impact *im = &r->impacts[r->impact_count++];
     memset(im, 0, sizeof *im); /* padding too: results compare with memcmp */
     im->particle = o->particle;
@@ -706,7 +694,7 @@ static int replay(const prepared *cs, size_t nc, const double x0[3], const doubl
             grad[k] += pc->g[k];
         for (int d = 0; d < 3; d++)
             n[d] = pc->frame[0][d] * grad[0] + pc->frame[1][d] * grad[1] + pc->frame[2][d] * grad[2];
-        normalise(n);
+        glcollide_vec3_normalise(n);
         double th = s0 + best;
         int eliminated = !pc->bounce || bounces >= max_bounces;
         if (out && out->emit && th > wa && th <= wb) {
@@ -747,30 +735,6 @@ static double generation_of(const glcollide_particle *q, double t)
     if (q->lifetime <= 0)
         return 0;
     return floor((t - q->birth) / q->lifetime);
-}
-
-static int grow_floats(float **p, size_t *capacity, size_t count)
-{
-    if (count <= *capacity)
-        return GLCOLLIDE_OK;
-    float *m = glcollide_realloc_array(*p, count, sizeof *m);
-    if (!m)
-        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "particles: out of memory");
-    *p = m;
-    *capacity = count;
-    return GLCOLLIDE_OK;
-}
-
-static int grow_doubles(double **p, size_t *capacity, size_t count)
-{
-    if (count <= *capacity)
-        return GLCOLLIDE_OK;
-    double *m = glcollide_realloc_array(*p, count, sizeof *m);
-    if (!m)
-        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "particles: out of memory");
-    *p = m;
-    *capacity = count;
-    return GLCOLLIDE_OK;
 }
 
 static void map_layout(size_t colliders, int tile, int *columns, int *width, int *height)
@@ -855,7 +819,7 @@ int glcollide_collider_map_point(const glcollide_collider *c, const double uv[2]
         point[k] = p.origin[k] + p.frame[0][k] * l[0] + p.frame[1][k] * l[1] + p.frame[2][k] * l[2];
         normal[k] = p.frame[0][k] * grad[0] + p.frame[1][k] * grad[1] + p.frame[2][k] * grad[2];
     }
-    normalise(normal);
+    glcollide_vec3_normalise(normal);
     return 1;
 }
 
@@ -888,7 +852,9 @@ int glcollide_particles_reference_step(const glcollide_particle *particles, size
         prepare_collider(&colliders[c], &cs[c]);
     int want_positions = options->feedback & GLCOLLIDE_FEEDBACK_POSITIONS;
     if (want_positions) {
-        status = grow_doubles(&result->positions, &result->position_capacity, 4 * particle_count);
+        status =
+            glcollide_array_reserve((void **)&result->positions, &result->position_capacity,
+                                    4 * particle_count, sizeof *result->positions, "particles");
         result->position_count = particle_count;
     }
     double A = t0 + options->lookahead, B = t1 + options->lookahead;
@@ -948,7 +914,8 @@ int glcollide_particles_reference_step(const glcollide_particle *particles, size
         int tile = settings->map_tile, columns, width, height;
         map_layout(collider_count, tile, &columns, &width, &height);
         size_t texels = (size_t)width * (size_t)height;
-        status = grow_floats(&result->impact_map, &result->map_capacity, 4 * texels);
+        status = glcollide_array_reserve((void **)&result->impact_map, &result->map_capacity,
+                                         4 * texels, sizeof *result->impact_map, "particles");
         if (status != GLCOLLIDE_OK)
             return status;
         if (texels)
@@ -1023,22 +990,16 @@ static size_t collider_capacity(void)
 static GLuint build_program(int which)
 {
     if (which == PROGRAM_MAP)
-        return glcollide_gl_program("particles impact map", glcollide_shader_particles_map_vertex,
-                                    glcollide_shader_particles_map_fragment, NULL);
+        return glcollide_gl_program(
+            "particles impact map",
+            (const char *const[]){glcollide_shader_particles_map_vertex, NULL},
+            (const char *const[]){glcollide_shader_particles_map_fragment, NULL}, NULL);
     char header[96];
     size_t capacity = collider_capacity();
     snprintf(header, sizeof header, "#version 430 core\n#define COLLIDER_CAPACITY %zu\n",
              capacity ? capacity : 1);
-    size_t length = strlen(header) + strlen(glcollide_shader_particles_solve) + 1;
-    char *source = malloc(length);
-    if (!source) {
-        glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "particles: out of memory");
-        return 0;
-    }
-    snprintf(source, length, "%s%s", header, glcollide_shader_particles_solve);
-    GLuint program = glcollide_gl_program("particles solve", NULL, NULL, source);
-    free(source);
-    return program;
+    const char *const solve[] = {header, glcollide_shader_particles_solve, NULL};
+    return glcollide_gl_program("particles solve", NULL, NULL, solve);
 }
 
 /* The programs are the context's, compiled once per context. */
@@ -1439,15 +1400,9 @@ static int step_gpu(glcollide_particles *s, double t0, double t1,
         uint32_t *records = glcollide_alloc_array(words, sizeof *records);
         if (!records)
             status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "particles: out of memory");
-        if (status == GLCOLLIDE_OK && result->impact_capacity < count) {
-            glcollide_impact *m = glcollide_realloc_array(result->impacts, count, sizeof *m);
-            if (!m)
-                status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "particles: out of memory");
-            else {
-                result->impacts = m;
-                result->impact_capacity = count;
-            }
-        }
+        if (status == GLCOLLIDE_OK)
+            status = glcollide_array_reserve((void **)&result->impacts, &result->impact_capacity,
+                                             count, sizeof *result->impacts, "particles");
         if (status == GLCOLLIDE_OK) {
             glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->record_buffer);
             glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, HEADER_WORDS * 4, (GLsizeiptr)(words * 4), records);
@@ -1480,7 +1435,8 @@ static int step_gpu(glcollide_particles *s, double t0, double t1,
     }
     if (status == GLCOLLIDE_OK && want_map) {
         size_t texels = (size_t)width * (size_t)height;
-        status = grow_floats(&result->impact_map, &result->map_capacity, 4 * texels);
+        status = glcollide_array_reserve((void **)&result->impact_map, &result->map_capacity,
+                                         4 * texels, sizeof *result->impact_map, "particles");
         if (status == GLCOLLIDE_OK && texels) {
             glBindFramebuffer(GL_READ_FRAMEBUFFER, s->framebuffer);
             glReadBuffer(GL_COLOR_ATTACHMENT0);
@@ -1494,7 +1450,8 @@ static int step_gpu(glcollide_particles *s, double t0, double t1,
         result->map_columns = columns;
     }
     if (status == GLCOLLIDE_OK && (feedback & GLCOLLIDE_FEEDBACK_POSITIONS)) {
-        status = grow_doubles(&result->positions, &result->position_capacity, 4 * n);
+        status = glcollide_array_reserve((void **)&result->positions, &result->position_capacity,
+                                         4 * n, sizeof *result->positions, "particles");
         if (status == GLCOLLIDE_OK && n && !(staging = glcollide_alloc_array(n, 4 * sizeof(float))))
             status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "particles: out of memory");
         if (status == GLCOLLIDE_OK && n) {

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Query dispatch: every method on the world; glcollide_query_run as a
- * one-shot world. */
+/* Query dispatch: every method on the world. */
 #include "methods/query.h"
 
 #include <math.h>
@@ -10,12 +9,16 @@
 static const char *const method_names[] = {"exact", "sap", "cullide", "far", "stencil", "convex"};
 #define METHOD_COUNT (int)(sizeof method_names / sizeof method_names[0])
 
-int glcollide_method_from_name(const char *name)
+int glcollide_method_from_name(const char *name, glcollide_method *method)
 {
-    for (int i = 0; name && i < METHOD_COUNT; i++)
-        if (strcmp(name, method_names[i]) == 0)
-            return i;
-    return -1;
+    for (int i = 0; name && method && i < METHOD_COUNT; i++)
+        if (strcmp(name, method_names[i]) == 0) {
+            *method = (glcollide_method)i;
+            return GLCOLLIDE_OK;
+        }
+    return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                          "query: unknown method '%s' (exact, sap, cullide, far, stencil, convex)",
+                          name ? name : "(null)");
 }
 
 const char *glcollide_method_name(glcollide_method method)
@@ -104,38 +107,6 @@ int glcollide_world_query(glcollide_world *world, glcollide_context *context,
         glcollide_result_reset(result);
         return status;
     }
-    result->stats.time_ms = glcollide_now_ms() - start;
-    return GLCOLLIDE_OK;
-}
-
-int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context,
-                        const glcollide_query_options *options, glcollide_query_result *result)
-{
-    if (!result)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "query: result is NULL");
-    memset(result, 0, sizeof *result);
-    if (!scene || !options)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "query: scene or options is NULL");
-    int status = check_options(options, context);
-    if (status != GLCOLLIDE_OK)
-        return status;
-    double start = glcollide_now_ms();
-    glcollide_world *world = NULL;
-    status = glcollide_world_from_scene(scene, &world);
-    if (status == GLCOLLIDE_OK)
-        status = glcollide_world_query(world, context, options, result);
-    glcollide_world_destroy(&world);
-    if (status != GLCOLLIDE_OK) {
-        glcollide_query_result_clear(result);
-        return status;
-    }
-    /* This call's documented order: (object_a, triangle_a, object_b, triangle_b). */
-    free(result->pair_first);
-    result->pair_first = NULL;
-    result->pair_first_capacity = 0;
-    if (result->triangle_pair_count > 1)
-        qsort(result->triangle_pairs, result->triangle_pair_count, sizeof *result->triangle_pairs,
-              glcollide_triangle_pair_compare);
     result->stats.time_ms = glcollide_now_ms() - start;
     return GLCOLLIDE_OK;
 }

@@ -10,7 +10,7 @@
  * boxes overlap (grown by D/2) are the candidates handed to exact tests,
  * and the object pairs reported are those with candidates.
  * The CPU's work is in objects, pairs and the triangles left: only those
- * are placed in world space (as glcollide_object_transform_points places
+ * are placed in world space (as glcollide_pose_transform_points places
  * them), never a whole mesh.
  */
 #include "methods/cull.h"
@@ -19,6 +19,53 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What the culling queries keep between frames, in the world that they run
+ * on (glcollide_world_method_scratch): made on first use, released with the
+ * world. */
+typedef struct cull_scratch {
+    int32_t *slots;                 /* per object: its place among those taking part, or -1 */
+    uint32_t *taking_part;          /* the objects taking part */
+    glcollide_aabb *regions;        /* per object taking part */
+    glcollide_aabb *tight_boxes;    /* per object: placed BVH nodes (when paired) */
+    uint64_t *tight_at;             /* per object: 1 + its change clock when placed, 0 never */
+    glcollide_aabb *triangle_boxes; /* per triangle left */
+    size_t *ranges;                 /* per object taking part: its triangles left, 2 each */
+    struct glcollide_group_key *group_keys; /* per object taking part: far groups' sort */
+    glcollide_aabb *group_boxes;            /* per object taking part: their unions */
+    size_t tight_box_capacity, tight_at_capacity;
+    size_t slot_capacity, taking_part_capacity, region_capacity, triangle_box_capacity,
+        range_capacity, group_key_capacity, group_box_capacity;
+} cull_scratch;
+
+static void scratch_release(void *memory)
+{
+    cull_scratch *s = memory;
+    free(s->slots);
+    free(s->taking_part);
+    free(s->regions);
+    free(s->tight_boxes);
+    free(s->tight_at);
+    free(s->triangle_boxes);
+    free(s->ranges);
+    free(s->group_keys);
+    free(s->group_boxes);
+    free(s);
+}
+
+static const glcollide_world_method_kind scratch_kind = {"cull scratch", scratch_release};
+
+/* The world's culling scratch, made on first use. */
+static int scratch_of(glcollide_world *world, cull_scratch **out)
+{
+    *out = glcollide_world_method_scratch(world, &scratch_kind);
+    if (*out)
+        return GLCOLLIDE_OK;
+    if (!(*out = calloc(1, sizeof **out)))
+        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "query: out of memory");
+    glcollide_world_set_method_scratch(world, &scratch_kind, *out);
+    return GLCOLLIDE_OK;
+}
 
 /* ------------------------------------------------------------- far groups
  *
@@ -68,7 +115,8 @@ static void box_union(glcollide_aabb *into, const glcollide_aabb *box)
 }
 
 typedef struct group_search {
-    glcollide_world *world;
+    const glcollide_world *world;
+    cull_scratch *s;
     double margin, resolution;
     size_t best_first, best_count; /* in taking_part */
     size_t best_triangles;
@@ -78,12 +126,13 @@ typedef struct group_search {
  * by it), or 0: the first position after a wide enough gap. */
 static size_t gap_along(group_search *search, size_t first, size_t count, int axis)
 {
-    glcollide_world *world = search->world;
-    struct glcollide_group_key *keys = world->group_keys + first;
-    glcollide_aabb *after = world->group_boxes + first; /* union of keys i.. */
+    const glcollide_world *world = search->world;
+    cull_scratch *s = search->s;
+    struct glcollide_group_key *keys = s->group_keys + first;
+    glcollide_aabb *after = s->group_boxes + first; /* union of keys i.. */
     for (size_t i = 0; i < count; i++)
-        keys[i] = (struct glcollide_group_key){
-            world->boxes[world->taking_part[first + i]].min[axis], world->taking_part[first + i]};
+        keys[i] = (struct glcollide_group_key){world->boxes[s->taking_part[first + i]].min[axis],
+                                               s->taking_part[first + i]};
     qsort(keys, count, sizeof *keys, key_compare);
     glcollide_aabb_empty(&after[count - 1]);
     box_union(&after[count - 1], &world->boxes[keys[count - 1].object]);
@@ -107,8 +156,9 @@ static size_t gap_along(group_search *search, size_t first, size_t count, int ax
  * group with the most triangles. */
 static void split_groups(group_search *search, size_t first, size_t count)
 {
-    glcollide_world *world = search->world;
-    uint32_t *objects = world->taking_part + first;
+    const glcollide_world *world = search->world;
+    cull_scratch *s = search->s;
+    uint32_t *objects = s->taking_part + first;
     /* No gap can be wide enough where the whole is less than resolution
      * times its largest object across (the common case: no sort). */
     glcollide_aabb all;
@@ -126,7 +176,7 @@ static void split_groups(group_search *search, size_t first, size_t count)
         if (at == 0)
             continue;
         for (size_t i = 0; i < count; i++)
-            objects[i] = world->group_keys[first + i].object;
+            objects[i] = s->group_keys[first + i].object;
         split_groups(search, first, at);
         split_groups(search, first + at, count - at);
         return;
@@ -141,37 +191,37 @@ static void split_groups(group_search *search, size_t first, size_t count)
 /* Puts the group to draw first in taking_part (each part in increasing
  * order, the slots renumbered); *drawn: its size. INVALID_MESH for an
  * object taking part with a non-finite box (as the exact path says). */
-static int far_groups(glcollide_world *world, size_t count, double margin, int resolution,
-                      size_t *drawn)
+static int far_groups(const glcollide_world *world, cull_scratch *s, size_t count, double margin,
+                      int resolution, size_t *drawn)
 {
     *drawn = count;
     for (size_t p = 0; p < count; p++) {
-        int status = glcollide_world_check_box(world, world->taking_part[p],
-                                               &world->boxes[world->taking_part[p]], "query");
+        int status = glcollide_world_check_box(world, s->taking_part[p],
+                                               &world->boxes[s->taking_part[p]], "query");
         if (status != GLCOLLIDE_OK)
             return status;
     }
-    int status = glcollide_array_reserve((void **)&world->group_keys, &world->group_key_capacity,
-                                         count + 1, sizeof *world->group_keys, "query");
+    int status = glcollide_array_reserve((void **)&s->group_keys, &s->group_key_capacity, count + 1,
+                                         sizeof *s->group_keys, "query");
     if (status == GLCOLLIDE_OK)
-        status = glcollide_array_reserve((void **)&world->group_boxes, &world->group_box_capacity,
-                                         count + 1, sizeof *world->group_boxes, "query");
+        status = glcollide_array_reserve((void **)&s->group_boxes, &s->group_box_capacity,
+                                         count + 1, sizeof *s->group_boxes, "query");
     if (status != GLCOLLIDE_OK || count < 2)
         return status;
-    group_search search = {.world = world, .margin = margin, .resolution = resolution};
+    group_search search = {.world = world, .s = s, .margin = margin, .resolution = resolution};
     split_groups(&search, 0, count);
     if (search.best_count == count)
         return GLCOLLIDE_OK; /* one group: the order as it was */
     /* The drawn group first, then the others, each in increasing order. */
-    struct glcollide_group_key *keys = world->group_keys;
+    struct glcollide_group_key *keys = s->group_keys;
     for (size_t p = 0; p < count; p++)
         keys[p] = (struct glcollide_group_key){
             p >= search.best_first && p < search.best_first + search.best_count ? 0.0 : 1.0,
-            world->taking_part[p]};
+            s->taking_part[p]};
     qsort(keys, count, sizeof *keys, key_compare);
     for (size_t p = 0; p < count; p++) {
-        world->taking_part[p] = keys[p].object;
-        world->slots[keys[p].object] = (int32_t)p;
+        s->taking_part[p] = keys[p].object;
+        s->slots[keys[p].object] = (int32_t)p;
     }
     *drawn = search.best_count;
     return GLCOLLIDE_OK;
@@ -192,13 +242,13 @@ static int add_candidate(uint32_t ta, uint32_t tb, void *user)
 
 /* Candidates of objects i < j of a group not drawn: the triangle pairs
  * whose placed BVH boxes come within margin (the world's BVHs prepared). */
-static int undrawn_pairs(glcollide_world *world, uint32_t i, uint32_t j, double margin,
+static int undrawn_pairs(const glcollide_world *world, uint32_t i, uint32_t j, double margin,
                          glcollide_query_result *result)
 {
     const glcollide_object *a = &world->objects[i], *b = &world->objects[j];
     bvh_candidates c = {.result = result, .i = i, .j = j, .status = GLCOLLIDE_OK};
-    glcollide_bvh_overlap_objects(world->meshes[a->mesh].bvh, a, world->meshes[b->mesh].bvh, b,
-                                  margin, add_candidate, &c);
+    glcollide_bvh_overlap_posed(world->meshes[a->mesh].bvh, &a->pose, world->meshes[b->mesh].bvh,
+                                &b->pose, margin, add_candidate, &c);
     return c.status;
 }
 
@@ -206,41 +256,42 @@ static int undrawn_pairs(glcollide_world *world, uint32_t i, uint32_t j, double 
  * them; each part in increasing order), and, at triangle level, the region
  * each one's triangles must meet: the union of its partners' boxes grown by
  * twice the margin. */
-static int taking_part(glcollide_world *world, double margin, int regions, int resolution,
-                       size_t *count, size_t *drawn)
+static int taking_part(const glcollide_world *world, cull_scratch *s, double margin, int regions,
+                       int resolution, size_t *count, size_t *drawn)
 {
     size_t n = world->object_count;
     const glcollide_pair_list *pairs = &world->pairs;
-    int status = glcollide_array_reserve((void **)&world->slots, &world->slot_capacity, n + 1,
-                                         sizeof *world->slots, "query");
+    int status = glcollide_array_reserve((void **)&s->slots, &s->slot_capacity, n + 1,
+                                         sizeof *s->slots, "query");
     if (status == GLCOLLIDE_OK)
-        status = glcollide_array_reserve((void **)&world->taking_part, &world->taking_part_capacity,
-                                         n + 1, sizeof *world->taking_part, "query");
+        status = glcollide_array_reserve((void **)&s->taking_part, &s->taking_part_capacity, n + 1,
+                                         sizeof *s->taking_part, "query");
     if (status != GLCOLLIDE_OK)
         return status;
     for (size_t o = 0; o < n; o++)
-        world->slots[o] = -1;
+        s->slots[o] = -1;
     for (size_t k = 0; k < pairs->count; k++)
-        world->slots[pairs->pairs[k].a] = world->slots[pairs->pairs[k].b] = 0;
+        s->slots[pairs->pairs[k].a] = s->slots[pairs->pairs[k].b] = 0;
     *count = 0;
     for (size_t o = 0; o < n; o++)
-        if (world->slots[o] == 0) {
-            world->slots[o] = (int32_t)*count;
-            world->taking_part[(*count)++] = (uint32_t)o;
+        if (s->slots[o] == 0) {
+            s->slots[o] = (int32_t)*count;
+            s->taking_part[(*count)++] = (uint32_t)o;
         }
-    if ((status = far_groups(world, *count, margin, resolution, drawn)) != GLCOLLIDE_OK || !regions)
+    if ((status = far_groups(world, s, *count, margin, resolution, drawn)) != GLCOLLIDE_OK ||
+        !regions)
         return status;
-    if ((status = glcollide_array_reserve((void **)&world->regions, &world->region_capacity,
-                                          *count + 1, sizeof *world->regions, "query")))
+    if ((status = glcollide_array_reserve((void **)&s->regions, &s->region_capacity, *count + 1,
+                                          sizeof *s->regions, "query")))
         return status;
     for (size_t p = 0; p < *count; p++)
-        glcollide_aabb_empty(&world->regions[p]);
+        glcollide_aabb_empty(&s->regions[p]);
     for (size_t k = 0; k < pairs->count; k++)
         for (int side = 0; side < 2; side++) {
             uint32_t self = side ? pairs->pairs[k].b : pairs->pairs[k].a;
             const glcollide_aabb *other =
-                &world->tight_boxes[side ? pairs->pairs[k].a : pairs->pairs[k].b];
-            glcollide_aabb *region = &world->regions[world->slots[self]];
+                &s->tight_boxes[side ? pairs->pairs[k].a : pairs->pairs[k].b];
+            glcollide_aabb *region = &s->regions[s->slots[self]];
             for (int c = 0; c < 3; c++) {
                 double lo = other->min[c] - 2 * margin, hi = other->max[c] + 2 * margin;
                 region->min[c] = lo < region->min[c] ? lo : region->min[c];
@@ -252,35 +303,36 @@ static int taking_part(glcollide_world *world, double margin, int regions, int r
 
 /* Each object's run of the triangles left (frame's sorted global ids), and
  * the world box of each such triangle. */
-static int triangles_left(glcollide_world *world, const glcollide_cull_frame *frame)
+static int triangles_left(const glcollide_world *world, cull_scratch *s,
+                          const glcollide_cull_frame *frame)
 {
     size_t count = frame->object_count, c = frame->flagged_count;
-    int status = glcollide_array_reserve((void **)&world->ranges, &world->range_capacity,
-                                         2 * count + 2, sizeof *world->ranges, "query");
+    int status = glcollide_array_reserve((void **)&s->ranges, &s->range_capacity, 2 * count + 2,
+                                         sizeof *s->ranges, "query");
     if (status == GLCOLLIDE_OK)
-        status =
-            glcollide_array_reserve((void **)&world->triangle_boxes, &world->triangle_box_capacity,
-                                    c + 1, sizeof *world->triangle_boxes, "query");
+        status = glcollide_array_reserve((void **)&s->triangle_boxes, &s->triangle_box_capacity,
+                                         c + 1, sizeof *s->triangle_boxes, "query");
     if (status != GLCOLLIDE_OK)
         return status;
     size_t i = 0;
     for (size_t p = 0; p < count; p++) {
-        world->ranges[2 * p] = i;
+        s->ranges[2 * p] = i;
         while (i < c && frame->flagged[i] < frame->first[p + 1])
             i++;
-        world->ranges[2 * p + 1] = i;
-        const glcollide_object *pose = &world->objects[world->taking_part[p]];
+        s->ranges[2 * p + 1] = i;
+        const glcollide_object *pose = &world->objects[s->taking_part[p]];
         const glcollide_mesh *mesh = world->meshes[pose->mesh].mesh;
         double m[9];
-        glcollide_object_rotation_matrix(pose, m);
-        for (size_t f = world->ranges[2 * p]; f < i; f++) {
+        glcollide_pose_rotation_matrix(&pose->pose, m);
+        for (size_t f = s->ranges[2 * p]; f < i; f++) {
             size_t t = frame->flagged[f] - frame->first[p];
-            glcollide_aabb *box = &world->triangle_boxes[f];
+            glcollide_aabb *box = &s->triangle_boxes[f];
             glcollide_aabb_empty(box);
             for (int corner = 0; corner < 3; corner++) {
                 double q[3];
-                glcollide_place_point(
-                    pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * t + corner], q);
+                glcollide_place_point(&pose->pose, m,
+                                      mesh->positions + 3 * (size_t)mesh->triangles[3 * t + corner],
+                                      q);
                 glcollide_aabb_add_point(box, q);
             }
         }
@@ -290,19 +342,20 @@ static int triangles_left(glcollide_world *world, const glcollide_cull_frame *fr
 
 /* Candidate triangle pairs of objects i < j: box overlaps among the
  * triangles left of each (grown by margin), as one group of result. */
-static int triangle_pairs(glcollide_world *world, const glcollide_cull_frame *frame, uint32_t i,
-                          uint32_t j, double margin, glcollide_query_result *result)
+static int triangle_pairs(glcollide_world *world, const cull_scratch *s,
+                          const glcollide_cull_frame *frame, uint32_t i, uint32_t j, double margin,
+                          glcollide_query_result *result)
 {
-    size_t pi = (size_t)world->slots[i], pj = (size_t)world->slots[j];
-    size_t ai = world->ranges[2 * pi], bi = world->ranges[2 * pi + 1];
-    size_t aj = world->ranges[2 * pj], bj = world->ranges[2 * pj + 1];
+    size_t pi = (size_t)s->slots[i], pj = (size_t)s->slots[j];
+    size_t ai = s->ranges[2 * pi], bi = s->ranges[2 * pi + 1];
+    size_t aj = s->ranges[2 * pj], bj = s->ranges[2 * pj + 1];
     if (bi == ai || bj == aj)
         return GLCOLLIDE_OK;
     glcollide_world_scratch *scratch = &world->scratch;
     scratch->pairs.count = 0;
     int status =
-        glcollide_sap_pairs_across(world->triangle_boxes + ai, bi - ai, world->triangle_boxes + aj,
-                                   bj - aj, margin, &scratch->pairs, &scratch->sap);
+        glcollide_sap_pairs_across_ws(s->triangle_boxes + ai, bi - ai, s->triangle_boxes + aj,
+                                      bj - aj, margin, &scratch->pairs, &scratch->sap);
     for (size_t k = 0; k < scratch->pairs.count && status == GLCOLLIDE_OK; k++)
         status = glcollide_result_add_triangle_pair(
             result, i, frame->flagged[ai + scratch->pairs.pairs[k].a] - frame->first[pi], j,
@@ -337,46 +390,44 @@ static const double *mesh_frontier(glcollide_world *world, uint32_t m, size_t *c
     return entry->frontier;
 }
 
-static int tighten_pairs(glcollide_world *world, double margin)
+static int tighten_pairs(glcollide_world *world, cull_scratch *s, double margin)
 {
     glcollide_pair_list *pairs = &world->pairs;
     int status = glcollide_world_prepare(world, GLCOLLIDE_WORLD_BVH);
-    size_t had = world->tight_at_capacity;
+    size_t had = s->tight_at_capacity;
     if (status == GLCOLLIDE_OK)
-        status =
-            glcollide_array_reserve((void **)&world->tight_boxes, &world->tight_box_capacity,
-                                    world->object_count + 1, sizeof *world->tight_boxes, "query");
+        status = glcollide_array_reserve((void **)&s->tight_boxes, &s->tight_box_capacity,
+                                         world->object_count + 1, sizeof *s->tight_boxes, "query");
     if (status == GLCOLLIDE_OK)
-        status = glcollide_array_reserve((void **)&world->tight_at, &world->tight_at_capacity,
-                                         world->object_count + 1, sizeof *world->tight_at, "query");
+        status = glcollide_array_reserve((void **)&s->tight_at, &s->tight_at_capacity,
+                                         world->object_count + 1, sizeof *s->tight_at, "query");
     if (status != GLCOLLIDE_OK)
         return status;
-    if (world->tight_at_capacity > had)
-        memset(world->tight_at + had, 0,
-               (world->tight_at_capacity - had) * sizeof *world->tight_at);
+    if (s->tight_at_capacity > had)
+        memset(s->tight_at + had, 0, (s->tight_at_capacity - had) * sizeof *s->tight_at);
     /* An object's tight box is placed again only when it changed since (its
      * pose or its mesh): objects at rest keep theirs. */
     for (size_t k = 0; k < pairs->count; k++)
         for (int side = 0; side < 2; side++) {
             uint32_t o = side ? pairs->pairs[k].b : pairs->pairs[k].a;
             uint64_t stamp = glcollide_world_object_changed_at(world, o) + 1;
-            if (world->tight_at[o] == stamp)
+            if (s->tight_at[o] == stamp)
                 continue; /* placed already, at this pose */
-            glcollide_aabb *box = &world->tight_boxes[o];
+            glcollide_aabb *box = &s->tight_boxes[o];
             const glcollide_object *pose = &world->objects[o];
             size_t count = 0;
             const double *frontier = mesh_frontier(world, pose->mesh, &count);
             if (!frontier)
                 return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-            glcollide_boxes_place_union(frontier, TIGHT_BOXES, count, pose, box);
+            glcollide_boxes_place_union(frontier, TIGHT_BOXES, count, &pose->pose, box);
             if (!(box->min[0] <= box->max[0]))
                 *box = world->boxes[o]; /* an empty mesh: its box as it was */
-            world->tight_at[o] = stamp;
+            s->tight_at[o] = stamp;
         }
     size_t kept = 0;
     for (size_t k = 0; k < pairs->count; k++) {
-        const glcollide_aabb *a = &world->tight_boxes[pairs->pairs[k].a];
-        const glcollide_aabb *b = &world->tight_boxes[pairs->pairs[k].b];
+        const glcollide_aabb *a = &s->tight_boxes[pairs->pairs[k].a];
+        const glcollide_aabb *b = &s->tight_boxes[pairs->pairs[k].b];
         int overlap = 1;
         for (int c = 0; c < 3; c++)
             overlap &= a->min[c] - margin <= b->max[c] + margin &&
@@ -393,18 +444,22 @@ int glcollide_query_cull(glcollide_world *world, glcollide_context *context,
                          glcollide_query_result *result)
 {
     double margin = options->distance / 2;
+    cull_scratch *s = NULL;
+    int status = scratch_of(world, &s);
+    if (status != GLCOLLIDE_OK)
+        return status;
     glcollide_pair_list *pairs = &world->pairs;
     pairs->count = 0;
-    int status = glcollide_sap_pairs_with(world->boxes, world->object_count, margin, pairs,
-                                          &world->workspace);
+    status =
+        glcollide_sap_pairs_ws(world->boxes, world->object_count, margin, pairs, &world->workspace);
     if (status == GLCOLLIDE_OK)
-        status = tighten_pairs(world, margin);
+        status = tighten_pairs(world, s, margin);
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = pairs->count;
     int triangle_level = options->level == GLCOLLIDE_LEVEL_TRIANGLES;
     size_t count = 0, drawn = 0;
-    if ((status = taking_part(world, margin, triangle_level, options->resolution, &count,
+    if ((status = taking_part(world, s, margin, triangle_level, options->resolution, &count,
                               &drawn)) != GLCOLLIDE_OK)
         return status;
     /* Objects: one round of the three views over whole objects.
@@ -419,13 +474,13 @@ int glcollide_query_cull(glcollide_world *world, glcollide_context *context,
         .triangle_rounds = triangle_level ? 2 : 0,
     };
     glcollide_cull_frame frame;
-    status = glcollide_cull_world(context, world, &cull, world->taking_part, drawn,
-                                  triangle_level ? world->regions : NULL, &frame, &result->stats);
+    status = glcollide_cull_world(context, world, &cull, s->taking_part, drawn,
+                                  triangle_level ? s->regions : NULL, &frame, &result->stats);
     if (status == GLCOLLIDE_OK && triangle_level && count)
-        status = triangles_left(world, &frame);
+        status = triangles_left(world, s, &frame);
     for (size_t k = 0; k < pairs->count && status == GLCOLLIDE_OK && count; k++) {
         uint32_t i = pairs->pairs[k].a, j = pairs->pairs[k].b;
-        if ((size_t)world->slots[i] >= drawn) { /* a group not drawn (both: no pair spans two) */
+        if ((size_t)s->slots[i] >= drawn) { /* a group not drawn (both: no pair spans two) */
             size_t before = result->triangle_pair_count;
             if (triangle_level)
                 status = undrawn_pairs(world, i, j, margin, result);
@@ -434,7 +489,7 @@ int glcollide_query_cull(glcollide_world *world, glcollide_context *context,
             continue;
         }
         if (!triangle_level) {
-            size_t pi = (size_t)world->slots[i], pj = (size_t)world->slots[j];
+            size_t pi = (size_t)s->slots[i], pj = (size_t)s->slots[j];
             if (frame.pcs_bits && (frame.pcs_bits[pi / 32] >> (pi % 32) & 1u) &&
                 (frame.pcs_bits[pj / 32] >> (pj % 32) & 1u))
                 status = glcollide_result_add_pair(result, i, j);
@@ -443,7 +498,7 @@ int glcollide_query_cull(glcollide_world *world, glcollide_context *context,
         /* Triangles: the pairs that have candidate triangle pairs
          * (containment without surface contact is an object-level question). */
         size_t before = result->triangle_pair_count;
-        status = triangle_pairs(world, &frame, i, j, margin, result);
+        status = triangle_pairs(world, s, &frame, i, j, margin, result);
         if (status == GLCOLLIDE_OK && result->triangle_pair_count > before)
             status = glcollide_result_add_pair(result, i, j);
     }

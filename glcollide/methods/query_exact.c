@@ -13,7 +13,7 @@
  * On the persistent world: candidates come from sweep-and-prune on the
  * objects' boxes and the two meshes' object-space BVHs placed by their poses
  * (no world copy of any mesh); only the triangles of candidate pairs are
- * placed in world space, as glcollide_object_transform_points places them,
+ * placed in world space, as glcollide_pose_transform_points places them,
  * so the exact tests see the same coordinates as on world positions.
  */
 #include "methods/query.h"
@@ -38,8 +38,9 @@ static void place_triangle(const glcollide_mesh *mesh, const glcollide_object *p
                            const double m[9], uint32_t t, double corners[3][3])
 {
     for (int c = 0; c < 3; c++)
-        glcollide_place_point(
-            pose, m, mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c], corners[c]);
+        glcollide_place_point(&pose->pose, m,
+                              mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c],
+                              corners[c]);
 }
 
 /* Triangles a and b (world corners) at most distance apart, measured as
@@ -98,12 +99,12 @@ int glcollide_query_exact_pair(glcollide_world *world, uint32_t i, uint32_t j, d
         .all_triangles = all_triangles,
         .result = result,
     };
-    glcollide_object_rotation_matrix(pair.pose_a, pair.ma);
-    glcollide_object_rotation_matrix(pair.pose_b, pair.mb);
+    glcollide_pose_rotation_matrix(&pair.pose_a->pose, pair.ma);
+    glcollide_pose_rotation_matrix(&pair.pose_b->pose, pair.mb);
     uint64_t tests_before = result->stats.triangle_tests;
-    glcollide_bvh_overlap_objects(world->meshes[pair.pose_a->mesh].bvh, pair.pose_a,
-                                  world->meshes[pair.pose_b->mesh].bvh, pair.pose_b, distance / 2,
-                                  test_triangles, &pair);
+    glcollide_bvh_overlap_posed(world->meshes[pair.pose_a->mesh].bvh, &pair.pose_a->pose,
+                                world->meshes[pair.pose_b->mesh].bvh, &pair.pose_b->pose,
+                                distance / 2, test_triangles, &pair);
     result->stats.candidates += result->stats.triangle_tests - tests_before;
     if (pair.status == GLCOLLIDE_OK && !pair.found)
         pair.found = glcollide_world_contains_part(world, i, j, NULL, NULL) ||
@@ -118,8 +119,8 @@ typedef struct exact_job {
     int all_triangles;
 } exact_job;
 
-static int exact_task(void *user, uint32_t i, uint32_t j, int worker,
-                      glcollide_query_result *into, int *found)
+static int exact_task(void *user, uint32_t i, uint32_t j, int worker, glcollide_query_result *into,
+                      int *found)
 {
     (void)worker;
     const exact_job *job = user;
@@ -135,8 +136,8 @@ int glcollide_query_exact(glcollide_world *world, const glcollide_query_options 
         return status;
     glcollide_pair_list *candidates = &world->pairs;
     candidates->count = 0;
-    status = glcollide_sap_pairs_with(world->boxes, world->object_count, options->distance / 2,
-                                      candidates, &world->workspace);
+    status = glcollide_sap_pairs_ws(world->boxes, world->object_count, options->distance / 2,
+                                    candidates, &world->workspace);
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = candidates->count;

@@ -168,28 +168,13 @@ static GLuint build_program(int which)
              "#define ID_MASK 0x%xu\n#define CROSSING 0x%xu\n#define MULTI 0x%xu\n"
              "#define UNDECIDED 0x%xu\n",
              pass, atomic, PIXEL_WORDS, ID_MASK, CROSSING, MULTI, UNDECIDED);
-    const char *body[2] = {compute ? glcollide_shader_stencil_compute
-                                   : glcollide_shader_stencil_vertex,
-                           glcollide_shader_stencil_fragment};
     /* The vertex shader places the meshes (pose.glsl). */
-    const char *shared[2] = {compute ? "" : glcollide_shader_pose, ""};
-    char *source[2] = {NULL, NULL};
-    GLuint program = 0;
-    for (int i = 0; i < (compute ? 1 : 2); i++) {
-        size_t n = strlen(header) + strlen(shared[i]) + strlen(body[i]) + 1;
-        if (!(source[i] = malloc(n)))
-            goto done;
-        snprintf(source[i], n, "%s%s%s", header, shared[i], body[i]);
-    }
-    program = compute ? glcollide_gl_program(names[which], NULL, NULL, source[0])
-                      : glcollide_gl_program(names[which], source[0], source[1], NULL);
-    free(source[0]);
-    free(source[1]);
-    return program;
-done:
-    free(source[0]);
-    glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
-    return 0;
+    const char *const vertex[] = {header, glcollide_shader_pose, glcollide_shader_stencil_vertex,
+                                  NULL};
+    const char *const fragment[] = {header, glcollide_shader_stencil_fragment, NULL};
+    const char *const kernel[] = {header, glcollide_shader_stencil_compute, NULL};
+    return compute ? glcollide_gl_program(names[which], NULL, NULL, kernel)
+                   : glcollide_gl_program(names[which], vertex, fragment, NULL);
 }
 
 static void release_targets(struct glcollide_stencil_cache *cache)
@@ -220,7 +205,7 @@ static void cache_release(void *memory)
                       cache->degree,  cache->readback, cache->boxes};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
-    glcollide_pair_list_release(&cache->pairs);
+    glcollide_pair_list_clear(&cache->pairs);
     glcollide_workspace_release(&cache->sap);
     free(cache);
 }
@@ -544,7 +529,7 @@ static int select_objects(struct glcollide_stencil_cache *cache, glcollide_world
         cache->boxes[o] = *box;
     }
     cache->pairs.count = 0;
-    status = glcollide_sap_pairs_with(world->boxes, n, 0.0, &cache->pairs, &cache->sap);
+    status = glcollide_sap_pairs_ws(world->boxes, n, 0.0, &cache->pairs, &cache->sap);
     for (size_t k = 0; status == GLCOLLIDE_OK && k < cache->pairs.count; k++)
         for (int side = 0; side < 2 && status == GLCOLLIDE_OK; side++) {
             uint32_t o = side ? cache->pairs.pairs[k].b : cache->pairs.pairs[k].a;
@@ -554,7 +539,7 @@ static int select_objects(struct glcollide_stencil_cache *cache, glcollide_world
             cache->flags[o] = ACTIVE; /* placed: cleared below */
             status = glcollide_world_prepare_mesh(world, pose->mesh, GLCOLLIDE_WORLD_BVH);
             if (status == GLCOLLIDE_OK)
-                glcollide_bvh_placed_bounds(world->meshes[pose->mesh].bvh, pose, TIGHT_DEPTH,
+                glcollide_bvh_placed_bounds(world->meshes[pose->mesh].bvh, &pose->pose, TIGHT_DEPTH,
                                             &cache->boxes[o]);
         }
     memset(cache->flags, 0, n);
@@ -658,8 +643,8 @@ static double fill_records(struct glcollide_stencil_cache *cache, const glcollid
         const glcollide_object *pose = &world->objects[o];
         uint32_t *record = cache->records + OBJECT_WORDS * p;
         float placement[8];
-        error = fmax(error, glcollide_gpu_pose(pose, &cache->meshes[pose->mesh].gpu, origin, scale,
-                                               placement));
+        error = fmax(error, glcollide_gpu_pose(&pose->pose, &cache->meshes[pose->mesh].gpu, origin,
+                                               scale, placement));
         memcpy(record, placement, sizeof placement);
         for (int k = 0; k < 3; k++)
             record[8 + k] = (uint32_t)cache->firsts[3 * p + (size_t)k];
@@ -807,7 +792,7 @@ static int sample_inside(glcollide_world *world, const glcollide_aabb *box, uint
     if ((*status = glcollide_world_prepare_mesh(world, pose->mesh, GLCOLLIDE_WORLD_BVH)) !=
         GLCOLLIDE_OK)
         return 0;
-    return glcollide_point_in_posed_mesh(entry->mesh, entry->bvh, pose, box, p);
+    return glcollide_point_in_posed_mesh(entry->mesh, entry->bvh, &pose->pose, box, p);
 }
 
 /* A frame's geometry on the CPU side, for turning records into samples. */
@@ -893,17 +878,17 @@ static int collect(struct glcollide_stencil_cache *cache, glcollide_world *world
         if (kept == 0 || sample_compare(&result->samples[kept - 1], &result->samples[i]))
             result->samples[kept++] = result->samples[i];
     result->sample_count = kept;
-    glcollide_object_pair *pairs = glcollide_alloc_array(kept, sizeof *pairs);
+    glcollide_index_pair *pairs = glcollide_alloc_array(kept, sizeof *pairs);
     if (!pairs)
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "stencil: out of memory");
     for (size_t i = 0; i < kept; i++) {
         uint32_t o = result->samples[i].object, in = result->samples[i].inside;
-        pairs[i] = (glcollide_object_pair){o < in ? o : in, o < in ? in : o};
+        pairs[i] = (glcollide_index_pair){o < in ? o : in, o < in ? in : o};
     }
-    qsort(pairs, kept, sizeof *pairs, glcollide_object_pair_compare);
+    qsort(pairs, kept, sizeof *pairs, glcollide_index_pair_compare);
     size_t unique = 0;
     for (size_t i = 0; i < kept; i++)
-        if (unique == 0 || glcollide_object_pair_compare(&pairs[unique - 1], &pairs[i]))
+        if (unique == 0 || glcollide_index_pair_compare(&pairs[unique - 1], &pairs[i]))
             pairs[unique++] = pairs[i];
     result->pairs = pairs;
     result->pair_count = unique;
@@ -1203,21 +1188,17 @@ int glcollide_stencil_world(glcollide_world *world, glcollide_context *context,
     return status;
 }
 
-int glcollide_stencil_run(const glcollide_scene *scene, glcollide_context *context,
+int glcollide_stencil_run(glcollide_world *world, glcollide_context *context,
                           const glcollide_stencil_options *options, glcollide_stencil_result *result)
 {
     if (!result)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "stencil: result is NULL");
     memset(result, 0, sizeof *result);
-    if (!scene || !options || !context)
+    if (!world || !options || !context)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "stencil: scene, context or options is NULL");
+                              "stencil: world, context or options is NULL");
     double start = glcollide_now_ms();
-    glcollide_world *world = NULL;
-    int status = glcollide_world_from_scene(scene, &world);
-    if (status == GLCOLLIDE_OK)
-        status = glcollide_stencil_world(world, context, options, result);
-    glcollide_world_destroy(&world);
+    int status = glcollide_stencil_world(world, context, options, result);
     if (status != GLCOLLIDE_OK) {
         glcollide_stencil_result_clear(result);
         return status;

@@ -471,21 +471,6 @@ static int triangle_meets_cone(const double triangle[3][3], double r, const doub
     return 1;
 }
 
-static int grow(void **array, size_t *capacity, size_t needed, size_t size)
-{
-    if (needed <= *capacity)
-        return 1;
-    size_t grown = *capacity ? *capacity : 64;
-    while (grown < needed)
-        grown *= 2;
-    void *p = glcollide_realloc_array(*array, grown, size);
-    if (!p)
-        return 0;
-    *array = p;
-    *capacity = grown;
-    return 1;
-}
-
 typedef struct tree_build {
     glcollide_tetra_tree *tree;
     const glcollide_tetra_tree_options *options;
@@ -537,10 +522,12 @@ static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates,
         if (tree->leaf_tet_count + count > INT32_MAX) {
             status =
                 glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "tetra-tree: more than 2^31 leaf entries");
-        } else if (!grow((void **)&tree->leaf_tets, &tree->leaf_tet_capacity,
-                         tree->leaf_tet_count + count, sizeof *tree->leaf_tets)) {
-            status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "tetra-tree: out of memory");
         } else {
+            status = glcollide_array_reserve((void **)&tree->leaf_tets, &tree->leaf_tet_capacity,
+                                             tree->leaf_tet_count + count, sizeof *tree->leaf_tets,
+                                             "tetra-tree");
+        }
+        if (status == GLCOLLIDE_OK) {
             nd->first = (uint32_t)tree->leaf_tet_count;
             nd->count = (uint32_t)count;
             if (count > 0) /* an empty leaf: mine may be NULL, memcpy must not see it */
@@ -551,10 +538,15 @@ static int build_node(tree_build *b, uint32_t node, const uint32_t *candidates,
         return status;
     }
     /* Four children, contiguous. */
-    if (tree->node_count + 4 > INT32_MAX || !grow((void **)&tree->nodes, &tree->node_capacity,
-                                                  tree->node_count + 4, sizeof *tree->nodes)) {
+    if (tree->node_count + 4 > INT32_MAX) {
         free(mine);
         return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "tetra-tree: out of memory");
+    }
+    if ((status = glcollide_array_reserve((void **)&tree->nodes, &tree->node_capacity,
+                                          tree->node_count + 4, sizeof *tree->nodes,
+                                          "tetra-tree")) != GLCOLLIDE_OK) {
+        free(mine);
+        return status;
     }
     nd = &tree->nodes[node];
     uint32_t first = (uint32_t)tree->node_count;
@@ -588,12 +580,12 @@ static int build_tree(glcollide_tetra_tree *tree, const glcollide_tetra_tree_opt
     b.triangle = glcollide_alloc_array(n, sizeof *b.triangle);
     b.radius = glcollide_alloc_array(n, sizeof *b.radius);
     uint32_t *all = glcollide_alloc_array(n, sizeof *all);
-    int status = GLCOLLIDE_OK;
-    if (!b.triangle || !b.radius || !all ||
-        !grow((void **)&tree->nodes, &tree->node_capacity, 8, sizeof *tree->nodes)) {
-        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "tetra-tree: out of memory");
+    int status = !b.triangle || !b.radius || !all
+                     ? glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "tetra-tree: out of memory")
+                     : glcollide_array_reserve((void **)&tree->nodes, &tree->node_capacity, 8,
+                                               sizeof *tree->nodes, "tetra-tree");
+    if (status != GLCOLLIDE_OK)
         goto done;
-    }
     for (size_t i = 0; i < n; i++) {
         b.radius[i] = 0;
         for (int v = 0; v < 3; v++) {
@@ -697,9 +689,9 @@ static void solid_centroid(const glcollide_mesh *mesh, const glcollide_mesh_repo
     }
 }
 
-int glcollide_tetra_tree_build(const glcollide_mesh *mesh,
-                               const glcollide_tetra_tree_options *options,
-                               glcollide_tetra_tree **out)
+int glcollide_tetra_tree_create(const glcollide_mesh *mesh,
+                                const glcollide_tetra_tree_options *options,
+                                glcollide_tetra_tree **out)
 {
     if (!out)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "tetra-tree: out is NULL");
@@ -1132,7 +1124,7 @@ static GLuint build_program(int which)
 {
     (void)which;
     return glcollide_gl_program("tetra-tree classify", NULL, NULL,
-                                glcollide_shader_tetra_tree_classify);
+                                (const char *const[]){glcollide_shader_tetra_tree_classify, NULL});
 }
 
 /* The program is the context's, compiled once per context. */
@@ -1255,10 +1247,14 @@ static int classify_points(glcollide_tetra_gpu *gpu, const double *points, size_
     const glcollide_tetra_tree *tree = gpu->tree;
     size_t words = (count + 31) / 32;
     size_t result_words = HEADER_WORDS + 2 * words;
-    if (!grow((void **)&gpu->staging, &gpu->staging_capacity, 3 * count, sizeof *gpu->staging) ||
-        !grow((void **)&gpu->results, &gpu->results_capacity, result_words, sizeof *gpu->results))
-        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
-                              "tetra-tree GPU classify: out of memory");
+    int status = glcollide_array_reserve((void **)&gpu->staging, &gpu->staging_capacity, 3 * count,
+                                         sizeof *gpu->staging, "tetra-tree GPU classify");
+    if (status == GLCOLLIDE_OK)
+        status =
+            glcollide_array_reserve((void **)&gpu->results, &gpu->results_capacity, result_words,
+                                    sizeof *gpu->results, "tetra-tree GPU classify");
+    if (status != GLCOLLIDE_OK)
+        return status;
     /* Points relative to V0, scaled by a power of two (exact) so that the
      * mesh fits in [-1, 1]; far ones are replaced by another point outside
      * the mesh's box, non-finite ones by V0, which the GPU flags. */
@@ -1276,7 +1272,7 @@ static int classify_points(glcollide_tetra_gpu *gpu, const double *points, size_
         else
             q[0] = q[1] = q[2] = 0.0f;
     }
-    int status = glcollide_context_make_current(gpu->context);
+    status = glcollide_context_make_current(gpu->context);
     if (status != GLCOLLIDE_OK)
         return status;
     glcollide_gl_state saved;
@@ -1356,19 +1352,6 @@ static int classify_points(glcollide_tetra_gpu *gpu, const double *points, size_
     return GLCOLLIDE_OK;
 }
 
-int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points, size_t count,
-                                 unsigned flags, uint8_t *inside, glcollide_tetra_stats *stats)
-{
-    glcollide_tetra_stats local;
-    if (!stats)
-        stats = &local;
-    memset(stats, 0, sizeof *stats);
-    if (!gpu || (count && (!points || !inside)))
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "tetra-tree GPU classify: gpu, points or inside is NULL");
-    return classify_points(gpu, points, count, flags, inside, stats);
-}
-
 /* Is mesh m of world the one the tree was built from (the same vertices
  * and triangles)? Compared once per change of the mesh. */
 static int tree_of_mesh(glcollide_tetra_gpu *gpu, const glcollide_world *world, uint32_t object)
@@ -1397,10 +1380,9 @@ static int tree_of_mesh(glcollide_tetra_gpu *gpu, const glcollide_world *world, 
     return GLCOLLIDE_OK;
 }
 
-int glcollide_tetra_gpu_classify_world(glcollide_tetra_gpu *gpu, const glcollide_world *world,
-                                       uint32_t object, const double *points, size_t count,
-                                       unsigned flags, uint8_t *inside,
-                                       glcollide_tetra_stats *stats)
+int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const glcollide_world *world,
+                                 uint32_t object, const double *points, size_t count,
+                                 unsigned flags, uint8_t *inside, glcollide_tetra_stats *stats)
 {
     glcollide_tetra_stats local;
     if (!stats)
@@ -1422,8 +1404,8 @@ int glcollide_tetra_gpu_classify_world(glcollide_tetra_gpu *gpu, const glcollide
     /* Into the mesh's space: these doubles are what is classified (exactly). */
     const glcollide_object *pose = &world->objects[object];
     double m[9];
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(&pose->pose, m);
     for (size_t i = 0; i < count; i++)
-        glcollide_unplace_point(pose->translation, m, points + 3 * i, gpu->local + 3 * i);
+        glcollide_unplace_point(pose->pose.translation, m, points + 3 * i, gpu->local + 3 * i);
     return classify_points(gpu, gpu->local, count, flags, inside, stats);
 }

@@ -132,6 +132,33 @@ static void mesh_capsule_free(PyObject *capsule)
     glcollide_mesh_destroy(&mesh);
 }
 
+/* (vertices, faces) arrays over mesh's buffers, with owner (a capsule
+ * that frees them) as the base of both: no copy. Steals the reference to
+ * owner. */
+static PyObject *arrays_over(const glcollide_mesh *mesh, PyObject *owner)
+{
+    npy_intp vdims[2] = {(npy_intp)mesh->vertex_count, 3};
+    npy_intp fdims[2] = {(npy_intp)mesh->triangle_count, 3};
+    PyObject *vertices = PyArray_SimpleNewFromData(2, vdims, NPY_DOUBLE, mesh->positions);
+    PyObject *faces = PyArray_SimpleNewFromData(2, fdims, NPY_UINT32, mesh->triangles);
+    int ok = vertices && faces;
+    if (ok) {
+        Py_INCREF(owner);
+        ok = PyArray_SetBaseObject((PyArrayObject *)vertices, owner) == 0;
+    }
+    if (ok) {
+        Py_INCREF(owner);
+        ok = PyArray_SetBaseObject((PyArrayObject *)faces, owner) == 0;
+    }
+    Py_DECREF(owner);
+    if (!ok) {
+        Py_XDECREF(vertices);
+        Py_XDECREF(faces);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", vertices, faces);
+}
+
 /* (vertices, faces) arrays over the mesh's own buffers, which a capsule
  * frees when both arrays are gone: no copy. Takes the mesh (freed on
  * error). */
@@ -142,26 +169,7 @@ static PyObject *mesh_arrays(glcollide_mesh *mesh)
         glcollide_mesh_destroy(&mesh);
         return NULL;
     }
-    npy_intp vdims[2] = {(npy_intp)mesh->vertex_count, 3};
-    npy_intp fdims[2] = {(npy_intp)mesh->triangle_count, 3};
-    PyObject *vertices = PyArray_SimpleNewFromData(2, vdims, NPY_DOUBLE, mesh->positions);
-    PyObject *faces = PyArray_SimpleNewFromData(2, fdims, NPY_UINT32, mesh->triangles);
-    int ok = vertices && faces;
-    if (ok) {
-        Py_INCREF(capsule);
-        ok = PyArray_SetBaseObject((PyArrayObject *)vertices, capsule) == 0;
-    }
-    if (ok) {
-        Py_INCREF(capsule);
-        ok = PyArray_SetBaseObject((PyArrayObject *)faces, capsule) == 0;
-    }
-    Py_DECREF(capsule);
-    if (!ok) {
-        Py_XDECREF(vertices);
-        Py_XDECREF(faces);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", vertices, faces);
+    return arrays_over(mesh, capsule);
 }
 
 /* A path argument: str, bytes or os.PathLike, as bytes. */
@@ -190,19 +198,33 @@ static PyObject *load_mesh(PyObject *self, PyObject *args, PyObject *kwargs)
     return mesh_arrays(mesh);
 }
 
-/* Moves the scene's mesh out of it (the slot left NULL for the destroy). */
-static PyObject *scene_meshes(glcollide_scene *scene)
+static void world_capsule_free(PyObject *capsule)
 {
-    PyObject *list = PyList_New((Py_ssize_t)scene->mesh_count);
-    for (size_t m = 0; list && m < scene->mesh_count; m++) {
-        PyObject *pair = mesh_arrays(scene->meshes[m]);
-        scene->meshes[m] = NULL;
+    glcollide_world *world = PyCapsule_GetPointer(capsule, "glcollide_world");
+    glcollide_world_destroy(&world);
+}
+
+/* The arrays of the loaded world's meshes, which stay the world's: a
+ * capsule destroys it when the last array is gone. Takes the world. */
+static PyObject *scene_meshes(glcollide_world *world)
+{
+    PyObject *capsule = PyCapsule_New(world, "glcollide_world", world_capsule_free);
+    if (!capsule) {
+        glcollide_world_destroy(&world);
+        return NULL;
+    }
+    size_t count = glcollide_world_mesh_count(world);
+    PyObject *list = PyList_New((Py_ssize_t)count);
+    for (size_t m = 0; list && m < count; m++) {
+        Py_INCREF(capsule);
+        PyObject *pair = arrays_over(glcollide_world_mesh(world, (uint32_t)m), capsule);
         if (!pair) {
             Py_CLEAR(list);
             break;
         }
         PyList_SET_ITEM(list, (Py_ssize_t)m, pair);
     }
+    Py_DECREF(capsule);
     return list;
 }
 
@@ -212,31 +234,33 @@ static PyObject *load_scene(PyObject *self, PyObject *args, PyObject *kwargs)
     PyObject *path = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&:load_scene", keywords, path_bytes, &path))
         return NULL;
-    glcollide_scene *scene = NULL;
+    glcollide_world *world = NULL;
     int status;
     const char *file = PyBytes_AS_STRING(path);
     glcollide_python_capture_begin();
-    Py_BEGIN_ALLOW_THREADS status = glcollide_scene_load(file, &scene);
+    Py_BEGIN_ALLOW_THREADS status = glcollide_world_load(file, &world);
     Py_END_ALLOW_THREADS glcollide_python_capture_end();
     Py_DECREF(path);
     if (status != GLCOLLIDE_OK)
         return glcollide_python_raise(status);
-    npy_intp k = (npy_intp)scene->object_count;
+    npy_intp k = (npy_intp)glcollide_world_object_count(world);
     npy_intp dims[2] = {k, 7};
     PyObject *mesh_index = PyArray_SimpleNew(1, dims, NPY_UINT32);
     PyObject *poses = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
-    PyObject *meshes = mesh_index && poses ? scene_meshes(scene) : NULL;
-    if (meshes) {
+    if (mesh_index && poses) {
         uint32_t *index = PyArray_DATA((PyArrayObject *)mesh_index);
         double *pose = PyArray_DATA((PyArrayObject *)poses);
         for (npy_intp o = 0; o < k; o++) {
-            const glcollide_object *object = &scene->objects[o];
+            const glcollide_object *object = glcollide_world_object(world, (uint32_t)o);
             index[o] = object->mesh;
-            memcpy(pose + 7 * o, object->translation, sizeof object->translation);
-            memcpy(pose + 7 * o + 3, object->rotation, sizeof object->rotation);
+            memcpy(pose + 7 * o, object->pose.translation, sizeof object->pose.translation);
+            memcpy(pose + 7 * o + 3, object->pose.rotation, sizeof object->pose.rotation);
         }
     }
-    glcollide_scene_destroy(&scene);
+    /* the world goes with the meshes' arrays (or now, on error) */
+    PyObject *meshes = mesh_index && poses ? scene_meshes(world) : NULL;
+    if (!meshes && (!mesh_index || !poses))
+        glcollide_world_destroy(&world);
     if (!meshes) {
         Py_XDECREF(mesh_index);
         Py_XDECREF(poses);

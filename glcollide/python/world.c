@@ -319,8 +319,8 @@ static int set_poses_all(glcollide_world *world, const int64_t *objects, const d
 {
     for (size_t i = 0; i < k; i++) {
         const glcollide_object *now = glcollide_world_object(world, (uint32_t)objects[i]);
-        memcpy(saved + 7 * i, now->translation, sizeof now->translation);
-        memcpy(saved + 7 * i + 3, now->rotation, sizeof now->rotation);
+        memcpy(saved + 7 * i, now->pose.translation, sizeof now->pose.translation);
+        memcpy(saved + 7 * i + 3, now->pose.rotation, sizeof now->pose.rotation);
     }
     for (size_t i = 0; i < k; i++) {
         const double *p = poses + 7 * i;
@@ -445,8 +445,8 @@ static PyObject *world_poses(world_object *w, PyObject *unused)
         uint32_t *mesh = PyArray_DATA((PyArrayObject *)meshes);
         for (size_t o = 0; o < n; o++) {
             const glcollide_object *object = glcollide_world_object(w->world, (uint32_t)o);
-            memcpy(rows + 7 * o, object->translation, sizeof object->translation);
-            memcpy(rows + 7 * o + 3, object->rotation, sizeof object->rotation);
+            memcpy(rows + 7 * o, object->pose.translation, sizeof object->pose.translation);
+            memcpy(rows + 7 * o + 3, object->pose.rotation, sizeof object->pose.rotation);
             mesh[o] = object->mesh;
         }
     }
@@ -474,7 +474,7 @@ static PyObject *world_boxes(world_object *w, PyObject *unused)
             if (local->min[0] > local->max[0]) /* no faces: a box nothing meets */
                 box = (glcollide_aabb){{NAN, NAN, NAN}, {NAN, NAN, NAN}};
             else
-                glcollide_aabb_place(local, object, &box);
+                glcollide_aabb_place(local, &object->pose, &box);
             memcpy(rows + 6 * o, box.min, sizeof box.min);
             memcpy(rows + 6 * o + 3, box.max, sizeof box.max);
         }
@@ -526,11 +526,11 @@ static PyObject *world_query(world_object *w, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|ssdi:query", keywords, &method_name,
                                      &level_name, &options.distance, &options.resolution))
         return NULL;
-    int method = glcollide_method_from_name(method_name);
-    if (method < 0)
-        return glcollide_python_invalid(
-            "query: unknown method '%s' (exact, sap, cullide, far, stencil, convex)", method_name);
-    options.method = (glcollide_method)method;
+    glcollide_python_capture_begin();
+    int known = glcollide_method_from_name(method_name, &options.method);
+    glcollide_python_capture_end();
+    if (known != GLCOLLIDE_OK) /* the library's message, naming the methods */
+        return glcollide_python_raise(known);
     if (parse_level(level_name, &options.level))
         return NULL;
     world_lock(w);

@@ -41,32 +41,37 @@ static int parse_double(const char *text, double *value)
 }
 
 /* "distance I J d" for each pair of result: the exact distances, measured
- * on a world of the scene (at most bound apart, as the pairs are). */
-static int print_distances(const glcollide_scene *scene, const glcollide_query_result *result,
+ * on the world queried (at most bound apart, as the pairs are). */
+static int print_distances(glcollide_world *world, const glcollide_query_result *result,
                            double bound)
 {
-    glcollide_world *world = NULL;
-    int status = glcollide_world_create(&world);
-    for (size_t m = 0; m < scene->mesh_count && status == GLCOLLIDE_OK; m++)
-        status = glcollide_world_add_mesh(world, scene->meshes[m], NULL);
-    for (size_t o = 0; o < scene->object_count && status == GLCOLLIDE_OK; o++)
-        status =
-            glcollide_world_add_object(world, scene->objects[o].mesh, scene->objects[o].translation,
-                                       scene->objects[o].rotation, NULL);
+    int status = GLCOLLIDE_OK;
     for (size_t i = 0; i < result->pair_count && status == GLCOLLIDE_OK; i++) {
         glcollide_distance_result d;
-        const glcollide_object_pair *p = &result->pairs[i];
+        const glcollide_index_pair *p = &result->pairs[i];
         status = glcollide_world_distance(world, p->a, p->b, bound, &d);
         if (status == GLCOLLIDE_OK)
             printf("distance %" PRIu32 " %" PRIu32 " %.17g\n", p->a, p->b, d.distance);
     }
-    glcollide_world_destroy(&world);
     return status;
 }
 
 static int needs_gl(glcollide_method method)
 {
     return method != GLCOLLIDE_METHOD_EXACT && method != GLCOLLIDE_METHOD_SAP;
+}
+
+/* The tool's order of "tri I A J B" lines: by their four numbers as printed
+ * (the library's results are grouped by object pair first). */
+static int compare_printed(const void *x, const void *y)
+{
+    const glcollide_triangle_pair *a = x, *b = y;
+    const uint32_t ka[4] = {a->object_a, a->triangle_a, a->object_b, a->triangle_b};
+    const uint32_t kb[4] = {b->object_a, b->triangle_a, b->object_b, b->triangle_b};
+    for (int k = 0; k < 4; k++)
+        if (ka[k] != kb[k])
+            return ka[k] < kb[k] ? -1 : 1;
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -89,11 +94,8 @@ int main(int argc, char **argv)
                 return fail("%s needs a value", arg);
             i++;
             if (strcmp(arg, "--method") == 0) {
-                int method = glcollide_method_from_name(value);
-                if (method < 0)
-                    return fail("unknown method '%s' (exact, sap, cullide, far, stencil, convex)",
-                                value);
-                options.method = (glcollide_method)method;
+                if (glcollide_method_from_name(value, &options.method) != GLCOLLIDE_OK)
+                    return 2; /* the library said which names it knows */
             } else if (strcmp(arg, "--level") == 0) {
                 if (strcmp(value, "objects") == 0)
                     options.level = GLCOLLIDE_LEVEL_OBJECTS;
@@ -108,8 +110,7 @@ int main(int argc, char **argv)
                 options.resolution = (int)n;
             } else if (strcmp(arg, "--threads") == 0) {
                 double n;
-                if (!parse_double(value, &n) || n != floor(n) || n < 1 ||
-                    n > GLCOLLIDE_WORKERS_MAX)
+                if (!parse_double(value, &n) || n != floor(n) || n < 1 || n > GLCOLLIDE_WORKERS_MAX)
                     return fail("--threads '%s': expected an integer in 1..256", value);
                 options.threads = (int)n;
             } else {
@@ -131,15 +132,15 @@ int main(int argc, char **argv)
         return fail("%s", "no scene given");
     }
 
-    glcollide_scene *scene = NULL;
-    if (glcollide_scene_load(scene_path, &scene) != GLCOLLIDE_OK)
+    glcollide_world *world = NULL;
+    if (glcollide_world_load(scene_path, &world) != GLCOLLIDE_OK)
         return 1; /* the library logged file:line and cause */
     glcollide_context *context = NULL;
     if (needs_gl(options.method) && glcollide_context_create_egl(&context) != GLCOLLIDE_OK) {
-        glcollide_scene_destroy(&scene);
+        glcollide_world_destroy(&world);
         return 1;
     }
-    glcollide_query_result result;
+    glcollide_query_result result = {0};
     glcollide_stencil_result stencil = {0};
     int status;
     if (options.method == GLCOLLIDE_METHOD_STENCIL && options.level == GLCOLLIDE_LEVEL_TRIANGLES) {
@@ -148,16 +149,18 @@ int main(int argc, char **argv)
          * object I with a sample at world (X, Y, Z) inside object J. */
         glcollide_stencil_options stencil_options = glcollide_stencil_default_options();
         stencil_options.resolution = options.resolution;
-        memset(&result, 0, sizeof result);
-        status = glcollide_stencil_run(scene, context, &stencil_options, &stencil);
+        status = glcollide_stencil_run(world, context, &stencil_options, &stencil);
         result.pairs = stencil.pairs;
         result.pair_count = stencil.pair_count;
         result.stats = stencil.stats;
         stencil.pairs = NULL;
     } else {
-        status = glcollide_query_run(scene, context, &options, &result);
+        status = glcollide_world_query(world, context, &options, &result);
     }
     if (status == GLCOLLIDE_OK) {
+        if (result.triangle_pair_count > 1)
+            qsort(result.triangle_pairs, result.triangle_pair_count, sizeof *result.triangle_pairs,
+                  compare_printed);
         for (size_t i = 0; i < result.pair_count; i++)
             printf("pair %" PRIu32 " %" PRIu32 "\n", result.pairs[i].a, result.pairs[i].b);
         for (size_t i = 0; i < result.triangle_pair_count; i++) {
@@ -166,25 +169,26 @@ int main(int argc, char **argv)
                    t->triangle_a, t->object_b, t->triangle_b);
         }
         if (distance_given && options.method == GLCOLLIDE_METHOD_EXACT)
-            status = print_distances(scene, &result, options.distance);
+            status = print_distances(world, &result, options.distance);
         for (size_t i = 0; i < stencil.sample_count; i++) {
             const glcollide_stencil_sample *s = &stencil.samples[i];
-            printf("edge %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 " %.9g %.9g %.9g\n", s->object,
-                   s->vertex_a, s->vertex_b, s->inside, s->position[0], s->position[1],
+            printf("edge %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 " %.9g %.9g %.9g\n",
+                   s->object, s->vertex_a, s->vertex_b, s->inside, s->position[0], s->position[1],
                    s->position[2]);
         }
         if (stats) {
             const glcollide_query_stats *s = &result.stats;
-            size_t triangles = 0;
-            for (size_t i = 0; i < scene->object_count; i++)
-                triangles += scene->meshes[scene->objects[i].mesh]->triangle_count;
+            size_t objects = glcollide_world_object_count(world), triangles = 0;
+            for (uint32_t i = 0; i < objects; i++)
+                triangles += glcollide_world_mesh(world, glcollide_world_object(world, i)->mesh)
+                                 ->triangle_count;
             printf("stats method=%s objects=%zu triangles=%zu time_ms=%.3f aabb_pairs=%" PRIu64
                    " candidates=%" PRIu64 " triangle_tests=%" PRIu64 " pairs=%zu triangle_pairs=%zu"
                    " draw_calls=%" PRIu64 " gpu_syncs=%" PRIu64 " readback_bytes=%" PRIu64
                    " triangles_rasterized=%" PRIu64 " upload_bytes=%" PRIu64
                    " compute_dispatches=%" PRIu64 "\n",
-                   glcollide_method_name(options.method), scene->object_count, triangles,
-                   s->time_ms, s->aabb_pairs, s->candidates, s->triangle_tests, result.pair_count,
+                   glcollide_method_name(options.method), objects, triangles, s->time_ms,
+                   s->aabb_pairs, s->candidates, s->triangle_tests, result.pair_count,
                    result.triangle_pair_count, s->draw_calls, s->gpu_syncs, s->readback_bytes,
                    s->triangles_rasterized, s->upload_bytes, s->compute_dispatches);
         }
@@ -192,7 +196,7 @@ int main(int argc, char **argv)
     glcollide_query_result_clear(&result);
     glcollide_stencil_result_clear(&stencil);
     glcollide_context_destroy(&context);
-    glcollide_scene_destroy(&scene);
+    glcollide_world_destroy(&world);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "glcollide-query: write error: %s\n", strerror(errno));
         return 1;

@@ -12,7 +12,7 @@ int glcollide_result_add_pair(glcollide_query_result *result, uint32_t a, uint32
                                          result->pair_count + 1, sizeof *result->pairs, "query");
     if (status != GLCOLLIDE_OK)
         return status;
-    result->pairs[result->pair_count++] = (glcollide_object_pair){a < b ? a : b, a < b ? b : a};
+    result->pairs[result->pair_count++] = (glcollide_index_pair){a < b ? a : b, a < b ? b : a};
     return GLCOLLIDE_OK;
 }
 
@@ -37,9 +37,9 @@ void glcollide_result_reset(glcollide_query_result *result)
     memset(&result->stats, 0, sizeof result->stats);
 }
 
-int glcollide_object_pair_compare(const void *x, const void *y)
+int glcollide_index_pair_compare(const void *x, const void *y)
 {
-    const glcollide_object_pair *a = x, *b = y;
+    const glcollide_index_pair *a = x, *b = y;
     if (a->a != b->a)
         return a->a < b->a ? -1 : 1;
     return a->b < b->b ? -1 : a->b > b->b;
@@ -53,16 +53,8 @@ static int compare_keys(const uint32_t ka[4], const uint32_t kb[4])
     return 0;
 }
 
-int glcollide_triangle_pair_compare(const void *x, const void *y)
-{
-    const glcollide_triangle_pair *a = x, *b = y;
-    const uint32_t ka[4] = {a->object_a, a->triangle_a, a->object_b, a->triangle_b};
-    const uint32_t kb[4] = {b->object_a, b->triangle_a, b->object_b, b->triangle_b};
-    return compare_keys(ka, kb);
-}
-
 /* Grouped order: object pair first, then the triangles. */
-static int compare_grouped(const void *x, const void *y)
+int glcollide_triangle_pair_compare(const void *x, const void *y)
 {
     const glcollide_triangle_pair *a = x, *b = y;
     const uint32_t ka[4] = {a->object_a, a->object_b, a->triangle_a, a->triangle_b};
@@ -70,7 +62,7 @@ static int compare_grouped(const void *x, const void *y)
     return compare_keys(ka, kb);
 }
 
-/* compare_grouped's order, inline: a before b? */
+/* glcollide_triangle_pair_compare's order, inline: a before b? */
 static inline int grouped_before(const glcollide_triangle_pair *a, const glcollide_triangle_pair *b)
 {
     uint64_t ha = (uint64_t)a->object_a << 32 | a->object_b;
@@ -93,7 +85,7 @@ static void sort_grouped(glcollide_triangle_pair *t, size_t n, int depth)
 {
     while (n > 16) {
         if (depth-- == 0) {
-            glcollide_sort(t, n, sizeof *t, compare_grouped);
+            glcollide_sort(t, n, sizeof *t, glcollide_triangle_pair_compare);
             return;
         }
         glcollide_triangle_pair a = t[0], b = t[n / 2], c = t[n - 1], pivot;
@@ -147,7 +139,7 @@ static void sort_grouped_all(glcollide_triangle_pair *t, size_t n)
     sort_grouped(t, n, depth);
 }
 
-static int pair_before(const glcollide_triangle_pair *t, const glcollide_object_pair *p)
+static int pair_before(const glcollide_triangle_pair *t, const glcollide_index_pair *p)
 {
     return t->object_a < p->a || (t->object_a == p->a && t->object_b < p->b);
 }
@@ -156,7 +148,7 @@ int glcollide_result_group(glcollide_query_result *result)
 {
     if (result->pair_count > 1)
         glcollide_sort(result->pairs, result->pair_count, sizeof *result->pairs,
-                       glcollide_object_pair_compare);
+                       glcollide_index_pair_compare);
     /* The methods append each pair's triangle pairs together, pairs in
      * order: then only each group is sorted. */
     size_t n = result->triangle_pair_count, start = 0;

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Scenes: meshes and their rigid instances, from a scene file or from code. */
+/*
+ * Scene files: meshes and their rigid instances, loaded into a world
+ * (glcollide_world_load), which takes the meshes it loads.
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "mesh/mesh_text.h"
 #include "world/world.h"
@@ -10,125 +13,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int glcollide_scene_create(glcollide_scene **out)
-{
-    if (!out)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "scene: out is NULL");
-    *out = calloc(1, sizeof **out);
-    return *out ? GLCOLLIDE_OK
-                : glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "scene: out of memory");
-}
-
-void glcollide_scene_destroy(glcollide_scene **scene)
-{
-    if (!scene || !*scene)
-        return;
-    for (size_t i = 0; i < (*scene)->mesh_count; i++)
-        glcollide_mesh_destroy(&(*scene)->meshes[i]);
-    free((*scene)->meshes);
-    free((*scene)->objects);
-    free((*scene)->path);
-    free(*scene);
-    *scene = NULL;
-}
-
-int glcollide_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh, uint32_t *index)
-{
-    if (!scene || !mesh) {
-        glcollide_mesh_destroy(&mesh);
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "scene: add_mesh with NULL");
-    }
-    glcollide_mesh **meshes =
-        glcollide_realloc_array(scene->meshes, scene->mesh_count + 1, sizeof *meshes);
-    if (!meshes || scene->mesh_count >= UINT32_MAX) {
-        if (meshes)
-            scene->meshes = meshes;
-        glcollide_mesh_destroy(&mesh);
-        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "scene: out of memory");
-    }
-    scene->meshes = meshes;
-    if (index)
-        *index = (uint32_t)scene->mesh_count;
-    scene->meshes[scene->mesh_count++] = mesh;
-    return GLCOLLIDE_OK;
-}
-
-void glcollide_scene_clear_objects(glcollide_scene *scene)
-{
-    if (scene)
-        scene->object_count = 0;
-}
-
-int glcollide_scene_replace_mesh(glcollide_scene *scene, uint32_t index, glcollide_mesh *mesh)
-{
-    if (!scene || !mesh || index >= scene->mesh_count) {
-        glcollide_mesh_destroy(&mesh);
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "scene: replace_mesh: bad arguments");
-    }
-    glcollide_mesh_destroy(&scene->meshes[index]);
-    scene->meshes[index] = mesh;
-    return GLCOLLIDE_OK;
-}
-
-/* Unit quaternion check: within 1e-6 of unit length, then normalised. */
-static int normalise_rotation(const double in[4], double out[4])
-{
-    double n2 = in[0] * in[0] + in[1] * in[1] + in[2] * in[2] + in[3] * in[3];
-    if (!isfinite(n2) || fabs(sqrt(n2) - 1.0) > 1e-6)
-        return 0;
-    double inv = 1.0 / sqrt(n2);
-    for (int k = 0; k < 4; k++)
-        out[k] = in[k] * inv;
-    return 1;
-}
-
-static int add_object(glcollide_scene *scene, uint32_t mesh, const double translation[3],
-                      const double rotation[4], uint32_t *index, const char *where)
-{
-    if (mesh >= scene->mesh_count)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "%sobject refers to mesh %u, only %zu meshes", where, mesh,
-                              scene->mesh_count);
-    glcollide_object object = {.mesh = mesh};
-    for (int k = 0; k < 3; k++) {
-        if (!isfinite(translation[k]))
-            return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                                  "%sobject translation is not finite", where);
-        object.translation[k] = translation[k];
-    }
-    if (!normalise_rotation(rotation, object.rotation))
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "%sobject rotation (%g %g %g %g) is not a unit quaternion", where,
-                              rotation[0], rotation[1], rotation[2], rotation[3]);
-    if (scene->object_count >= UINT32_MAX)
-        return glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "%stoo many objects", where);
-    glcollide_object *objects =
-        glcollide_realloc_array(scene->objects, scene->object_count + 1, sizeof *objects);
-    if (!objects)
-        return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "scene: out of memory");
-    scene->objects = objects;
-    if (index)
-        *index = (uint32_t)scene->object_count;
-    scene->objects[scene->object_count++] = object;
-    return GLCOLLIDE_OK;
-}
-
-int glcollide_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double translation[3],
-                               const double rotation[4], uint32_t *index)
-{
-    if (!scene || !translation || !rotation)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "scene: add_object with NULL");
-    return add_object(scene, mesh, translation, rotation, index, "scene: ");
-}
-
 /* ---------------------------------------------------------------- scene files */
 
 /* Scene files go through the mesh loaders' tokenizer (glcollide_text):
  * the same blanks, '#' comments, line numbers and quoting of bad tokens. */
 typedef struct scene_parser {
     glcollide_text text;
-    glcollide_scene *scene;
+    glcollide_world *world;
     glcollide_scene_mesh_loader load_mesh;
     void *user;
 } scene_parser;
@@ -240,7 +131,7 @@ static int parse_mesh_line(scene_parser *parser)
     glcollide_log_set_prefix(previous);
     if (status)
         return status;
-    return glcollide_scene_add_mesh(parser->scene, mesh, NULL);
+    return glcollide_world_take_mesh(parser->world, mesh, NULL);
 }
 
 static int parse_object_line(scene_parser *parser)
@@ -255,19 +146,22 @@ static int parse_object_line(scene_parser *parser)
     int status = expect_line_end(parser);
     if (status)
         return status;
-    const glcollide_scene *scene = parser->scene;
-    if (values[0] < 0 || values[0] != floor(values[0]) || values[0] >= (double)scene->mesh_count)
+    size_t mesh_count = glcollide_world_mesh_count(parser->world);
+    if (values[0] < 0 || values[0] != floor(values[0]) || values[0] >= (double)mesh_count)
         return glcollide_text_fail(&parser->text, GLCOLLIDE_ERROR_PARSE,
                                    "object refers to mesh %g, but %zu meshes are defined above",
-                                   values[0], scene->mesh_count);
+                                   values[0], mesh_count);
     char where[4200];
     snprintf(where, sizeof where, "%s:%zu: ", parser->text.name, parser->text.line);
-    status = add_object(parser->scene, (uint32_t)values[0], values + 1, values + 4, NULL, where);
+    glcollide_object object;
+    status = glcollide_world_pose_check(values + 1, values + 4, (uint32_t)values[0], where, &object);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_world_add_object_as_is(parser->world, &object, NULL);
     return status == GLCOLLIDE_ERROR_INVALID_ARGUMENT ? GLCOLLIDE_ERROR_PARSE : status;
 }
 
-int glcollide_scene_parse(const char *data, size_t size, const char *path,
-                          glcollide_scene_mesh_loader load_mesh, void *user, glcollide_scene *scene)
+int glcollide_world_parse(const char *data, size_t size, const char *path,
+                          glcollide_scene_mesh_loader load_mesh, void *user, glcollide_world *world)
 {
     /* Tokens end at blanks, so a NUL would end a path or a number silently
      * in C strings: a scene file is text. */
@@ -279,7 +173,7 @@ int glcollide_scene_parse(const char *data, size_t size, const char *path,
         return glcollide_fail(GLCOLLIDE_ERROR_PARSE, "%s:%zu: NUL byte (a scene file is text)",
                               path, line);
     }
-    scene_parser parser = {.scene = scene, .load_mesh = load_mesh, .user = user};
+    scene_parser parser = {.world = world, .load_mesh = load_mesh, .user = user};
     glcollide_text_init(&parser.text, data, size, path, 1);
     int status = GLCOLLIDE_OK;
     while (status == GLCOLLIDE_OK && glcollide_text_skip_empty_lines(&parser.text)) {
@@ -301,7 +195,7 @@ int glcollide_scene_parse(const char *data, size_t size, const char *path,
     return status;
 }
 
-int glcollide_scene_load(const char *path, glcollide_scene **out)
+int glcollide_world_load(const char *path, glcollide_world **out)
 {
     if (!path || !out)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "scene: NULL path or out");
@@ -310,17 +204,15 @@ int glcollide_scene_load(const char *path, glcollide_scene **out)
     int status = glcollide_file_read(path, "scene ", &data, &size);
     if (status != GLCOLLIDE_OK)
         return status;
-    glcollide_scene *scene = NULL;
-    status = glcollide_scene_create(&scene);
-    if (status == GLCOLLIDE_OK && !(scene->path = glcollide_strdup(path)))
-        status = glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY, "scene: out of memory");
+    glcollide_world *world = NULL;
+    status = glcollide_world_create(&world);
     if (status == GLCOLLIDE_OK)
-        status = glcollide_scene_parse(data, size, path, load_mesh_file, NULL, scene);
+        status = glcollide_world_parse(data, size, path, load_mesh_file, NULL, world);
     free(data);
     if (status != GLCOLLIDE_OK) {
-        glcollide_scene_destroy(&scene);
+        glcollide_world_destroy(&world);
         return status;
     }
-    *out = scene;
+    *out = world;
     return GLCOLLIDE_OK;
 }

@@ -83,24 +83,35 @@ void glcollide_world_destroy(glcollide_world **world)
     free(w->outcomes);
     free(w->exact_boxes);
     free(w->exact_synced);
-    glcollide_pair_list_release(&w->pairs);
+    glcollide_pair_list_clear(&w->pairs);
     glcollide_workspace_release(&w->workspace);
     glcollide_distance_scratch_release(&w->distance);
     glcollide_world_scratch_release(&w->scratch);
-    glcollide_pair_list_release(&w->contact_candidates);
+    glcollide_pair_list_clear(&w->contact_candidates);
     glcollide_posed_pair_release(&w->posed);
     space_release(w->space);
-    free(w->slots);
-    free(w->taking_part);
-    free(w->regions);
-    free(w->tight_boxes);
-    free(w->tight_at);
-    free(w->triangle_boxes);
-    free(w->ranges);
-    free(w->group_keys);
-    free(w->group_boxes);
+    if (w->method_kind)
+        w->method_kind->release(w->method_scratch);
+    for (size_t m = 0; m < w->owned_count; m++)
+        glcollide_mesh_destroy(&w->owned[m]);
+    free(w->owned);
     free(w);
     *world = NULL;
+}
+
+void *glcollide_world_method_scratch(const glcollide_world *world,
+                                     const glcollide_world_method_kind *kind)
+{
+    return world->method_kind == kind ? world->method_scratch : NULL;
+}
+
+void glcollide_world_set_method_scratch(glcollide_world *world,
+                                        const glcollide_world_method_kind *kind, void *scratch)
+{
+    if (world->method_kind && world->method_scratch != scratch)
+        world->method_kind->release(world->method_scratch);
+    world->method_kind = kind;
+    world->method_scratch = scratch;
 }
 
 static void rebox_mesh_objects(glcollide_world *world, uint32_t m);
@@ -190,6 +201,22 @@ int glcollide_world_add_mesh(glcollide_world *world, const glcollide_mesh *mesh,
     return GLCOLLIDE_OK;
 }
 
+int glcollide_world_take_mesh(glcollide_world *world, glcollide_mesh *mesh, uint32_t *index)
+{
+    int status =
+        world ? glcollide_array_reserve((void **)&world->owned, &world->owned_capacity,
+                                        world->owned_count + 1, sizeof *world->owned, "world")
+              : GLCOLLIDE_ERROR_INVALID_ARGUMENT;
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_world_add_mesh(world, mesh, index);
+    if (status != GLCOLLIDE_OK) {
+        glcollide_mesh_destroy(&mesh);
+        return status;
+    }
+    world->owned[world->owned_count++] = mesh;
+    return GLCOLLIDE_OK;
+}
+
 int glcollide_world_add_mesh_with_bvh(glcollide_world *world, const glcollide_mesh *mesh,
                                       glcollide_bvh *bvh, uint32_t *index)
 {
@@ -246,7 +273,7 @@ int glcollide_world_mesh_changed(glcollide_world *world, uint32_t index, size_t 
     if ((status = mesh_bounds(mesh, &entry->bounds)) != GLCOLLIDE_OK)
         return status;
     if (entry->bvh && !entry->bvh_borrowed) /* a borrowed one is the caller's to refit */
-        glcollide_bvh_refit(entry->bvh, mesh->positions);
+        glcollide_bvh_refit_positions(entry->bvh, mesh->positions);
     entry->solid = entry->solid == 0 ? 0 : -1; /* topology kept: open stays open */
     entry->crossing = -1;                      /* moved vertices may cross */
     entry->previous_change = entry->changed_at;
@@ -259,29 +286,27 @@ int glcollide_world_mesh_changed(glcollide_world *world, uint32_t index, size_t 
 
 /* ------------------------------------------------------------- objects */
 
-/* Unit quaternion check: within 1e-6 of unit length, then normalised (the
- * rule of scenes). */
-static int pose_from(const double translation[3], const double rotation[4], uint32_t mesh,
-                     glcollide_object *pose)
+int glcollide_world_pose_check(const double translation[3], const double rotation[4], uint32_t mesh,
+                               const char *where, glcollide_object *pose)
 {
     if (!translation || !rotation)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "world: NULL pose");
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "%sNULL pose", where);
     for (int k = 0; k < 3; k++)
         if (!isfinite(translation[k]))
             return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                                  "world: object translation is not finite");
+                                  "%sobject translation is not finite", where);
     double n2 = rotation[0] * rotation[0] + rotation[1] * rotation[1] + rotation[2] * rotation[2] +
                 rotation[3] * rotation[3];
     if (!isfinite(n2) || fabs(sqrt(n2) - 1.0) > 1e-6)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "world: object rotation (%g %g %g %g) is not a unit quaternion",
+                              "%sobject rotation (%g %g %g %g) is not a unit quaternion", where,
                               rotation[0], rotation[1], rotation[2], rotation[3]);
     pose->mesh = mesh;
     double inv = 1.0 / sqrt(n2);
     for (int k = 0; k < 3; k++)
-        pose->translation[k] = translation[k];
+        pose->pose.translation[k] = translation[k];
     for (int k = 0; k < 4; k++)
-        pose->rotation[k] = rotation[k] * inv;
+        pose->pose.rotation[k] = rotation[k] * inv;
     return GLCOLLIDE_OK;
 }
 
@@ -290,7 +315,8 @@ static void rebox_mesh_objects(glcollide_world *world, uint32_t m)
 {
     for (size_t o = 0; o < world->object_count; o++)
         if (world->objects[o].mesh == m)
-            glcollide_aabb_place(&world->meshes[m].bounds, &world->objects[o], &world->boxes[o]);
+            glcollide_aabb_place(&world->meshes[m].bounds, &world->objects[o].pose,
+                                 &world->boxes[o]);
 }
 
 static int reserve_objects(glcollide_world *world, size_t count)
@@ -309,12 +335,12 @@ static int reserve_objects(glcollide_world *world, size_t count)
 static void place(glcollide_world *world, size_t o, const glcollide_object *pose)
 {
     world->objects[o] = *pose;
-    glcollide_aabb_place(&world->meshes[pose->mesh].bounds, pose, &world->boxes[o]);
+    glcollide_aabb_place(&world->meshes[pose->mesh].bounds, &pose->pose, &world->boxes[o]);
     world->changed_at[o] = ++world->clock;
 }
 
-/* Adds an object with its pose as given (no check but the mesh index). */
-static int append_object(glcollide_world *world, const glcollide_object *pose, uint32_t *index)
+int glcollide_world_add_object_as_is(glcollide_world *world, const glcollide_object *pose,
+                                     uint32_t *index)
 {
     if (pose->mesh >= world->mesh_count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
@@ -337,8 +363,8 @@ int glcollide_world_add_object(glcollide_world *world, uint32_t mesh, const doub
     if (!world)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "world: add_object with NULL");
     glcollide_object pose;
-    int status = pose_from(translation, rotation, mesh, &pose);
-    return status == GLCOLLIDE_OK ? append_object(world, &pose, index) : status;
+    int status = glcollide_world_pose_check(translation, rotation, mesh, "world: ", &pose);
+    return status == GLCOLLIDE_OK ? glcollide_world_add_object_as_is(world, &pose, index) : status;
 }
 
 int glcollide_world_set_pose(glcollide_world *world, uint32_t object, const double translation[3],
@@ -348,11 +374,12 @@ int glcollide_world_set_pose(glcollide_world *world, uint32_t object, const doub
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "world: set_pose: no object %u",
                               object);
     glcollide_object pose;
-    int status = pose_from(translation, rotation, world->objects[object].mesh, &pose);
+    int status = glcollide_world_pose_check(translation, rotation, world->objects[object].mesh,
+                                            "world: ", &pose);
     const glcollide_object *now = &world->objects[object];
     if (status == GLCOLLIDE_OK &&
-        !(memcmp(now->translation, pose.translation, sizeof pose.translation) == 0 &&
-          memcmp(now->rotation, pose.rotation, sizeof pose.rotation) == 0))
+        !(memcmp(now->pose.translation, pose.pose.translation, sizeof pose.pose.translation) == 0 &&
+          memcmp(now->pose.rotation, pose.pose.rotation, sizeof pose.pose.rotation) == 0))
         place(world, object, &pose); /* the same pose again is no change: caches stay */
     return status;
 }
@@ -380,21 +407,9 @@ const glcollide_object *glcollide_world_object(const glcollide_world *world, uin
     return world && object < world->object_count ? &world->objects[object] : NULL;
 }
 
-int glcollide_world_from_scene(const glcollide_scene *scene, glcollide_world **out)
+const glcollide_mesh *glcollide_world_mesh(const glcollide_world *world, uint32_t mesh)
 {
-    glcollide_world *world = NULL;
-    int status = glcollide_world_create(&world);
-    for (size_t m = 0; m < scene->mesh_count && status == GLCOLLIDE_OK; m++)
-        status = glcollide_world_add_mesh(world, scene->meshes[m], NULL);
-    if (status == GLCOLLIDE_OK)
-        status = reserve_objects(world, scene->object_count);
-    /* Poses as the scene holds them: the same world positions as before. */
-    for (size_t o = 0; o < scene->object_count && status == GLCOLLIDE_OK; o++)
-        status = append_object(world, &scene->objects[o], NULL);
-    if (status != GLCOLLIDE_OK)
-        glcollide_world_destroy(&world);
-    *out = world;
-    return status;
+    return world && mesh < world->mesh_count ? world->meshes[mesh].mesh : NULL;
 }
 
 /* ------------------------------------------------------------- derived */
@@ -507,11 +522,11 @@ static void exact_box(const glcollide_world *world, size_t o, glcollide_aabb *bo
     const glcollide_object *pose = &world->objects[o];
     const glcollide_mesh *mesh = world->meshes[pose->mesh].mesh;
     double m[9];
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(&pose->pose, m);
     glcollide_aabb_empty(box);
     for (size_t i = 0; i < 3 * mesh->triangle_count; i++) {
         double p[3];
-        glcollide_place_point(pose, m, mesh->positions + 3 * (size_t)mesh->triangles[i], p);
+        glcollide_place_point(&pose->pose, m, mesh->positions + 3 * (size_t)mesh->triangles[i], p);
         glcollide_aabb_add_point(box, p);
     }
 }
@@ -568,7 +583,7 @@ static int space_reserve(glcollide_world_space *space, size_t n)
     grown = grown < c3 ? grown : c3;
     grown = grown < c4 ? grown : c4;
     for (size_t i = before; i < grown; i++) {
-        space->objects[i] = (glcollide_world_mesh){0};
+        space->objects[i] = (glcollide_world_placed){0};
         space->synced_at[i] = 0;
         space->position_capacity[i] = 0;
     }
@@ -581,7 +596,7 @@ static int space_sync_object(glcollide_world *world, glcollide_world_space *spac
 {
     const glcollide_object *pose = &world->objects[o];
     const glcollide_mesh *mesh = world->meshes[pose->mesh].mesh;
-    glcollide_world_mesh *w = &space->objects[o];
+    glcollide_world_placed *w = &space->objects[o];
     if (w->mesh == mesh && space->synced_at[o] >= glcollide_world_object_changed_at(world, o))
         return GLCOLLIDE_OK;
     size_t doubles = 3 * mesh->vertex_count;
@@ -596,7 +611,7 @@ static int space_sync_object(glcollide_world *world, glcollide_world_space *spac
         space->position_capacity[o] = doubles;
     }
     w->mesh = mesh;
-    glcollide_object_transform_points(pose, mesh->positions, mesh->vertex_count, w->positions);
+    glcollide_pose_transform_points(&pose->pose, mesh->positions, mesh->vertex_count, w->positions);
     glcollide_aabb_empty(&w->bounds);
     for (size_t t = 0; t < 3 * mesh->triangle_count; t++)
         glcollide_aabb_add_point(&w->bounds, w->positions + 3 * (size_t)mesh->triangles[t]);
@@ -627,7 +642,7 @@ int glcollide_world_space_get(glcollide_world *world, const glcollide_world_spac
 
 void glcollide_world_scratch_release(glcollide_world_scratch *scratch)
 {
-    glcollide_pair_list_release(&scratch->pairs);
+    glcollide_pair_list_clear(&scratch->pairs);
     glcollide_workspace_release(&scratch->sap);
     glcollide_workspace_release(&scratch->boxes);
 }
@@ -637,7 +652,7 @@ int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
                                          double margin, glcollide_query_result *result,
                                          glcollide_world_scratch *scratch)
 {
-    const glcollide_world_mesh *objects[2] = {&space->objects[i], &space->objects[j]};
+    const glcollide_world_placed *objects[2] = {&space->objects[i], &space->objects[j]};
     size_t count = 0;
     for (int s = 0; s < 2; s++)
         for (size_t t = 0; t < objects[s]->mesh->triangle_count; t++)
@@ -658,7 +673,7 @@ int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
     for (int s = 0; s < 2; s++) {
         if (s == 1)
             first_of_j = n;
-        const glcollide_world_mesh *w = objects[s];
+        const glcollide_world_placed *w = objects[s];
         for (size_t t = 0; t < w->mesh->triangle_count; t++) {
             if (flags && !flags[s ? j : i][t])
                 continue;
@@ -671,8 +686,8 @@ int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
     }
     glcollide_pair_list *pairs = &scratch->pairs;
     pairs->count = 0;
-    int status = glcollide_sap_pairs_across(boxes, first_of_j, boxes + first_of_j, n - first_of_j,
-                                            margin, pairs, &scratch->sap);
+    int status = glcollide_sap_pairs_across_ws(boxes, first_of_j, boxes + first_of_j,
+                                               n - first_of_j, margin, pairs, &scratch->sap);
     for (size_t k = 0; k < pairs->count && status == GLCOLLIDE_OK; k++)
         status = glcollide_result_add_triangle_pair(result, i, ids[pairs->pairs[k].a], j,
                                                     ids[first_of_j + pairs->pairs[k].b]);

@@ -22,12 +22,12 @@
 typedef int (*glcollide_scene_mesh_loader)(const char *scene_path, const char *mesh_path,
                                            double scale, glcollide_mesh **out, void *user);
 
-/* The scene file format (glcollide_scene_load) on a buffer, adding meshes
- * (through load_mesh) and objects to scene. For glcollide_scene_load and the
- * fuzz harness, which loads no files. */
-int glcollide_scene_parse(const char *data, size_t size, const char *path,
+/* The scene file format (glcollide_world_load) on a buffer, adding the
+ * meshes (through load_mesh; the world takes them) and objects to world.
+ * For glcollide_world_load and the fuzz harness, which loads no files. */
+int glcollide_world_parse(const char *data, size_t size, const char *path,
                           glcollide_scene_mesh_loader load_mesh, void *user,
-                          glcollide_scene *scene);
+                          glcollide_world *world);
 
 /* A mesh registered in a world: borrowed, with what is derived from it once. */
 typedef struct glcollide_world_mesh_entry {
@@ -64,6 +64,25 @@ typedef struct glcollide_world_scratch {
 
 void glcollide_world_scratch_release(glcollide_world_scratch *scratch);
 
+/*
+ * What a query method keeps in a world between frames (the culling
+ * queries' per-object slots and boxes), behind one pointer: the method
+ * makes it on first use and the world releases it through its kind when it
+ * is destroyed. As with the GL context's cache table, the world names no
+ * method: a lower layer never calls a higher one.
+ */
+typedef struct glcollide_world_method_kind {
+    const char *name;
+    void (*release)(void *scratch); /* frees scratch too */
+} glcollide_world_method_kind;
+
+/* The method scratch of kind in world, NULL when none was set. */
+void *glcollide_world_method_scratch(const glcollide_world *world,
+                                     const glcollide_world_method_kind *kind);
+/* Keeps scratch (not NULL) under kind, releasing what another kind kept. */
+void glcollide_world_set_method_scratch(glcollide_world *world,
+                                        const glcollide_world_method_kind *kind, void *scratch);
+
 struct glcollide_world {
     uint64_t id; /* unique in the process: GPU caches tell worlds apart by it */
     glcollide_world_mesh_entry *meshes;
@@ -92,19 +111,11 @@ struct glcollide_world {
     uint64_t *exact_synced;
     size_t exact_capacity, exact_synced_capacity;
     struct glcollide_world_space *space; /* world positions, for the methods that need them */
-    /* The culling methods' scratch (query_cull.c), kept between frames. */
-    int32_t *slots;                 /* per object: its place among those taking part, or -1 */
-    uint32_t *taking_part;          /* the objects taking part */
-    glcollide_aabb *regions;        /* per object taking part */
-    glcollide_aabb *tight_boxes;    /* per object: placed BVH nodes (when paired) */
-    uint64_t *tight_at;             /* per object: 1 + its change clock when placed, 0 never */
-    glcollide_aabb *triangle_boxes; /* per triangle left */
-    size_t *ranges;                 /* per object taking part: its triangles left, 2 each */
-    struct glcollide_group_key *group_keys; /* per object taking part: far groups' sort */
-    glcollide_aabb *group_boxes;            /* per object taking part: their unions */
-    size_t tight_box_capacity, tight_at_capacity;
-    size_t slot_capacity, taking_part_capacity, region_capacity, triangle_box_capacity,
-        range_capacity, group_key_capacity, group_box_capacity;
+    glcollide_mesh **owned;              /* the meshes the world took (glcollide_world_take_mesh) */
+    size_t owned_count, owned_capacity;
+    /* A method's scratch (glcollide_world_method_scratch), kept between frames. */
+    const glcollide_world_method_kind *method_kind;
+    void *method_scratch;
 };
 
 /* When object o last changed: its pose or its mesh. */
@@ -157,17 +168,17 @@ int glcollide_world_exact_boxes(glcollide_world *world, const glcollide_aabb **b
 /* ------------------------------------------------------------- world space */
 
 /* One object with its positions in world space. */
-typedef struct glcollide_world_mesh {
+typedef struct glcollide_world_placed {
     const glcollide_mesh *mesh;
     double *positions;     /* world space, 3 * vertex_count */
     glcollide_aabb bounds; /* of the positions triangles use */
-} glcollide_world_mesh;
+} glcollide_world_placed;
 
 /* Every object of a world in world space: for the methods that draw or test
  * world positions (cullide, far, stencil, convex). Kept by the world and
  * brought up to date for the objects changed since. */
 typedef struct glcollide_world_space {
-    glcollide_world_mesh *objects; /* object_count entries */
+    glcollide_world_placed *objects; /* object_count entries */
     size_t object_count, object_capacity;
     glcollide_aabb *bounds; /* object_count world boxes (exact) */
     size_t bounds_capacity;
@@ -181,8 +192,19 @@ typedef struct glcollide_world_space {
  * positions, OUT_OF_MEMORY. The pointer stays the world's. */
 int glcollide_world_space_get(glcollide_world *world, const glcollide_world_space **space);
 
-/* A world of the scene's meshes (borrowed) and objects. */
-int glcollide_world_from_scene(const glcollide_scene *scene, glcollide_world **out);
+/* Registers mesh as glcollide_world_add_mesh does and takes it: the world
+ * destroys it with itself (also on error, at once). For loaded worlds. */
+int glcollide_world_take_mesh(glcollide_world *world, glcollide_mesh *mesh, uint32_t *index);
+
+/* The pose rule of glcollide_world_add_object (a finite translation, a
+ * quaternion within 1e-6 of unit length, then normalised) into pose, its
+ * messages starting with where ("world: ", "scene.txt:4: "). */
+int glcollide_world_pose_check(const double translation[3], const double rotation[4], uint32_t mesh,
+                               const char *where, glcollide_object *pose);
+/* Adds an object with its pose as given, unnormalised: checks only the mesh
+ * index. For poses that already passed glcollide_world_pose_check. */
+int glcollide_world_add_object_as_is(glcollide_world *world, const glcollide_object *pose,
+                                     uint32_t *index);
 
 /*
  * Candidate triangle pairs of objects i < j of space: the pairs whose
@@ -204,8 +226,8 @@ typedef int (*glcollide_world_pair_fn)(void *user, uint32_t i, uint32_t j, int w
  * count): the pairs found appended to result in pairs' order, then their
  * triangle pairs, counters added (the same result after grouping whatever
  * threads). Errors: the first task's, OUT_OF_MEMORY. */
-int glcollide_world_pairs_run(glcollide_world *world, const glcollide_pair_list *pairs,
-                              int threads, glcollide_world_pair_fn fn, void *user,
+int glcollide_world_pairs_run(glcollide_world *world, const glcollide_pair_list *pairs, int threads,
+                              glcollide_world_pair_fn fn, void *user,
                               glcollide_query_result *result);
 
 /* ------------------------------------------------------------- results */

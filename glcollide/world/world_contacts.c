@@ -20,12 +20,9 @@ static int add_candidate(uint32_t a, uint32_t b, void *user)
 
 static glcollide_contact_solid solid_of(const glcollide_world *world, uint32_t object)
 {
-    const glcollide_object *pose = &world->objects[object];
-    const glcollide_world_mesh_entry *entry = &world->meshes[pose->mesh];
-    const glcollide_mesh *mesh = entry->mesh;
-    return (glcollide_contact_solid){mesh->positions,      mesh->triangles, mesh->vertex_count,
-                                     mesh->triangle_count, entry->bvh,      *pose,
-                                     entry->solid == 1};
+    const glcollide_object *o = &world->objects[object];
+    const glcollide_world_mesh_entry *entry = &world->meshes[o->mesh];
+    return (glcollide_contact_solid){entry->mesh, entry->bvh, o->pose, entry->solid == 1};
 }
 
 static int check_arguments(const glcollide_world *world, uint32_t a, uint32_t b,
@@ -62,13 +59,13 @@ int glcollide_world_contacts(glcollide_world *world, uint32_t a, uint32_t b, siz
     if (status != GLCOLLIDE_OK || max_contacts == 0 ||
         !glcollide_aabb_overlap(&world->boxes[a], &world->boxes[b]))
         return status;
-    const glcollide_object *pose_a = &world->objects[a], *pose_b = &world->objects[b];
-    const glcollide_world_mesh_entry *ea = &world->meshes[pose_a->mesh];
-    const glcollide_world_mesh_entry *eb = &world->meshes[pose_b->mesh];
+    const glcollide_pose *pose_a = &world->objects[a].pose, *pose_b = &world->objects[b].pose;
+    const glcollide_world_mesh_entry *ea = &world->meshes[world->objects[a].mesh];
+    const glcollide_world_mesh_entry *eb = &world->meshes[world->objects[b].mesh];
     glcollide_pair_list *candidates = &world->contact_candidates;
     candidates->count = 0;
-    if (glcollide_bvh_overlap_objects(ea->bvh, pose_a, eb->bvh, pose_b, 0.0, add_candidate,
-                                      candidates))
+    if (glcollide_bvh_overlap_posed(ea->bvh, pose_a, eb->bvh, pose_b, 0.0, add_candidate,
+                                    candidates))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY; /* logged by the list */
     status = glcollide_posed_contacts(&world->posed, ea->mesh, pose_a, eb->mesh, pose_b,
                                       candidates->pairs, candidates->count, contacts, max_contacts,

@@ -29,9 +29,9 @@
 int glcollide_world_contains_part(const glcollide_world *world, uint32_t outer, uint32_t inner,
                                   double point[3], uint32_t *triangle)
 {
-    const glcollide_object *pose_o = &world->objects[outer], *pose_i = &world->objects[inner];
-    const glcollide_world_mesh_entry *o = &world->meshes[pose_o->mesh];
-    const glcollide_world_mesh_entry *in = &world->meshes[pose_i->mesh];
+    const glcollide_object *object_o = &world->objects[outer], *object_i = &world->objects[inner];
+    const glcollide_world_mesh_entry *o = &world->meshes[object_o->mesh];
+    const glcollide_world_mesh_entry *in = &world->meshes[object_i->mesh];
     if (o->solid != 1 || in->mesh->triangle_count == 0 || o->mesh->triangle_count == 0)
         return 0;
     /* An open inner mesh has no parts listed: its first triangle stands for it. */
@@ -39,14 +39,15 @@ int glcollide_world_contains_part(const glcollide_world *world, uint32_t outer, 
     const uint32_t *parts = in->shell_count ? in->shells : &first;
     size_t count = in->shell_count ? in->shell_count : 1;
     double m[9];
-    glcollide_object_rotation_matrix(pose_i, m);
+    glcollide_pose_rotation_matrix(&object_i->pose, m);
     for (size_t i = 0; i < count; i++) {
         uint32_t vertex = in->mesh->triangles[3 * (size_t)parts[i]];
         double p[3];
-        glcollide_place_point(pose_i, m, in->mesh->positions + 3 * (size_t)vertex, p);
+        glcollide_place_point(&object_i->pose, m, in->mesh->positions + 3 * (size_t)vertex, p);
         if (glcollide_aabb_overlap(&world->boxes[outer],
                                    &(glcollide_aabb){{p[0], p[1], p[2]}, {p[0], p[1], p[2]}}) &&
-            glcollide_point_in_posed_mesh(o->mesh, o->bvh, pose_o, &world->boxes[outer], p)) {
+            glcollide_point_in_posed_mesh(o->mesh, o->bvh, &object_o->pose, &world->boxes[outer],
+                                          p)) {
             if (point)
                 memcpy(point, p, sizeof p);
             if (triangle)
@@ -120,9 +121,9 @@ static int prepare(glcollide_world *world, uint32_t m)
 
 static glcollide_posed_mesh posed(const glcollide_world *world, uint32_t o)
 {
-    const glcollide_object *pose = &world->objects[o];
-    const glcollide_world_mesh_entry *entry = &world->meshes[pose->mesh];
-    return (glcollide_posed_mesh){entry->bvh, entry->mesh->positions, pose, entry->slabs};
+    const glcollide_object *object = &world->objects[o];
+    const glcollide_world_mesh_entry *entry = &world->meshes[object->mesh];
+    return (glcollide_posed_mesh){entry->bvh, entry->mesh->positions, &object->pose, entry->slabs};
 }
 
 /* The distance with object_a < object_b, arguments checked. */

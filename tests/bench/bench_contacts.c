@@ -50,7 +50,7 @@
  * glcollide_ode_trimesh_data_build_*; ode: dCollide without glcollide's
  * override, OPCODE trees prebuilt.
  *
- * Stacks: the stability scenes (tests/ode/ode_scene.c) stepped whole, the time
+ * Stacks: the stability scenes (tests/ode/ode_scenes.c) stepped whole, the time
  * per step (collision + dWorldQuickStep) and the collision alone, median of
  * --repeat runs of --steps steps: primitives (ODE's boxes and cylinders),
  * glcollide (trimeshes, glcollide's space and contacts), ode-trimesh
@@ -104,10 +104,9 @@
 static void pair_mesh_make(ode_mesh *m, const glcollide_mesh *mesh, const double position[3],
                            const double rotation[4])
 {
-    glcollide_object object = {0,
-                               {position[0], position[1], position[2]},
-                               {rotation[0], rotation[1], rotation[2], rotation[3]}};
-    ode_mesh_make(m, mesh, &object);
+    glcollide_pose pose = {{position[0], position[1], position[2]},
+                           {rotation[0], rotation[1], rotation[2], rotation[3]}};
+    ode_mesh_make(m, mesh, &pose);
     TRIMESH_REGISTER(m->data, m->vertices, 3 * sizeof(dReal), (int)mesh->vertex_count, m->indices,
                      (int)(3 * mesh->triangle_count), 3 * sizeof(dTriIndex));
 }
@@ -254,11 +253,11 @@ static dGeomID make_box(const double size[3])
 /* The mesh's lowest point along z once turned by q. */
 static double lowest_z(const glcollide_mesh *mesh, const double q[4])
 {
-    glcollide_object o = {0, {0, 0, 0}, {q[0], q[1], q[2], q[3]}};
+    glcollide_pose o = {{0, 0, 0}, {q[0], q[1], q[2], q[3]}};
     double low = INFINITY;
     for (size_t v = 0; v < mesh->vertex_count; v++) {
         double w[3];
-        glcollide_object_transform_points(&o, mesh->positions + 3 * v, 1, w);
+        glcollide_pose_transform_points(&o, mesh->positions + 3 * v, 1, w);
         low = fmin(low, w[2]);
     }
     return low;
@@ -280,11 +279,11 @@ static int primitive_pair_by_name(const char *name, primitive_pair *s)
     } else if (strcmp(name, "rotor-finger") == 0) {
         s->mesh = data_mesh("rotor_small.off", 0.1);
         s->rotation[0] = s->rotation[2] = sqrt(0.5); /* its axis (z) along x */
-        glcollide_object o = {0, {0, 0, 0}, {s->rotation[0], 0, s->rotation[2], 0}};
+        glcollide_pose o = {{0, 0, 0}, {s->rotation[0], 0, s->rotation[2], 0}};
         double high = -INFINITY;
         for (size_t v = 0; v < s->mesh->vertex_count; v++) {
             double w[3];
-            glcollide_object_transform_points(&o, s->mesh->positions + 3 * v, 1, w);
+            glcollide_pose_transform_points(&o, s->mesh->positions + 3 * v, 1, w);
             high = fmax(high, w[0]);
         }
         s->size[0] = 0.02;

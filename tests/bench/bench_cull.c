@@ -20,6 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "helpers/test_scene.h"
 #include "bench_ode.h"
 
 #include <glcollide/geometry.h>
@@ -59,7 +60,7 @@ static double ode_collide(ode_mesh *a, ode_mesh *b, int mode, int *contacts)
 /* ------------------------------------------------------------ glcollide side */
 
 /* Exact triangle tests on a query's candidate triangle pairs. */
-static size_t exact_tests(const glcollide_scene *scene, const glcollide_query_result *candidates,
+static size_t exact_tests(const test_scene *scene, const glcollide_query_result *candidates,
                           double **world)
 {
     size_t hits = 0;
@@ -80,7 +81,7 @@ typedef struct run_result {
     glcollide_query_stats stats;
 } run_result;
 
-static run_result glcollide_run(const glcollide_scene *scene, glcollide_context *context,
+static run_result glcollide_run(const test_scene *scene, glcollide_context *context,
                                 glcollide_method method, int resolution)
 {
     run_result r = {0};
@@ -90,7 +91,7 @@ static run_result glcollide_run(const glcollide_scene *scene, glcollide_context 
     options.resolution = resolution;
     double start = bench_now_ms();
     glcollide_query_result result;
-    if (glcollide_query_run(scene, context, &options, &result) != GLCOLLIDE_OK) {
+    if (scene_query(scene, context, &options, &result) != GLCOLLIDE_OK) {
         r.ms = NAN;
         return r;
     }
@@ -102,7 +103,8 @@ static run_result glcollide_run(const glcollide_scene *scene, glcollide_context 
         for (size_t o = 0; o < scene->object_count && o < 64; o++) {
             const glcollide_mesh *m = scene->meshes[scene->objects[o].mesh];
             world[o] = malloc(3 * m->vertex_count * sizeof(double));
-            glcollide_object_transform_points(&scene->objects[o], m->positions, m->vertex_count, world[o]);
+            glcollide_pose_transform_points(&scene->objects[o].pose, m->positions, m->vertex_count,
+                                            world[o]);
         }
         r.hits = exact_tests(scene, &result, world);
         for (size_t o = 0; o < 64; o++)
@@ -118,12 +120,12 @@ static void bench_bunnies(glcollide_context *context, int repeat, int resolution
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/tests/scenes/bunnies.scene", GLCOLLIDE_SRCDIR);
-    glcollide_scene *scene = NULL;
-    if (glcollide_scene_load(path, &scene) != GLCOLLIDE_OK)
+    test_scene *scene = NULL;
+    if (scene_load(path, &scene) != GLCOLLIDE_OK)
         return;
     ode_mesh a, b;
-    ode_mesh_make(&a, scene->meshes[0], &scene->objects[0]);
-    ode_mesh_make(&b, scene->meshes[0], &scene->objects[1]);
+    ode_mesh_make(&a, scene->meshes[0], &scene->objects[0].pose);
+    ode_mesh_make(&b, scene->meshes[0], &scene->objects[1].pose);
     double *times = malloc((size_t)repeat * sizeof *times);
     static const char *const ode_names[] = {"ode-rigid", "ode-refit", "ode-rebuild"};
     double ode_ms[3];
@@ -189,30 +191,30 @@ static void bench_bunnies(glcollide_context *context, int repeat, int resolution
     free(times);
     ode_mesh_free(&a);
     ode_mesh_free(&b);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 
 /* A pile of 200 objects, 150 generated and 50 real meshes, packed so that
  * neighbours interpenetrate slightly. */
-static glcollide_scene *pile_scene(void)
+static test_scene *pile_scene(void)
 {
-    glcollide_scene *scene = NULL;
-    glcollide_scene_create(&scene);
+    test_scene *scene = NULL;
+    scene_create(&scene);
     glcollide_mesh *mesh;
     const char *const real[] = {"cow.off", "elephant.off", "knot1.off", "knot2.off", "armadillo.off"};
     size_t first_real = 0;
-    glcollide_mesh_generate_sphere(0.5, 16, 8, &mesh), glcollide_scene_add_mesh(scene, mesh, NULL);
-    glcollide_mesh_generate_box(0.45, 0.3, 0.2, &mesh), glcollide_scene_add_mesh(scene, mesh, NULL);
-    glcollide_mesh_generate_torus(0.4, 0.12, 24, 12, &mesh), glcollide_scene_add_mesh(scene, mesh, NULL);
-    glcollide_mesh_generate_capsule(0.2, 0.3, 16, 4, &mesh), glcollide_scene_add_mesh(scene, mesh, NULL);
-    glcollide_mesh_generate_knot(2, 3, 0.5, 0.08, 96, 8, &mesh), glcollide_scene_add_mesh(scene, mesh, NULL);
+    glcollide_mesh_generate_sphere(0.5, 16, 8, &mesh), scene_add_mesh(scene, mesh, NULL);
+    glcollide_mesh_generate_box(0.45, 0.3, 0.2, &mesh), scene_add_mesh(scene, mesh, NULL);
+    glcollide_mesh_generate_torus(0.4, 0.12, 24, 12, &mesh), scene_add_mesh(scene, mesh, NULL);
+    glcollide_mesh_generate_capsule(0.2, 0.3, 16, 4, &mesh), scene_add_mesh(scene, mesh, NULL);
+    glcollide_mesh_generate_knot(2, 3, 0.5, 0.08, 96, 8, &mesh), scene_add_mesh(scene, mesh, NULL);
     first_real = scene->mesh_count;
     for (size_t i = 0; i < sizeof real / sizeof real[0]; i++) {
         char path[4096];
         if (glcollide_mesh_find_data(real[i], path, sizeof path) || glcollide_mesh_load(path, 1, &mesh))
             continue;
         glcollide_mesh_fit(mesh, 1.0); /* a unit box around the origin */
-        glcollide_scene_add_mesh(scene, mesh, NULL);
+        scene_add_mesh(scene, mesh, NULL);
     }
     uint64_t state = 0x9113u;
     for (int i = 0; i < 200; i++) {
@@ -229,14 +231,14 @@ static glcollide_scene *pile_scene(void)
         double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
         for (int k = 0; k < 4; k++)
             q[k] /= n;
-        glcollide_scene_add_object(scene, m, t, q, NULL);
+        scene_add_object(scene, m, t, q, NULL);
     }
     return scene;
 }
 
 static void bench_pile(glcollide_context *context, int repeat, int resolution)
 {
-    glcollide_scene *scene = pile_scene();
+    test_scene *scene = pile_scene();
     size_t triangles = 0;
     for (size_t o = 0; o < scene->object_count; o++)
         triangles += scene->meshes[scene->objects[o].mesh]->triangle_count;
@@ -254,7 +256,7 @@ static void bench_pile(glcollide_context *context, int repeat, int resolution)
                 int ok = 1;
                 bench_peak_reset();
                 for (int i = 0; i < repeat && ok; i++) {
-                    ok = glcollide_query_run(scene, context, &options, &result) == GLCOLLIDE_OK;
+                    ok = scene_query(scene, context, &options, &result) == GLCOLLIDE_OK;
                     times[i] = result.stats.time_ms;
                     if (ok && i + 1 < repeat)
                         glcollide_query_result_clear(&result);
@@ -283,7 +285,7 @@ static void bench_pile(glcollide_context *context, int repeat, int resolution)
                 free(times);
                 continue;
             }
-            if (glcollide_query_run(scene, context, &options, &result) != GLCOLLIDE_OK)
+            if (scene_query(scene, context, &options, &result) != GLCOLLIDE_OK)
                 continue;
             printf("pile of %zu objects (%zu triangles) %-9s %-7s %8.1f ms  aabb_pairs=%llu "
                    "candidates=%llu pairs=%zu draw_calls=%llu gpu_syncs=%llu readback_bytes=%llu\n",
@@ -297,7 +299,7 @@ static void bench_pile(glcollide_context *context, int repeat, int resolution)
                    (unsigned long long)result.stats.readback_bytes);
             glcollide_query_result_clear(&result);
         }
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 
 int main(int argc, char **argv)

@@ -31,8 +31,8 @@ void bench_fcl_distance_pose(bench_fcl_distance *fcl, const glcollide_object *a,
 {
     fcl->a.reset(new fcl::CollisionObjectd(fcl->meshes[a->mesh]));
     fcl->b.reset(new fcl::CollisionObjectd(fcl->meshes[b->mesh]));
-    bench_fcl_set_pose(fcl->a.get(), a);
-    bench_fcl_set_pose(fcl->b.get(), b);
+    bench_fcl_set_pose(fcl->a.get(), &a->pose);
+    bench_fcl_set_pose(fcl->b.get(), &b->pose);
     fcl->a->computeAABB();
     fcl->b->computeAABB();
 }

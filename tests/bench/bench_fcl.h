@@ -36,10 +36,10 @@ static inline std::shared_ptr<bench_fcl_mesh> bench_fcl_model(const glcollide_me
 }
 
 // The object placed as pose places glcollide's (rotation from its quaternion).
-static inline void bench_fcl_set_pose(fcl::CollisionObjectd *object, const glcollide_object *pose)
+static inline void bench_fcl_set_pose(fcl::CollisionObjectd *object, const glcollide_pose *pose)
 {
     double m[9];
-    glcollide_object_rotation_matrix(pose, m);
+    glcollide_pose_rotation_matrix(pose, m);
     fcl::Matrix3d r;
     r << m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8];
     object->setTransform(

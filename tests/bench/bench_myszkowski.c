@@ -4,7 +4,7 @@
  * real meshes (libcgal-demo, each fitted to unit size) and generated
  * spheres of growing triangle count, medians of --repeat runs (5):
  *
- *   exact:  glcollide_query_run, METHOD_EXACT on the two-object scene (BVHs
+ *   exact:  glcollide_world_query, METHOD_EXACT on a world of the pair (BVHs
  *           built per query, exact triangle tests, containment);
  *   convex: glcollide_myszkowski_test at 256^2, 512^2 and 1024^2 (early
  *           exit; check_solids off, the meshes are checked once up front),
@@ -35,6 +35,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "helpers/test_scene.h"
 #include "bench_ode.h"
 
 #include <glcollide/glcollide.h>
@@ -75,25 +76,25 @@ static glcollide_mesh *copy(const glcollide_mesh *m)
     return mesh;
 }
 
-static glcollide_scene *pair_scene(glcollide_mesh *a, glcollide_mesh *b, double offset)
+static test_scene *pair_scene(glcollide_mesh *a, glcollide_mesh *b, double offset)
 {
-    glcollide_scene *scene = NULL;
+    test_scene *scene = NULL;
     const double t0[3] = {0, 0, 0}, t1[3] = {offset, 0, 0};
     const double q0[4] = {1, 0, 0, 0}, q1[4] = {0.96592583, 0, 0, 0.25881905};
-    if (glcollide_scene_create(&scene) != GLCOLLIDE_OK ||
-        glcollide_scene_add_mesh(scene, copy(a), NULL) != GLCOLLIDE_OK ||
-        glcollide_scene_add_mesh(scene, copy(b), NULL) != GLCOLLIDE_OK ||
-        glcollide_scene_add_object(scene, 0, t0, q0, NULL) != GLCOLLIDE_OK ||
-        glcollide_scene_add_object(scene, 1, t1, q1, NULL) != GLCOLLIDE_OK)
+    if (scene_create(&scene) != GLCOLLIDE_OK ||
+        scene_add_mesh(scene, copy(a), NULL) != GLCOLLIDE_OK ||
+        scene_add_mesh(scene, copy(b), NULL) != GLCOLLIDE_OK ||
+        scene_add_object(scene, 0, t0, q0, NULL) != GLCOLLIDE_OK ||
+        scene_add_object(scene, 1, t1, q1, NULL) != GLCOLLIDE_OK)
         exit(1);
     return scene;
 }
 
-static int exact_answer(const glcollide_scene *scene, glcollide_query_stats *stats)
+static int exact_answer(const test_scene *scene, glcollide_query_stats *stats)
 {
     glcollide_query_options options = glcollide_query_default_options();
     glcollide_query_result result;
-    if (glcollide_query_run(scene, NULL, &options, &result) != GLCOLLIDE_OK)
+    if (scene_query(scene, NULL, &options, &result) != GLCOLLIDE_OK)
         exit(1);
     int touch = result.pair_count > 0;
     if (stats)
@@ -125,7 +126,7 @@ static void gl_counters(bench_row *row, const glcollide_query_stats *stats)
 }
 
 /* Every method on objects 0 and 1 of scene, repeat times each. */
-static placement measure(glcollide_myszkowski *tester, const glcollide_scene *scene, int repeat,
+static placement measure(glcollide_myszkowski *tester, const test_scene *scene, int repeat,
                          double *samples)
 {
     placement p;
@@ -137,8 +138,8 @@ static placement measure(glcollide_myszkowski *tester, const glcollide_scene *sc
 
     bench_peak_reset();
     ode_mesh a, b;
-    ode_mesh_make(&a, scene->meshes[scene->objects[0].mesh], &scene->objects[0]);
-    ode_mesh_make(&b, scene->meshes[scene->objects[1].mesh], &scene->objects[1]);
+    ode_mesh_make(&a, scene->meshes[scene->objects[0].mesh], &scene->objects[0].pose);
+    ode_mesh_make(&b, scene->meshes[scene->objects[1].mesh], &scene->objects[1].pose);
     dContactGeom contact;
     int contacts = dCollide(a.geom, b.geom, 1 | CONTACTS_UNIMPORTANT, &contact, sizeof contact);
     for (int r = 0; r < repeat; r++) { /* (warmed by the call above) */
@@ -172,7 +173,7 @@ static placement measure(glcollide_myszkowski *tester, const glcollide_scene *sc
         glcollide_myszkowski_result found = {0};
         bench_peak_reset();
         for (int r = 0; r < repeat; r++) {
-            if (glcollide_myszkowski_test(tester, scene, 0, 1, &options, &found) != GLCOLLIDE_OK)
+            if (scene_myszkowski_test(tester, scene, 0, 1, &options, &found) != GLCOLLIDE_OK)
                 exit(1);
             samples[r] = found.stats.time_ms;
         }
@@ -190,7 +191,7 @@ static placement measure(glcollide_myszkowski *tester, const glcollide_scene *sc
     bench_peak_reset();
     for (int r = 0; r < repeat; r++) {
         glcollide_myszkowski_map map;
-        if (glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map) != GLCOLLIDE_OK)
+        if (scene_myszkowski_map(tester, scene, 0, 1, &options, &map) != GLCOLLIDE_OK)
             exit(1);
         samples[r] = map.stats.time_ms;
         p.min_distance = map.min_distance;
@@ -212,9 +213,9 @@ static placement measure(glcollide_myszkowski *tester, const glcollide_scene *sc
  * (the boxes still overlap there, so every pass runs). */
 static int touching_at(glcollide_mesh *a, glcollide_mesh *b, double offset)
 {
-    glcollide_scene *scene = pair_scene(a, b, offset);
+    test_scene *scene = pair_scene(a, b, offset);
     int touch = exact_answer(scene, NULL);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
     return touch;
 }
 
@@ -308,13 +309,13 @@ static void run_pair(glcollide_myszkowski *tester, const char *device, int csv, 
     static const char *const places[2] = {"deep", "near"};
     size_t triangles = a->triangle_count + b->triangle_count;
     for (int place = 0; place < 2; place++) {
-        glcollide_scene *scene = pair_scene(a, b, offsets[place]);
+        test_scene *scene = pair_scene(a, b, offsets[place]);
         placement p = measure(tester, scene, repeat, samples);
         if (csv)
             print_csv(device, name, places[place], offsets[place], triangles, &p);
         else
             print_human(label, places[place], triangles, &p);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
 }
 

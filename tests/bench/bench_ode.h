@@ -33,9 +33,9 @@ static inline void ode_build(ode_mesh *m)
 #endif
 }
 
-/* A geom for object placed as in the scene; exits if memory runs out. */
+/* A geom for mesh placed by pose; exits if memory runs out. */
 static inline void ode_mesh_make(ode_mesh *m, const glcollide_mesh *mesh,
-                                 const glcollide_object *object)
+                                 const glcollide_pose *pose)
 {
     m->mesh = mesh;
     m->vertices = malloc(3 * mesh->vertex_count * sizeof(dReal));
@@ -51,10 +51,8 @@ static inline void ode_mesh_make(ode_mesh *m, const glcollide_mesh *mesh,
     m->data = dGeomTriMeshDataCreate();
     ode_build(m);
     m->geom = dCreateTriMesh(0, m->data, NULL, NULL, NULL);
-    dGeomSetPosition(m->geom, object->translation[0], object->translation[1],
-                     object->translation[2]);
-    dQuaternion q = {object->rotation[0], object->rotation[1], object->rotation[2],
-                     object->rotation[3]};
+    dGeomSetPosition(m->geom, pose->translation[0], pose->translation[1], pose->translation[2]);
+    dQuaternion q = {pose->rotation[0], pose->rotation[1], pose->rotation[2], pose->rotation[3]};
     dGeomSetQuaternion(m->geom, q);
 }
 

@@ -39,6 +39,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "helpers/test_scene.h"
 
 #include <glcollide/glcollide.h>
 #include <ode/ode.h>
@@ -51,7 +52,7 @@
 
 /* A growable sorted list of pairs. */
 typedef struct pair_set {
-    glcollide_object_pair *pairs;
+    glcollide_index_pair *pairs;
     size_t count, capacity;
 } pair_set;
 
@@ -65,10 +66,10 @@ static void pair_set_add(pair_set *set, uint32_t a, uint32_t b)
             exit(1);
         }
     }
-    set->pairs[set->count++] = (glcollide_object_pair){a < b ? a : b, a < b ? b : a};
+    set->pairs[set->count++] = (glcollide_index_pair){a < b ? a : b, a < b ? b : a};
 }
 
-static void pair_set_copy(pair_set *set, const glcollide_object_pair *pairs, size_t count)
+static void pair_set_copy(pair_set *set, const glcollide_index_pair *pairs, size_t count)
 {
     set->count = 0;
     for (size_t i = 0; i < count; i++)
@@ -78,13 +79,13 @@ static void pair_set_copy(pair_set *set, const glcollide_object_pair *pairs, siz
 static void pair_set_sort(pair_set *set)
 {
     if (set->count)
-        qsort(set->pairs, set->count, sizeof *set->pairs, glcollide_object_pair_compare);
+        qsort(set->pairs, set->count, sizeof *set->pairs, glcollide_index_pair_compare);
 }
 
-static int pair_set_has(const pair_set *set, glcollide_object_pair key)
+static int pair_set_has(const pair_set *set, glcollide_index_pair key)
 {
     return set->count && bsearch(&key, set->pairs, set->count, sizeof key,
-                                 glcollide_object_pair_compare) != NULL;
+                                 glcollide_index_pair_compare) != NULL;
 }
 
 /* Pairs of `found` not in `reference` (extra) and of `reference` not in `found` (missed). */
@@ -100,9 +101,9 @@ static void score(const pair_set *found, const pair_set *reference, size_t *miss
 /* ------------------------------------------------------------ meshes */
 
 
-static void add(glcollide_scene *scene, int status, glcollide_mesh **mesh)
+static void add(test_scene *scene, int status, glcollide_mesh **mesh)
 {
-    if (status != GLCOLLIDE_OK || glcollide_scene_add_mesh(scene, *mesh, NULL) != GLCOLLIDE_OK) {
+    if (status != GLCOLLIDE_OK || scene_add_mesh(scene, *mesh, NULL) != GLCOLLIDE_OK) {
         fprintf(stderr, "bench-stencil: cannot make a mesh\n");
         exit(1);
     }
@@ -111,7 +112,7 @@ static void add(glcollide_scene *scene, int status, glcollide_mesh **mesh)
 enum { DETAIL_LIGHT, DETAIL_MIXED, DETAIL_100, DETAIL_1000, DETAIL_10000 };
 
 /* The mesh set of a scene, each ~unit size. */
-static void add_meshes(glcollide_scene *scene, int detail)
+static void add_meshes(test_scene *scene, int detail)
 {
     glcollide_mesh *m = NULL;
     switch (detail) {
@@ -155,10 +156,10 @@ static void add_meshes(glcollide_scene *scene, int detail)
 }
 
 /* N objects at random in a cube of side (N / density)^(1/3). */
-static glcollide_scene *make_scene(size_t n, int detail, double density, uint64_t seed)
+static test_scene *make_scene(size_t n, int detail, double density, uint64_t seed)
 {
-    glcollide_scene *scene = NULL;
-    if (glcollide_scene_create(&scene) != GLCOLLIDE_OK)
+    test_scene *scene = NULL;
+    if (scene_create(&scene) != GLCOLLIDE_OK)
         exit(1);
     add_meshes(scene, detail);
     double side = cbrt((double)n / density);
@@ -177,13 +178,13 @@ static glcollide_scene *make_scene(size_t n, int detail, double density, uint64_
         } while (norm > 1 || norm < 1e-6);
         for (int k = 0; k < 4; k++)
             q[k] /= sqrt(norm);
-        if (glcollide_scene_add_object(scene, mesh, t, q, NULL) != GLCOLLIDE_OK)
+        if (scene_add_object(scene, mesh, t, q, NULL) != GLCOLLIDE_OK)
             exit(1);
     }
     return scene;
 }
 
-static size_t scene_triangles(const glcollide_scene *scene)
+static size_t scene_triangles(const test_scene *scene)
 {
     size_t total = 0;
     for (size_t o = 0; o < scene->object_count; o++)
@@ -201,7 +202,7 @@ typedef struct ode_scene {
     size_t mesh_count, object_count;
 } ode_scene;
 
-static ode_scene ode_make(const glcollide_scene *scene)
+static ode_scene ode_make(const test_scene *scene)
 {
     ode_scene s = {0};
     s.mesh_count = scene->mesh_count;
@@ -230,10 +231,10 @@ static ode_scene ode_make(const glcollide_scene *scene)
         const glcollide_object *object = &scene->objects[o];
         s.geoms[o] = dCreateTriMesh(s.space, s.data[object->mesh], NULL, NULL, NULL);
         dGeomSetData(s.geoms[o], (void *)(uintptr_t)o);
-        dGeomSetPosition(s.geoms[o], object->translation[0], object->translation[1],
-                         object->translation[2]);
-        dQuaternion q = {object->rotation[0], object->rotation[1], object->rotation[2],
-                         object->rotation[3]};
+        dGeomSetPosition(s.geoms[o], object->pose.translation[0], object->pose.translation[1],
+                         object->pose.translation[2]);
+        dQuaternion q = {object->pose.rotation[0], object->pose.rotation[1],
+                         object->pose.rotation[2], object->pose.rotation[3]};
         dGeomSetQuaternion(s.geoms[o], q);
     }
     return s;
@@ -282,7 +283,7 @@ static double ode_run(ode_scene *s, pair_set *pairs, size_t *box_pairs)
 
 /* ------------------------------------------------------------ glcollide */
 
-static double stencil_run(const glcollide_scene *scene, glcollide_context *context, int resolution,
+static double stencil_run(const test_scene *scene, glcollide_context *context, int resolution,
                           int check, pair_set *pairs, glcollide_stencil_result *kept)
 {
     glcollide_stencil_options options = glcollide_stencil_default_options();
@@ -290,7 +291,7 @@ static double stencil_run(const glcollide_scene *scene, glcollide_context *conte
     options.check_solids = check;
     glcollide_stencil_result result;
     double start = bench_now_ms();
-    int status = glcollide_stencil_run(scene, context, &options, &result);
+    int status = scene_stencil(scene, context, &options, &result);
     double ms = bench_now_ms() - start;
     if (status != GLCOLLIDE_OK) {
         fprintf(stderr, "bench-stencil: stencil failed: %s\n", glcollide_status_string(status));
@@ -306,14 +307,14 @@ static double stencil_run(const glcollide_scene *scene, glcollide_context *conte
     return ms;
 }
 
-static double exact_run(const glcollide_scene *scene, glcollide_level level, pair_set *pairs,
+static double exact_run(const test_scene *scene, glcollide_level level, pair_set *pairs,
                         glcollide_query_stats *stats)
 {
     glcollide_query_options options = glcollide_query_default_options();
     options.level = level;
     glcollide_query_result result;
     double start = bench_now_ms();
-    if (glcollide_query_run(scene, NULL, &options, &result) != GLCOLLIDE_OK)
+    if (scene_query(scene, NULL, &options, &result) != GLCOLLIDE_OK)
         exit(1);
     double ms = bench_now_ms() - start;
     pair_set_copy(pairs, result.pairs, result.pair_count);
@@ -333,7 +334,7 @@ typedef struct bench_line {
     glcollide_stencil_result stencil;
 } bench_line;
 
-static bench_line bench_scene(const glcollide_scene *scene, glcollide_context *context, int repeat,
+static bench_line bench_scene(const test_scene *scene, glcollide_context *context, int repeat,
                               int resolution)
 {
     bench_line line = {0};
@@ -353,10 +354,10 @@ static bench_line bench_scene(const glcollide_scene *scene, glcollide_context *c
     glcollide_query_options options = glcollide_query_default_options();
     options.level = GLCOLLIDE_LEVEL_TRIANGLES;
     glcollide_query_result tri;
-    if (glcollide_query_run(scene, NULL, &options, &tri) != GLCOLLIDE_OK)
+    if (scene_query(scene, NULL, &options, &tri) != GLCOLLIDE_OK)
         exit(1);
     for (size_t i = 0; i < tri.triangle_pair_count; i++) {
-        glcollide_object_pair key = {tri.triangle_pairs[i].object_a, tri.triangle_pairs[i].object_b};
+        glcollide_index_pair key = {tri.triangle_pairs[i].object_a, tri.triangle_pairs[i].object_b};
         if (!pair_set_has(&surface, key)) {
             pair_set_add(&surface, key.a, key.b);
             pair_set_sort(&surface);
@@ -435,13 +436,13 @@ static int csv_scene(glcollide_context *context, const char *name, size_t n, int
         return 2;
     const char *device = glcollide_context_caps(context)->renderer;
     { /* warm-up: shaders */
-        glcollide_scene *warm = make_scene(10, DETAIL_LIGHT, 1, 1);
+        test_scene *warm = make_scene(10, DETAIL_LIGHT, 1, 1);
         pair_set pairs = {0};
         stencil_run(warm, context, resolution, 1, &pairs, NULL);
         free(pairs.pairs);
-        glcollide_scene_destroy(&warm);
+        scene_destroy(&warm);
     }
-    glcollide_scene *scene = make_scene(n, detail, density, seed);
+    test_scene *scene = make_scene(n, detail, density, seed);
     bench_line l = bench_scene(scene, context, repeat, resolution);
     char scene_name[64];
     snprintf(scene_name, sizeof scene_name, "interpenetrate-%s", name);
@@ -466,7 +467,7 @@ static int csv_scene(glcollide_context *context, const char *name, size_t n, int
            scene_name, n, l.exact_pairs, l.exact_pairs - l.surface_pairs, l.ode_missed,
            l.ode_extra, l.stencil_missed, l.stencil_extra);
     glcollide_stencil_result_clear(&l.stencil);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
     return 0;
 }
 
@@ -523,17 +524,17 @@ int main(int argc, char **argv)
            "contained", "ode", "stencil", "boxes", "ode miss/xtra", "st miss/xtra", "draws",
            "syncs", "readback");
     {
-        glcollide_scene *warm = make_scene(10, DETAIL_LIGHT, 1, 1);
+        test_scene *warm = make_scene(10, DETAIL_LIGHT, 1, 1);
         pair_set pairs = {0};
         stencil_run(warm, context, resolution, 1, &pairs, NULL);
         free(pairs.pairs);
-        glcollide_scene_destroy(&warm);
+        scene_destroy(&warm);
     }
     static const size_t sizes[] = {10, 100, 1000};
     for (size_t k = 0; k < 3; k++) {
         size_t n = sizes[k];
         int detail = n >= 1000 ? DETAIL_LIGHT : DETAIL_MIXED;
-        glcollide_scene *scene = make_scene(n, detail, detail == DETAIL_LIGHT ? 1.6 : 0.9,
+        test_scene *scene = make_scene(n, detail, detail == DETAIL_LIGHT ? 1.6 : 0.9,
                                             0x5EC0000u + n);
         bench_line l = bench_scene(scene, context, repeat, resolution);
         printf("%5zu %8zu %6s | %9.2f %9.2f %9.2f %9.2f | %7.2f %7.2f | %5zu %9zu %5zu %7zu "
@@ -547,14 +548,14 @@ int main(int argc, char **argv)
                (unsigned long long)l.stencil.stats.readback_bytes);
         fflush(stdout);
         glcollide_stencil_result_clear(&l.stencil);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     printf("\nN = 100, same placements, meshes of ~100 / ~1,000 / ~10,000 triangles (sphere, "
            "torus, knot)\n");
     printf("%8s | %9s %9s %9s %9s | %12s %12s | %5s %5s %5s\n", "tris", "ode ms", "stencil",
            "nocheck", "exact", "st us/tri", "nocheck/tri", "exact", "ode", "st");
     for (int detail = DETAIL_100; detail <= DETAIL_10000; detail++) {
-        glcollide_scene *scene = make_scene(100, detail, 0.9, 0x5EC1000u);
+        test_scene *scene = make_scene(100, detail, 0.9, 0x5EC1000u);
         size_t tris = scene_triangles(scene);
         bench_line l = bench_scene(scene, context, repeat, resolution);
         printf("%8zu | %9.2f %9.2f %9.2f %9.2f | %12.3f %12.3f | %5zu %5zu %5zu\n", tris, l.ode_ms,
@@ -562,7 +563,7 @@ int main(int argc, char **argv)
                1e3 * l.nocheck_ms / (double)tris, l.exact_pairs, l.ode_pairs, l.stencil_pairs);
         fflush(stdout);
         glcollide_stencil_result_clear(&l.stencil);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     glcollide_context_destroy(&context);
     dCloseODE();

@@ -128,14 +128,13 @@ int main(int argc, char **argv)
     }
     glcollide_tetra_tree *tree = NULL;
     double start = bench_now_ms();
-    if (glcollide_tetra_tree_build(mesh, &options, &tree) != GLCOLLIDE_OK)
+    if (glcollide_tetra_tree_create(mesh, &options, &tree) != GLCOLLIDE_OK)
         return 1;
     double build_ms = bench_now_ms() - start;
     glcollide_tetra_tree_info info;
     glcollide_tetra_tree_get_info(tree, &info);
     glcollide_bvh *bvh = NULL;
-    if (glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                            mesh->triangle_count, &bvh) != GLCOLLIDE_OK)
+    if (glcollide_bvh_create(mesh, &bvh) != GLCOLLIDE_OK)
         return 1;
     glcollide_context *context = NULL;
     glcollide_tetra_gpu *gpu = NULL;
@@ -168,6 +167,14 @@ int main(int argc, char **argv)
             lo[k] = fmin(lo[k], mesh->positions[3 * v + k]);
             hi[k] = fmax(hi[k], mesh->positions[3 * v + k]);
         }
+    /* The solid as the one object of a world, at the identity pose: the
+     * particles' world positions are then its own space's. */
+    glcollide_world *world = NULL;
+    const double origin[3] = {0, 0, 0}, identity[4] = {1, 0, 0, 0};
+    if (glcollide_world_create(&world) != GLCOLLIDE_OK ||
+        glcollide_world_add_mesh(world, mesh, NULL) != GLCOLLIDE_OK ||
+        glcollide_world_add_object(world, 0, origin, identity, NULL) != GLCOLLIDE_OK)
+        return 1;
     size_t total_mismatches = 0;
     for (size_t n = only ? only : 10000; n <= (only ? only : max_particles); n *= 10) {
         int runs = n >= 1000000 && repeat > 3 ? 3 : repeat;
@@ -191,15 +198,14 @@ int main(int argc, char **argv)
         for (int r = 0; r < runs; r++) {
             start = bench_now_ms();
             for (size_t i = 0; i < n; i++)
-                expected[i] = (uint8_t)glcollide_point_in_mesh(
-                    mesh->positions, mesh->triangles, mesh->triangle_count, bvh, points + 3 * i);
+                expected[i] = (uint8_t)glcollide_point_in_mesh(mesh, bvh, points + 3 * i);
             rows[4].ms[rows[4].runs++] = bench_now_ms() - start;
             start = bench_now_ms();
             glcollide_tetra_tree_classify(tree, points, n, got, NULL, &rows[2].last);
             rows[2].ms[rows[2].runs++] = bench_now_ms() - start;
             rows[2].mismatches += mismatches(expected, got, n);
             start = bench_now_ms();
-            if (glcollide_tetra_gpu_classify(gpu, points, n, 0, got, &rows[0].last) != GLCOLLIDE_OK)
+            if (glcollide_tetra_gpu_classify(gpu, world, 0, points, n, 0, got, &rows[0].last) != GLCOLLIDE_OK)
                 return 1;
             rows[0].ms[rows[0].runs++] = bench_now_ms() - start;
             rows[0].mismatches += mismatches(expected, got, n);
@@ -208,15 +214,16 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
             cones[i] = GLCOLLIDE_TETRA_CONE_NONE;
         glcollide_tetra_tree_classify(tree, points, n, got, cones, NULL);
-        glcollide_tetra_gpu_classify(gpu, points, n, GLCOLLIDE_TETRA_FRAME_COHERENCE, got, NULL);
+        glcollide_tetra_gpu_classify(gpu, world, 0, points, n, GLCOLLIDE_TETRA_FRAME_COHERENCE,
+                                     got, NULL);
         for (int r = 0; r < runs; r++) {
             for (size_t i = 0; i < 3 * n; i++)
                 points[i] += velocity[i];
             for (size_t i = 0; i < n; i++)
-                expected[i] = (uint8_t)glcollide_point_in_mesh(
-                    mesh->positions, mesh->triangles, mesh->triangle_count, bvh, points + 3 * i);
+                expected[i] = (uint8_t)glcollide_point_in_mesh(mesh, bvh, points + 3 * i);
             start = bench_now_ms();
-            if (glcollide_tetra_gpu_classify(gpu, points, n, GLCOLLIDE_TETRA_FRAME_COHERENCE, got,
+            if (glcollide_tetra_gpu_classify(gpu, world, 0, points, n,
+                                             GLCOLLIDE_TETRA_FRAME_COHERENCE, got,
                                              &rows[1].last) != GLCOLLIDE_OK)
                 return 1;
             rows[1].ms[rows[1].runs++] = bench_now_ms() - start;
@@ -253,6 +260,7 @@ int main(int argc, char **argv)
     }
     printf("# mismatches against pim: %zu\n", total_mismatches);
     glcollide_tetra_gpu_destroy(&gpu);
+    glcollide_world_destroy(&world);
     glcollide_context_destroy(&context);
     glcollide_tetra_tree_destroy(&tree);
     glcollide_bvh_destroy(&bvh);

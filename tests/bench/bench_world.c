@@ -9,7 +9,7 @@
  *             world, only poses set per frame;
  *   composed: the same answer composed from the library's public pieces:
  *             glcollide_sap_pairs on boxes of the rotated mesh boxes,
- *             glcollide_bvh_overlap_objects with exact triangle tests, and
+ *             glcollide_bvh_overlap_posed with exact triangle tests, and
  *             glcollide_point_in_mesh in the mesh's frame for containment.
  *
  *   fcl:      (bench-world-fcl, built from this file and bench_world_fcl.cc
@@ -34,6 +34,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "helpers/test_scene.h"
 
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
@@ -58,7 +59,7 @@ typedef struct composed {
     int closed[MESHES];
     glcollide_aabb *boxes;
     glcollide_pair_list pairs;
-    glcollide_workspace workspace;
+    glcollide_scratch *workspace;
     glcollide_pair_list found;
     glcollide_pair_list contained; /* of found: by containment alone */
 } composed;
@@ -73,8 +74,8 @@ static void place(const glcollide_object *pose, const glcollide_mesh *mesh, uint
                   double out[3][3])
 {
     for (int c = 0; c < 3; c++)
-        glcollide_object_transform_points(
-            pose, mesh->positions + 3 * (size_t)mesh->triangles[3 * t + c], 1, out[c]);
+        glcollide_pose_transform_points(
+            &pose->pose, mesh->positions + 3 * (size_t)mesh->triangles[3 * t + c], 1, out[c]);
 }
 
 static int exact_test(uint32_t ta, uint32_t tb, void *user)
@@ -88,40 +89,39 @@ static int exact_test(uint32_t ta, uint32_t tb, void *user)
 }
 
 /* Is a vertex of inner (its first) inside the closed mesh of outer? */
-static int contains(const composed *c, const glcollide_scene *scene, uint32_t outer, uint32_t inner)
+static int contains(const composed *c, const test_scene *scene, uint32_t outer, uint32_t inner)
 {
     const glcollide_object *po = &scene->objects[outer], *pi = &scene->objects[inner];
     if (!c->closed[po->mesh])
         return 0;
     const glcollide_mesh *mo = scene->meshes[po->mesh], *mi = scene->meshes[pi->mesh];
     double p[3], d[3], local[3], m[9];
-    glcollide_object_transform_points(pi, mi->positions + 3 * (size_t)mi->triangles[0], 1, p);
-    glcollide_object_rotation_matrix(po, m);
+    glcollide_pose_transform_points(&pi->pose, mi->positions + 3 * (size_t)mi->triangles[0], 1, p);
+    glcollide_pose_rotation_matrix(&po->pose, m);
     for (int k = 0; k < 3; k++)
-        d[k] = p[k] - po->translation[k];
+        d[k] = p[k] - po->pose.translation[k];
     for (int k = 0; k < 3; k++)
         local[k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
-    return glcollide_point_in_mesh(mo->positions, mo->triangles, mo->triangle_count,
-                                   c->bvh[po->mesh], local);
+    return glcollide_point_in_mesh(mo, c->bvh[po->mesh], local);
 }
 
-static void composed_frame(composed *c, const glcollide_scene *scene)
+static void composed_frame(composed *c, const test_scene *scene)
 {
     size_t n = scene->object_count;
     for (size_t o = 0; o < n; o++) {
         glcollide_aabb local = glcollide_bvh_bounds(c->bvh[scene->objects[o].mesh]);
-        glcollide_aabb_place(&local, &scene->objects[o], &c->boxes[o]);
+        glcollide_aabb_place(&local, &scene->objects[o].pose, &c->boxes[o]);
     }
     c->pairs.count = 0;
-    glcollide_sap_pairs_with(c->boxes, n, 0, &c->pairs, &c->workspace);
+    glcollide_sap_pairs(c->boxes, n, 0, &c->pairs, c->workspace);
     c->found.count = 0;
     c->contained.count = 0;
     for (size_t k = 0; k < c->pairs.count; k++) {
         uint32_t i = c->pairs.pairs[k].a, j = c->pairs.pairs[k].b;
         const glcollide_object *pi = &scene->objects[i], *pj = &scene->objects[j];
         triangle_test test = {scene->meshes[pi->mesh], scene->meshes[pj->mesh], pi, pj, 0};
-        glcollide_bvh_overlap_objects(c->bvh[pi->mesh], pi, c->bvh[pj->mesh], pj, 0, exact_test,
-                                      &test);
+        glcollide_bvh_overlap_posed(c->bvh[pi->mesh], &pi->pose, c->bvh[pj->mesh], &pj->pose, 0,
+                                    exact_test, &test);
         int inside = !test.hit && (contains(c, scene, i, j) || contains(c, scene, j, i));
         if (test.hit || inside)
             glcollide_pair_list_push(&c->found, i, j);
@@ -252,10 +252,12 @@ int main(int argc, char **argv)
     }
     static const char *const names[MESHES] = {"bunny00.off", "armadillo.off",
                                               "refined_elephant.off"};
-    glcollide_scene *scene = NULL;
+    test_scene *scene = NULL;
     glcollide_world *world = NULL;
     composed c = {0};
-    if (glcollide_scene_create(&scene) || glcollide_world_create(&world))
+    if (glcollide_scratch_create(&c.workspace) != GLCOLLIDE_OK)
+        return 1;
+    if (scene_create(&scene) || glcollide_world_create(&world))
         return 1;
     for (int m = 0; m < MESHES; m++) {
         char path[4096];
@@ -268,10 +270,8 @@ int main(int argc, char **argv)
         glcollide_mesh_report report;
         glcollide_mesh_validate(mesh, &report);
         c.closed[m] = report.closed;
-        if ((run_composed &&
-             glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                                 mesh->triangle_count, &c.bvh[m])) ||
-            glcollide_scene_add_mesh(scene, mesh, NULL) ||
+        if ((run_composed && glcollide_bvh_create(mesh, &c.bvh[m])) ||
+            scene_add_mesh(scene, mesh, NULL) ||
             glcollide_world_add_mesh(world, scene->meshes[m], NULL))
             return 1;
     }
@@ -282,7 +282,7 @@ int main(int argc, char **argv)
     for (int o = 0; o < objects; o++) {
         double t[3], q[4];
         random_pose(&rng, side, t, q);
-        if (glcollide_scene_add_object(scene, (uint32_t)(o % MESHES), t, q, NULL) ||
+        if (scene_add_object(scene, (uint32_t)(o % MESHES), t, q, NULL) ||
             glcollide_world_add_object(world, (uint32_t)(o % MESHES), t, q, NULL))
             return 1;
     }
@@ -305,9 +305,9 @@ int main(int argc, char **argv)
             random_pose(&rng, side, t, q);
             if (glcollide_world_set_pose(world, (uint32_t)o, t, q))
                 return 1;
-            memcpy(scene->objects[o].translation, t, sizeof t);
-            memcpy(scene->objects[o].rotation, glcollide_world_object(world, (uint32_t)o)->rotation,
-                   sizeof q);
+            memcpy(scene->objects[o].pose.translation, t, sizeof t);
+            memcpy(scene->objects[o].pose.rotation,
+                   glcollide_world_object(world, (uint32_t)o)->pose.rotation, sizeof q);
         }
         if (run_world) {
             double start = bench_now_ms();
@@ -380,7 +380,7 @@ int main(int argc, char **argv)
                    check.contained_pairs);
     }
     bench_fcl_destroy(fcl);
-    glcollide_pair_list_release(&fcl_found);
+    glcollide_pair_list_clear(&fcl_found);
     free(check.found);
     free(check.contained);
     free(check.fcl);
@@ -391,14 +391,14 @@ int main(int argc, char **argv)
         printf("; peak memory %.0f MiB\n", peak_mib);
     glcollide_query_result_clear(&result);
     glcollide_world_destroy(&world);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
     for (int m = 0; m < MESHES; m++)
         glcollide_bvh_destroy(&c.bvh[m]);
-    glcollide_pair_list_release(&c.pairs);
-    glcollide_workspace_release(&c.workspace);
+    glcollide_pair_list_clear(&c.pairs);
+    glcollide_scratch_destroy(&c.workspace);
     free(c.boxes);
-    glcollide_pair_list_release(&c.found);
-    glcollide_pair_list_release(&c.contained);
+    glcollide_pair_list_clear(&c.found);
+    glcollide_pair_list_clear(&c.contained);
     free(world_ms);
     free(fcl_ms);
     free(composed_ms);

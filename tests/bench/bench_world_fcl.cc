@@ -48,7 +48,7 @@ static bool narrow(fcl::CollisionObjectd *o1, fcl::CollisionObjectd *o2, void *u
     return false;
 }
 
-bench_fcl *bench_fcl_create(const glcollide_scene *scene, int refit)
+bench_fcl *bench_fcl_create(const test_scene *scene, int refit)
 {
     bench_fcl *fcl = new (std::nothrow) bench_fcl();
     if (!fcl)
@@ -59,7 +59,7 @@ bench_fcl *bench_fcl_create(const glcollide_scene *scene, int refit)
     for (size_t o = 0; o < scene->object_count; o++) {
         fcl->objects.emplace_back(new fcl::CollisionObjectd(fcl->meshes[scene->objects[o].mesh]));
         fcl->objects.back()->setUserData(reinterpret_cast<void *>(static_cast<std::uintptr_t>(o)));
-        bench_fcl_set_pose(fcl->objects.back().get(), &scene->objects[o]);
+        bench_fcl_set_pose(fcl->objects.back().get(), &scene->objects[o].pose);
         fcl->objects.back()->computeAABB();
         fcl->registered.push_back(fcl->objects.back().get());
     }
@@ -68,10 +68,10 @@ bench_fcl *bench_fcl_create(const glcollide_scene *scene, int refit)
     return fcl;
 }
 
-void bench_fcl_pose(bench_fcl *fcl, const glcollide_scene *scene)
+void bench_fcl_pose(bench_fcl *fcl, const test_scene *scene)
 {
     for (size_t o = 0; o < scene->object_count; o++)
-        bench_fcl_set_pose(fcl->objects[o].get(), &scene->objects[o]);
+        bench_fcl_set_pose(fcl->objects[o].get(), &scene->objects[o].pose);
 }
 
 int bench_fcl_collide(bench_fcl *fcl, glcollide_pair_list *found, size_t *candidates)

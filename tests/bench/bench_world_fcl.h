@@ -13,6 +13,8 @@
 #ifndef GLCOLLIDE_BENCH_WORLD_FCL_H
 #define GLCOLLIDE_BENCH_WORLD_FCL_H
 
+#include "helpers/test_scene.h"
+
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
 
@@ -24,10 +26,10 @@ typedef struct bench_fcl bench_fcl;
 
 /* The scene's meshes and objects (at their current poses), the tree rebuilt
  * (refit 0) or refitted (refit 1) per frame; NULL on failure. */
-bench_fcl *bench_fcl_create(const glcollide_scene *scene, int refit);
+bench_fcl *bench_fcl_create(const test_scene *scene, int refit);
 /* Copies the scene's poses to the FCL objects (untimed, like
  * glcollide_world_set_pose). */
-void bench_fcl_pose(bench_fcl *fcl, const glcollide_scene *scene);
+void bench_fcl_pose(bench_fcl *fcl, const test_scene *scene);
 /* One frame: the objects' boxes, the manager's tree and its collide with
  * FCL's mesh tests; found gets the pairs (a < b) whose triangles intersect,
  * *candidates grows by the manager's candidate pairs. 0, or -1 out of

@@ -25,20 +25,20 @@ static int box_loader(const char *scene_path, const char *mesh_path, double scal
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    glcollide_scene *scene = NULL;
-    if (glcollide_scene_create(&scene) != GLCOLLIDE_OK)
+    glcollide_world *world = NULL;
+    if (glcollide_world_create(&world) != GLCOLLIDE_OK)
         return 0;
-    if (glcollide_scene_parse((const char *)data, size, "fuzz.scene", box_loader, NULL, scene) ==
+    if (glcollide_world_parse((const char *)data, size, "fuzz.scene", box_loader, NULL, world) ==
             GLCOLLIDE_OK &&
-        scene->object_count <= 8) {
+        glcollide_world_object_count(world) <= 8) {
         glcollide_query_options options = glcollide_query_default_options();
-        glcollide_query_result result;
+        glcollide_query_result result = {0};
         for (int level = 0; level < 2; level++) {
             options.level = (glcollide_level)level;
-            if (glcollide_query_run(scene, NULL, &options, &result) == GLCOLLIDE_OK)
-                glcollide_query_result_clear(&result);
+            glcollide_world_query(world, NULL, &options, &result);
         }
+        glcollide_query_result_clear(&result);
     }
-    glcollide_scene_destroy(&scene);
+    glcollide_world_destroy(&world);
     return 0;
 }

@@ -60,16 +60,9 @@ int main(void)
     int probed = probe();
     if (probed != 0)
         return probed;
-    SRunner *runner = srunner_create(suite_context());
-    srunner_add_suite(runner, suite_world_gpu());
-    srunner_add_suite(runner, suite_cull());
-    srunner_add_suite(runner, suite_stencil());
-    srunner_add_suite(runner, suite_particles());
-    srunner_add_suite(runner, suite_tetra_tree());
-    srunner_add_suite(runner, suite_myszkowski());
-    srunner_add_suite(runner, suite_bad_input());
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    SRunner *runner = srunner_create(NULL);
+#define TEST_SUITE(name) srunner_add_suite(runner, suite_##name());
+#include "gpu/suites.h"
+#undef TEST_SUITE
+    return test_run_suites(runner);
 }

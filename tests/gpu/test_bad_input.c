@@ -86,29 +86,29 @@ static void expect_scene_failure(const bad_dir *dir, const char *name, int statu
     char path[512], expected[1024];
     bad_dir_path(dir, name, path, sizeof path);
     snprintf(expected, sizeof expected, format, dir->path);
-    glcollide_scene *scene = NULL;
+    test_scene *scene = NULL;
     test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
-    int got = glcollide_scene_load(path, &scene);
+    int got = scene_load(path, &scene);
     test_log_capture_stop();
     TEST_ASSERT_FAILED(got, status, expected);
     ck_assert_ptr_null(scene);
 }
 
-static glcollide_scene *load_scene(const bad_dir *dir, const char *name)
+static test_scene *load_scene(const bad_dir *dir, const char *name)
 {
     char path[512];
     bad_dir_path(dir, name, path, sizeof path);
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_load(path, &scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_load(path, &scene), GLCOLLIDE_OK);
     return scene;
 }
 
 START_TEST(test_dev_zero)
 {
     /* Once: memory grew without bound, then exit 0 with no message. */
-    glcollide_scene *scene = NULL;
+    test_scene *scene = NULL;
     test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
-    int status = glcollide_scene_load("/dev/zero", &scene);
+    int status = scene_load("/dev/zero", &scene);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_IO,
                        "scene /dev/zero: is a character device; only regular files are read");
     glcollide_mesh *mesh = NULL;
@@ -259,12 +259,12 @@ START_TEST(test_accepted)
     for (int f = 0; f < 4; f++)
         bad_dir_write(&dir, bom[f].name, bom[f].data, bom[f].size);
     for (int f = 0; f < 4; f += 2) {
-        glcollide_scene *scene = load_scene(&dir, bom[f].name);
+        test_scene *scene = load_scene(&dir, bom[f].name);
         ck_assert_uint_eq(scene->mesh_count, 1);
         ck_assert_uint_eq(scene->object_count, 1);
         ck_assert_uint_eq(scene->meshes[0]->triangle_count, 1);
         ck_assert(scene->meshes[0]->positions[3] == (f ? 1e300 * 1e-320 : 1.0));
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     bad_dir_remove(&dir);
 }
@@ -273,10 +273,10 @@ END_TEST
 /* ---------------------------------------------------------------- GL limits */
 
 /* Two overlapping unit cubes. */
-static glcollide_scene *two_cubes(void)
+static test_scene *two_cubes(void)
 {
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     glcollide_mesh *cube = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_box(0.5, 0.5, 0.5, &cube), GLCOLLIDE_OK);
     uint32_t mesh = test_scene_add_mesh(scene, cube);
@@ -315,14 +315,14 @@ START_TEST(test_resolution_cap)
         {GLCOLLIDE_METHOD_CONVEX, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
          "query: method 'convex' takes resolutions up to 4096, got 16384"},
     };
-    glcollide_scene *scene = two_cubes();
+    test_scene *scene = two_cubes();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         glcollide_query_options options = glcollide_query_default_options();
         options.method = cases[i].method;
         options.resolution = 16384;
         glcollide_query_result result;
         test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
-        int status = glcollide_query_run(scene, context, &options, &result);
+        int status = scene_query(scene, context, &options, &result);
         test_log_capture_stop();
         TEST_ASSERT_FAILED(status, cases[i].status, cases[i].message);
     }
@@ -334,13 +334,13 @@ START_TEST(test_resolution_cap)
     options.refine = 1;
     glcollide_myszkowski_map map;
     test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
-    int status = glcollide_myszkowski_distance_map(tester, scene, 0, 1, &options, &map);
+    int status = scene_myszkowski_map(tester, scene, 0, 1, &options, &map);
     test_log_capture_stop();
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_LIMIT,
                        "myszkowski: resolution 4096 needs 1.1 GiB of GL memory (68 bytes per "
                        "pixel), over the budget of 1.0 GiB (GLCOLLIDE_GL_MEMORY); at most 3973");
     glcollide_myszkowski_destroy(&tester);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
     glcollide_context_destroy(&context);
 }
 END_TEST
@@ -388,10 +388,10 @@ static const double scales[] = {1e-300, 1e-110, 1e-40, 1e17, 3e38, 1e39, 1e110, 
  * (one turned by 45 degrees; no faces in one plane, where the stencil
  * method's samples would all lie on the other's surface), and a pair
  * 1.75 s apart. */
-static glcollide_scene *scaled_scene(double s)
+static test_scene *scaled_scene(double s)
 {
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     glcollide_mesh *big = NULL, *small = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_box(s, s, s, &big), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_box(s / 4, s / 4, s / 4, &small), GLCOLLIDE_OK);
@@ -413,7 +413,7 @@ static glcollide_scene *scaled_scene(double s)
     return scene;
 }
 
-static glcollide_query_result run_method(const glcollide_scene *scene, glcollide_method method,
+static glcollide_query_result run_method(const test_scene *scene, glcollide_method method,
                                          glcollide_level level, double distance)
 {
     return test_run_query(scene, context, method, level, 256, distance);
@@ -425,7 +425,7 @@ static void expect_pairs(const glcollide_query_result *inner, const glcollide_qu
 {
     for (size_t i = 0; i < inner->pair_count; i++)
         ck_assert_msg(bsearch(&inner->pairs[i], outer->pairs, outer->pair_count,
-                              sizeof *outer->pairs, glcollide_object_pair_compare),
+                              sizeof *outer->pairs, glcollide_index_pair_compare),
                       "scale %g: %s loses pair %u %u", s, what, inner->pairs[i].a,
                       inner->pairs[i].b);
     for (size_t i = 0; i < inner->triangle_pair_count; i++)
@@ -449,8 +449,8 @@ START_TEST(test_extreme_scales)
      * finds (sap, far, cullide), and exact must answer as at scale 1. */
     context_setup();
     double s = scales[_i];
-    glcollide_scene *unit = scaled_scene(1.0), *scene = scaled_scene(s);
-    const glcollide_object_pair touching[] = {{0, 1}, {0, 2}, {3, 4}};
+    test_scene *unit = scaled_scene(1.0), *scene = scaled_scene(s);
+    const glcollide_index_pair touching[] = {{0, 1}, {0, 2}, {3, 4}};
     glcollide_query_result exact =
         run_method(scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_OBJECTS, 0);
     ck_assert_uint_eq(exact.pair_count, 3);
@@ -476,8 +476,8 @@ START_TEST(test_extreme_scales)
     glcollide_query_result_clear(&reference);
     glcollide_query_result_clear(&near);
     glcollide_query_result_clear(&exact);
-    glcollide_scene_destroy(&scene);
-    glcollide_scene_destroy(&unit);
+    scene_destroy(&scene);
+    scene_destroy(&unit);
 }
 END_TEST
 
@@ -487,7 +487,7 @@ START_TEST(test_distance_past_float)
      * overflowed float). Every pair is within 1e39 of a unit scene.
      * (CULLIDE has no distance: it does not fatten.) */
     context_setup();
-    glcollide_scene *scene = scaled_scene(1.0);
+    test_scene *scene = scaled_scene(1.0);
     glcollide_query_result exact =
         run_method(scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_OBJECTS, 1e39);
     ck_assert_uint_eq(exact.pair_count, 21);
@@ -502,7 +502,7 @@ START_TEST(test_distance_past_float)
             glcollide_query_result_clear(&found);
         }
     glcollide_query_result_clear(&exact);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 END_TEST
 
@@ -520,7 +520,7 @@ END_TEST
 START_TEST(test_far_groups)
 {
     context_setup();
-    glcollide_scene *finite = scaled_scene(1.0), *scene = scaled_scene(1.0);
+    test_scene *finite = scaled_scene(1.0), *scene = scaled_scene(1.0);
     glcollide_mesh *cube = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_box(1, 1, 1, &cube), GLCOLLIDE_OK);
     uint32_t m = test_scene_add_mesh(scene, cube);
@@ -532,7 +532,7 @@ START_TEST(test_far_groups)
     for (glcollide_level level = GLCOLLIDE_LEVEL_OBJECTS; level <= GLCOLLIDE_LEVEL_TRIANGLES;
          level++) {
         glcollide_query_result exact = run_method(scene, GLCOLLIDE_METHOD_EXACT, level, 0);
-        const glcollide_object_pair far_pair = {first_far, first_far + 1};
+        const glcollide_index_pair far_pair = {first_far, first_far + 1};
         ck_assert_uint_eq(exact.pair_count, 4);
         ck_assert_mem_eq(&exact.pairs[3], &far_pair, sizeof far_pair);
         for (glcollide_method method = GLCOLLIDE_METHOD_CULLIDE; method <= GLCOLLIDE_METHOD_FAR;
@@ -572,15 +572,15 @@ START_TEST(test_far_groups)
         }
         glcollide_query_result_clear(&exact);
     }
-    glcollide_scene_destroy(&scene);
-    glcollide_scene_destroy(&finite);
+    scene_destroy(&scene);
+    scene_destroy(&finite);
 }
 END_TEST
 
 /* ---------------------------------------------------------------- self-intersecting solids */
 
 /* Pairs of result as "a-b a-b ..." for messages and comparisons. */
-static void pair_text(const glcollide_object_pair *pairs, size_t count, char *out, size_t size)
+static void pair_text(const glcollide_index_pair *pairs, size_t count, char *out, size_t size)
 {
     out[0] = '\0';
     for (size_t i = 0; i < count; i++) {
@@ -590,7 +590,7 @@ static void pair_text(const glcollide_object_pair *pairs, size_t count, char *ou
 }
 
 /* exact gives expected, stencil and convex the same, far keeps them all. */
-static void expect_methods(const glcollide_scene *scene, const char *expected, const char *what)
+static void expect_methods(const test_scene *scene, const char *expected, const char *what)
 {
     static const glcollide_method methods[] = {GLCOLLIDE_METHOD_STENCIL, GLCOLLIDE_METHOD_CONVEX,
                                                GLCOLLIDE_METHOD_FAR};
@@ -610,10 +610,10 @@ static void expect_methods(const glcollide_scene *scene, const char *expected, c
 }
 
 /* mesh (object 0) and small cubes (half side 0.1) at probes. */
-static glcollide_scene *probe_scene(glcollide_mesh *mesh, const double (*probes)[3], int count)
+static test_scene *probe_scene(glcollide_mesh *mesh, const double (*probes)[3], int count)
 {
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     glcollide_mesh *cube = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_box(0.1, 0.1, 0.1, &cube), GLCOLLIDE_OK);
     uint32_t m = test_scene_add_mesh(scene, mesh), c = test_scene_add_mesh(scene, cube);
@@ -635,9 +635,9 @@ START_TEST(test_crossing_solids)
      * in the other only, outside both. */
     const double two[4][3] = {
         {0.5, 0.5, 0.5}, {1.5, 1.5, 1.5}, {-0.5, -0.5, -0.5}, {1.5, -0.5, 0.5}};
-    glcollide_scene *scene = probe_scene(test_two_boxes(overlap, 1, 0, "two boxes"), two, 4);
+    test_scene *scene = probe_scene(test_two_boxes(overlap, 1, 0, "two boxes"), two, 4);
     expect_methods(scene, "0-1 0-2 0-3", "two boxes");
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
     /* A box with an inverted one half out: beyond the cube (winding -1),
      * in the hole (0), in the cube (1), a corner beyond the cube. */
     const double hole[4][3] = {{1.25, 0, 0}, {0.75, 0, 0}, {0, 0, 0}, {1.25, 0.4, 0.35}};
@@ -650,37 +650,37 @@ START_TEST(test_crossing_solids)
     options.resolution = 256;
     options.detect_only = 1;
     glcollide_stencil_result found;
-    ck_assert_int_eq(glcollide_stencil_run(scene, context, &options, &found), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_stencil(scene, context, &options, &found), GLCOLLIDE_OK);
     ck_assert_int_eq(found.interference, 1);
     glcollide_stencil_result_clear(&found);
     scene->objects[1] = scene->objects[2];
     scene->object_count = 2;
-    ck_assert_int_eq(glcollide_stencil_run(scene, context, &options, &found), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_stencil(scene, context, &options, &found), GLCOLLIDE_OK);
     ck_assert_int_eq(found.interference, 0);
     glcollide_stencil_result_clear(&found);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 END_TEST
 
 /* Does result pair objects 0 and i? */
 static int pairs_with_first(const glcollide_query_result *result, uint32_t i)
 {
-    const glcollide_object_pair key = {0, i};
+    const glcollide_index_pair key = {0, i};
     return bsearch(&key, result->pairs, result->pair_count, sizeof key,
-                   glcollide_object_pair_compare) != NULL;
+                   glcollide_index_pair_compare) != NULL;
 }
 
 enum { PROBES = 8 };
 
 /* Spheres of the probes' radii plus grow as meshes 1..PROBES of scene. */
-static void set_probe_radii(glcollide_scene *scene, const double *radii, double grow)
+static void set_probe_radii(test_scene *scene, const double *radii, double grow)
 {
     for (uint32_t i = 0; i < PROBES; i++) {
         glcollide_mesh *sphere = NULL;
         ck_assert_int_eq(glcollide_mesh_generate_sphere(radii[i] + grow, 16, 8, &sphere),
                          GLCOLLIDE_OK);
         if (i + 1 < scene->mesh_count)
-            ck_assert_int_eq(glcollide_scene_replace_mesh(scene, i + 1, sphere), GLCOLLIDE_OK);
+            ck_assert_int_eq(scene_replace_mesh(scene, i + 1, sphere), GLCOLLIDE_OK);
         else
             test_scene_add_mesh(scene, sphere);
     }
@@ -704,8 +704,8 @@ START_TEST(test_crossing_real)
             ck_assert_int_eq(glcollide_mesh_load(test_data_mesh(files[f]), 1.0, &mesh),
                              GLCOLLIDE_OK);
             ck_assert_int_eq(glcollide_mesh_fit(mesh, 2.0), GLCOLLIDE_OK);
-            glcollide_scene *scene = NULL;
-            ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+            test_scene *scene = NULL;
+            ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
             test_scene_add_mesh(scene, mesh);
             test_scene_add_object(scene, 0, zero, q);
             /* Spheres that stay apart from each other even when grown. */
@@ -754,7 +754,7 @@ START_TEST(test_crossing_real)
             }
             for (int r = 0; r < 5; r++)
                 glcollide_query_result_clear(&results[r]);
-            glcollide_scene_destroy(&scene);
+            scene_destroy(&scene);
         }
     }
     printf("crossing meshes: %d of %d sphere placements robust, %d of them touching; stencil and "

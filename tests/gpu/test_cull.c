@@ -25,7 +25,7 @@ static void context_setup(void)
                       "no headless EGL context: CULLIDE/FAR tests need one");
 }
 
-static glcollide_query_result query(const glcollide_scene *scene, glcollide_method method,
+static glcollide_query_result query(const test_scene *scene, glcollide_method method,
                                     glcollide_level level, int resolution, double distance)
 {
     return test_run_query(scene, context, method, level, resolution, distance);
@@ -55,7 +55,7 @@ static size_t missed_object_pairs(const glcollide_query_result *exact,
 {
     size_t missed = 0;
     for (size_t i = 0; i < exact->pair_count; i++) {
-        const glcollide_object_pair *p = &exact->pairs[i];
+        const glcollide_index_pair *p = &exact->pairs[i];
         int has_triangles = 0;
         for (size_t k = 0; k < exact->triangle_pair_count && !has_triangles; k++)
             has_triangles = exact->triangle_pairs[k].object_a == p->a &&
@@ -64,18 +64,18 @@ static size_t missed_object_pairs(const glcollide_query_result *exact,
             continue;
         missed += candidates->pair_count == 0 ||
                   !bsearch(p, candidates->pairs, candidates->pair_count, sizeof *candidates->pairs,
-                           glcollide_object_pair_compare);
+                           glcollide_index_pair_compare);
     }
     return missed;
 }
 
-static glcollide_scene *bunny_scene(void)
+static test_scene *bunny_scene(void)
 {
     test_data_mesh("bunny00.off");
     char path[4096];
     snprintf(path, sizeof path, "%s/tests/scenes/bunnies.scene", GLCOLLIDE_SRCDIR);
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_load(path, &scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_load(path, &scene), GLCOLLIDE_OK);
     return scene;
 }
 
@@ -84,7 +84,7 @@ static glcollide_scene *bunny_scene(void)
 START_TEST(test_bunnies)
 {
     context_setup();
-    glcollide_scene *scene = bunny_scene();
+    test_scene *scene = bunny_scene();
     glcollide_query_result exact = query(scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_TRIANGLES, 1024, 0);
     glcollide_query_result sap = query(scene, GLCOLLIDE_METHOD_SAP, GLCOLLIDE_LEVEL_TRIANGLES, 1024, 0);
     ck_assert_uint_gt(exact.triangle_pair_count, 1400);
@@ -113,7 +113,7 @@ START_TEST(test_bunnies)
     }
     glcollide_query_result_clear(&exact);
     glcollide_query_result_clear(&sap);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 END_TEST
 
@@ -144,11 +144,11 @@ static glcollide_mesh *real_mesh(test_rng *rng, double s)
  * (touching, distance 0) plus a box 1e-6 away; 4 real meshes (knot1,
  * elephant, cow, knot2); 5 slivers and thin plates in a tight cluster.
  */
-static glcollide_scene *random_scene(uint64_t seed, double *distance)
+static test_scene *random_scene(uint64_t seed, double *distance)
 {
     test_rng rng = {seed};
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     int kind = (int)(seed % 6);
     *distance = (seed % 5 == 0) ? test_rng_uniform(&rng, 0, 0.02) : 0;
     double origin = kind == 1 ? 1e4 : 0;
@@ -211,7 +211,7 @@ START_TEST(test_far_random_scenes)
     for (int i = 0; i < scene_count; i++) {
         uint64_t seed = base_seed + (uint64_t)i;
         double distance;
-        glcollide_scene *scene = random_scene(seed, &distance);
+        test_scene *scene = random_scene(seed, &distance);
         int resolution = resolutions[i % 5];
         glcollide_level level = (i % 3 == 2) ? GLCOLLIDE_LEVEL_OBJECTS : GLCOLLIDE_LEVEL_TRIANGLES;
         glcollide_query_result exact = query(scene, GLCOLLIDE_METHOD_EXACT, level, resolution, distance);
@@ -238,7 +238,7 @@ START_TEST(test_far_random_scenes)
         scenes++;
         glcollide_query_result_clear(&exact);
         glcollide_query_result_clear(&far);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     printf("far vs exact: %zu random scenes, %zu exact object pairs and %zu exact triangle pairs, "
            "none missed; on the sampled scenes far handed on %zu candidates where sap handed "
@@ -259,8 +259,8 @@ START_TEST(test_cost_structure)
     static const int counts[] = {2, 40, 400};
     uint64_t draw_calls[3], syncs[3];
     for (int c = 0; c < 3; c++) {
-        glcollide_scene *scene = NULL;
-        ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+        test_scene *scene = NULL;
+        ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
         glcollide_mesh *sphere = NULL;
         ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 8, 5, &sphere), GLCOLLIDE_OK);
         uint32_t m = test_scene_add_mesh(scene, sphere);
@@ -284,7 +284,7 @@ START_TEST(test_cost_structure)
         ck_assert_uint_le(far.stats.draw_calls, 36);
         ck_assert_uint_le(far.stats.gpu_syncs, 6);
         glcollide_query_result_clear(&far);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     /* 2 and 400 objects: the same passes (the 2-sphere scene may end early). */
     ck_assert_uint_eq(draw_calls[1], draw_calls[2]);

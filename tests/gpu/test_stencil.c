@@ -35,32 +35,32 @@ static void context_teardown(void)
     glcollide_context_destroy(&context);
 }
 
-static glcollide_query_result exact_pairs(const glcollide_scene *scene, double distance)
+static glcollide_query_result exact_pairs(const test_scene *scene, double distance)
 {
     glcollide_query_options options = glcollide_query_default_options();
     options.distance = distance;
     glcollide_query_result result;
-    ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &result), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_query(scene, NULL, &options, &result), GLCOLLIDE_OK);
     return result;
 }
 
-static glcollide_stencil_result stencil(const glcollide_scene *scene, int resolution,
+static glcollide_stencil_result stencil(const test_scene *scene, int resolution,
                                         glcollide_stencil_counter counter)
 {
     glcollide_stencil_options options = glcollide_stencil_default_options();
     options.resolution = resolution;
     options.counter = counter;
     glcollide_stencil_result result;
-    int status = glcollide_stencil_run(scene, context, &options, &result);
+    int status = scene_stencil(scene, context, &options, &result);
     ck_assert_msg(status == GLCOLLIDE_OK, "stencil failed: %s", glcollide_status_string(status));
     return result;
 }
 
-static int has_pair(const glcollide_object_pair *pairs, size_t count, uint32_t a, uint32_t b)
+static int has_pair(const glcollide_index_pair *pairs, size_t count, uint32_t a, uint32_t b)
 {
-    glcollide_object_pair key = {a, b};
+    glcollide_index_pair key = {a, b};
     return count > 0 && /* bsearch wants a real array */
-           bsearch(&key, pairs, count, sizeof key, glcollide_object_pair_compare) != NULL;
+           bsearch(&key, pairs, count, sizeof key, glcollide_index_pair_compare) != NULL;
 }
 
 /* test_random_mesh, redrawn until it is a closed solid (its sliver fan is
@@ -103,11 +103,11 @@ static glcollide_mesh *real_mesh(test_rng *rng, double s, int allow_large)
  * tiny one, 1e-3 of the outer); 3 real meshes (elephant, knots, dino; bunny00
  * and armadillo in one scene of 25); 4 a tight cluster of generated meshes.
  */
-static glcollide_scene *random_scene(uint64_t seed)
+static test_scene *random_scene(uint64_t seed)
 {
     test_rng rng = {seed};
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     int kind = (int)(seed % 5);
     double origin = kind == 1 ? 1e4 : 0;
     double q[4], t[3];
@@ -157,7 +157,7 @@ START_TEST(test_random_scenes)
     uint64_t base_seed = env_seed ? strtoull(env_seed, NULL, 0) : 0x57E0C000u;
     for (int i = 0; i < scene_count; i++) {
         uint64_t seed = base_seed + (uint64_t)i;
-        glcollide_scene *scene = random_scene(seed);
+        test_scene *scene = random_scene(seed);
         int r = (i / 5) % R;
         glcollide_query_result exact = exact_pairs(scene, 0);
         glcollide_stencil_counter counter =
@@ -196,7 +196,7 @@ START_TEST(test_random_scenes)
         scenes[r]++;
         glcollide_query_result_clear(&exact);
         glcollide_stencil_result_clear(&found);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     for (int r = 0; r < R; r++)
         printf("stencil vs exact at %d^2: %zu scenes, %zu exact pairs, %zu missed (%.1f%%), %zu "
@@ -217,8 +217,8 @@ END_TEST
 START_TEST(test_deep_nesting)
 {
     context_setup();
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     enum { N = 130 };
     const double origin[3] = {0, 0, 0}, q[4] = {1, 0, 0, 0}, inner[3] = {0.3, 0.1, 0.2};
     for (int i = 0; i < N; i++) {
@@ -253,7 +253,7 @@ START_TEST(test_deep_nesting)
         }
         glcollide_stencil_result_clear(&found);
     }
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 END_TEST
 
@@ -268,8 +268,8 @@ START_TEST(test_open_mesh)
     ck_assert_int_eq(glcollide_mesh_create(box->positions, box->vertex_count, box->triangles,
                                            box->triangle_count - 2, "open box", &open),
                      GLCOLLIDE_OK);
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     /* the open box inside a large closed one, turned: the large box's far
      * edges behind the open box see its back face but not the missing front */
     glcollide_mesh *large = NULL;
@@ -284,7 +284,7 @@ START_TEST(test_open_mesh)
     options.resolution = 128;
     glcollide_stencil_result found;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    int status = glcollide_stencil_run(scene, context, &options, &found);
+    int status = scene_stencil(scene, context, &options, &found);
     test_log_capture_stop();
     ck_assert_int_eq(status, GLCOLLIDE_ERROR_INVALID_MESH);
     ck_assert_int_eq(test_log_count(), 1);
@@ -292,13 +292,13 @@ START_TEST(test_open_mesh)
                   "%s", test_log_last());
     options.check_solids = 0;
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_stencil_run(scene, context, &options, &found);
+    status = scene_stencil(scene, context, &options, &found);
     test_log_capture_stop();
     ck_assert_int_eq(status, GLCOLLIDE_OK);
     ck_assert_uint_gt(found.negative_samples, 0);
     ck_assert_msg(strstr(test_log_all(), "not closed"), "%s", test_log_all());
     glcollide_stencil_result_clear(&found);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 END_TEST
 
@@ -308,8 +308,8 @@ END_TEST
 START_TEST(test_containment_localisation)
 {
     context_setup();
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     glcollide_mesh *big = NULL, *small = NULL, *tiny = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_box(1, 1, 1, &big), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_mesh_generate_box(0.2, 0.2, 0.2, &small), GLCOLLIDE_OK);
@@ -346,12 +346,12 @@ START_TEST(test_containment_localisation)
     glcollide_stencil_options options = glcollide_stencil_default_options();
     options.detect_only = 1;
     options.resolution = 128;
-    ck_assert_int_eq(glcollide_stencil_run(scene, context, &options, &found), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_stencil(scene, context, &options, &found), GLCOLLIDE_OK);
     ck_assert_int_eq(found.interference, 1);
     ck_assert_uint_eq(found.stats.gpu_syncs, 1);
     ck_assert_uint_eq(found.stats.readback_bytes, 4);
     glcollide_stencil_result_clear(&found);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 END_TEST
 
@@ -364,8 +364,8 @@ START_TEST(test_cost_structure)
     static const int counts[] = {2, 40, 400};
     uint64_t storage = 0;
     for (int c = 0; c < 3; c++) {
-        glcollide_scene *scene = NULL;
-        ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+        test_scene *scene = NULL;
+        ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
         glcollide_mesh *sphere = NULL;
         ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 8, 5, &sphere), GLCOLLIDE_OK);
         uint32_t m = test_scene_add_mesh(scene, sphere);
@@ -393,7 +393,7 @@ START_TEST(test_cost_structure)
         storage = glcollide_gl_storage_allocated();
         glcollide_query_result_clear(&exact);
         glcollide_stencil_result_clear(&found);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
 }
 END_TEST
@@ -417,7 +417,7 @@ static glcollide_query_result world_exact(glcollide_world *world, double distanc
  * wholly inside another, or deep overlaps) are all flagged. Returns the
  * exact pairs missed (shallow overlaps below a pixel may be).
  */
-static size_t check_twin(glcollide_world *world, int resolution, const glcollide_object_pair *must,
+static size_t check_twin(glcollide_world *world, int resolution, const glcollide_index_pair *must,
                          size_t must_count, const char *what)
 {
     glcollide_stencil_options options = glcollide_stencil_default_options();
@@ -477,7 +477,7 @@ static size_t world_frames(uint64_t seed, glcollide_mesh **meshes, size_t mesh_c
             /* object 1 (mesh 1, the small box) inside object 0 (mesh 0, the sphere) */
             uint32_t m = i < 2 ? (uint32_t)i : 2 + test_rng_below(&rng, (uint32_t)mesh_count - 2);
             if (i == 1) {
-                const double *centre = glcollide_world_object(world, 0)->translation;
+                const double *centre = glcollide_world_object(world, 0)->pose.translation;
                 for (int k = 0; k < 3; k++)
                     t[k] = centre[k] + test_rng_uniform(&rng, -0.17, 0.17);
             }
@@ -488,7 +488,7 @@ static size_t world_frames(uint64_t seed, glcollide_mesh **meshes, size_t mesh_c
         }
         char what[96];
         snprintf(what, sizeof what, "seed 0x%llx frame %d", (unsigned long long)seed, f);
-        const glcollide_object_pair contained = {0, 1};
+        const glcollide_index_pair contained = {0, 1};
         missed += check_twin(world, resolution, &contained, 1, what);
         glcollide_query_result exact = world_exact(world, 0);
         *exact_pairs += exact.pair_count;
@@ -566,7 +566,7 @@ START_TEST(test_world_real)
                  q1[4] = {0.5, 0.5, 0.5, 0.5};
     ck_assert_int_eq(glcollide_world_add_object(world, mb, t0, q0, NULL), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_world_add_object(world, mbunny, t1, q1, NULL), GLCOLLIDE_OK);
-    const glcollide_object_pair contained = {0, 1};
+    const glcollide_index_pair contained = {0, 1};
     ck_assert_uint_eq(check_twin(world, 256, &contained, 1, "bunny in a sphere"), 0);
     glcollide_world_destroy(&world);
     glcollide_mesh_destroy(&big);
@@ -615,8 +615,9 @@ START_TEST(test_world_warm_frame)
     ck_assert_uint_eq(checks, 3);
     for (int i = 0; i < N; i++) {
         const glcollide_object *pose = glcollide_world_object(world, (uint32_t)i);
-        double t[3] = {pose->translation[0] + 0.05, pose->translation[1], pose->translation[2]};
-        ck_assert_int_eq(glcollide_world_set_pose(world, (uint32_t)i, t, pose->rotation),
+        double t[3] = {pose->pose.translation[0] + 0.05, pose->pose.translation[1],
+                       pose->pose.translation[2]};
+        ck_assert_int_eq(glcollide_world_set_pose(world, (uint32_t)i, t, pose->pose.rotation),
                          GLCOLLIDE_OK);
     }
     ck_assert_int_eq(glcollide_world_query(world, context, &options, &result), GLCOLLIDE_OK);

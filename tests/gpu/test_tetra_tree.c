@@ -11,10 +11,12 @@
  * and random points in the box and in a box 20% larger. Real meshes are quantised to a 2^-20 grid
  * (after fitting to size 2) so that those feature points are exactly on their features.
  * GLCOLLIDE_TETRA_PARTICLES sets the particles per real mesh (default 50000;
- * the verification run uses 100000).
+ * the verification run uses 100000). The CPU twin and the world entry without
+ * GL are in tests/unit/test_tetra_tree_cpu.c.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "helpers/tests.h"
+#include "helpers/tetra_shapes.h"
 
 #include <glcollide/geometry.h>
 #include <glcollide/glcollide.h>
@@ -64,11 +66,6 @@ static void add_point(point_set *set, double x, double y, double z)
     set->p[3 * set->count + 1] = y;
     set->p[3 * set->count + 2] = z;
     set->count++;
-}
-
-static const double *vertex(const glcollide_mesh *m, uint32_t v)
-{
-    return m->positions + 3 * (size_t)v;
 }
 
 /* About target points on and around mesh m for origin o (see the header). */
@@ -175,15 +172,12 @@ static void make_points(const glcollide_mesh *m, const double o[3], size_t targe
 static uint8_t *oracle(const glcollide_mesh *m, const point_set *set, double *ms)
 {
     glcollide_bvh *bvh = NULL;
-    ck_assert_int_eq(
-        glcollide_bvh_build(m->positions, m->vertex_count, m->triangles, m->triangle_count, &bvh),
-        GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_create(m, &bvh), GLCOLLIDE_OK);
     uint8_t *answer = malloc(set->count ? set->count : 1);
     ck_assert_ptr_nonnull(answer);
     double start = test_now_ms();
     for (size_t i = 0; i < set->count; i++)
-        answer[i] = (uint8_t)glcollide_point_in_mesh(m->positions, m->triangles, m->triangle_count,
-                                                     bvh, set->p + 3 * i);
+        answer[i] = (uint8_t)glcollide_point_in_mesh(m, bvh, set->p + 3 * i);
     *ms = test_now_ms() - start;
     glcollide_bvh_destroy(&bvh);
     return answer;
@@ -203,16 +197,6 @@ static size_t disagreements(const char *what, const point_set *set, const uint8_
             bad++;
         }
     return bad;
-}
-
-static glcollide_tetra_tree *build(const glcollide_mesh *m,
-                                   const glcollide_tetra_tree_options *options)
-{
-    glcollide_tetra_tree *tree = NULL;
-    int status = glcollide_tetra_tree_build(m, options, &tree);
-    ck_assert_msg(status == GLCOLLIDE_OK, "tetra-tree of %s: %s", m->name,
-                  glcollide_status_string(status));
-    return tree;
 }
 
 /* The CPU tree (with and without frame coherence) against the oracle. */
@@ -322,7 +306,7 @@ START_TEST(test_self_intersecting)
         if (gl) {
             glcollide_tetra_gpu *gpu = NULL;
             ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
-            ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, points[i][0], 3, 0, got, NULL),
+            ck_assert_int_eq(tetra_classify(gpu, meshes[i], points[i][0], 3, 0, got, NULL),
                              GLCOLLIDE_OK);
             ck_assert_mem_eq(got, inside[i], 3);
             glcollide_tetra_gpu_destroy(&gpu);
@@ -332,19 +316,6 @@ START_TEST(test_self_intersecting)
     }
 }
 END_TEST
-
-/* A real mesh fitted to size 2 and quantised to a 2^-20 grid. */
-static glcollide_mesh *real_mesh(const char *file)
-{
-    glcollide_mesh *m = NULL;
-    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh(file), 1.0, &m), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_mesh_fit(m, 2.0), GLCOLLIDE_OK);
-    for (size_t i = 0; i < 3 * m->vertex_count; i++)
-        m->positions[i] = ldexp(nearbyint(ldexp(m->positions[i], 20)), -20);
-    free(m->name);
-    m->name = strdup(file);
-    return m;
-}
 
 /* camel.off passes through itself (20 triangle pairs): winding 2 there. */
 static const char *const real_files[] = {"armadillo.off", "elephant.off", "bunny00.off",
@@ -391,7 +362,7 @@ START_TEST(test_real_meshes)
         if (gl) {
             ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
             ck_assert_int_eq(
-                glcollide_tetra_gpu_classify(gpu, set.p, set.count, 0, gpu_answer, &gpu_stats),
+                tetra_classify(gpu, m, set.p, set.count, 0, gpu_answer, &gpu_stats),
                 GLCOLLIDE_OK);
         } else {
             memcpy(gpu_answer, expected, set.count);
@@ -404,7 +375,7 @@ START_TEST(test_real_meshes)
         double moved_ms;
         uint8_t *moved = oracle(m, &set, &moved_ms);
         if (gl)
-            ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count,
+            ck_assert_int_eq(tetra_classify(gpu, m, set.p, set.count,
                                                           GLCOLLIDE_TETRA_FRAME_COHERENCE,
                                                           gpu_answer, &coherent_stats),
                              GLCOLLIDE_OK);
@@ -479,7 +450,7 @@ START_TEST(test_raw_meshes)
         ck_assert_uint_eq(disagreements(real_files[r], &set, expected, got), 0);
         glcollide_tetra_gpu *gpu = NULL;
         ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
-        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count, 0, got, NULL),
+        ck_assert_int_eq(tetra_classify(gpu, m, set.p, set.count, 0, got, NULL),
                          GLCOLLIDE_OK);
         ck_assert_uint_eq(disagreements(real_files[r], &set, expected, got), 0);
         glcollide_tetra_gpu_destroy(&gpu);
@@ -529,7 +500,7 @@ START_TEST(test_gpu_generated)
         glcollide_tetra_stats stats;
         ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
         for (int frame = 0; frame < 2; frame++) {
-            ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count,
+            ck_assert_int_eq(tetra_classify(gpu, meshes[i], set.p, set.count,
                                                           GLCOLLIDE_TETRA_FRAME_COHERENCE, got,
                                                           &stats),
                              GLCOLLIDE_OK);
@@ -545,7 +516,7 @@ START_TEST(test_gpu_generated)
             expected[a] = expected[b];
             expected[b] = e;
         }
-        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, set.p, set.count,
+        ck_assert_int_eq(tetra_classify(gpu, meshes[i], set.p, set.count,
                                                       GLCOLLIDE_TETRA_FRAME_COHERENCE, got, &stats),
                          GLCOLLIDE_OK);
         ck_assert_uint_eq(disagreements(meshes[i]->name, &set, expected, got), 0);
@@ -573,7 +544,7 @@ static void expect_refused(const glcollide_mesh *m, const char *words)
 {
     glcollide_tetra_tree *tree = NULL;
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
-    int status = glcollide_tetra_tree_build(m, NULL, &tree);
+    int status = glcollide_tetra_tree_create(m, NULL, &tree);
     test_log_capture_stop();
     ck_assert_int_eq(status, GLCOLLIDE_ERROR_INVALID_MESH);
     ck_assert_ptr_null(tree);
@@ -637,7 +608,7 @@ START_TEST(test_bad_meshes)
     options.check_self_intersections = 1;
     glcollide_tetra_tree *tree = NULL;
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
-    int status = glcollide_tetra_tree_build(m, &options, &tree);
+    int status = glcollide_tetra_tree_create(m, &options, &tree);
     test_log_capture_stop();
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
                        "tetra-tree: two boxes intersects itself: 52 triangle pairs (first: "
@@ -657,19 +628,19 @@ START_TEST(test_bad_arguments)
     glcollide_tetra_tree_options options = glcollide_tetra_tree_default_options();
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
     options.max_depth = 11;
-    ck_assert_int_eq(glcollide_tetra_tree_build(box, &options, &tree),
+    ck_assert_int_eq(glcollide_tetra_tree_create(box, &options, &tree),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_str_eq(test_log_last(), "tetra-tree: max_depth 11 outside 0..10");
     options.max_depth = 4;
     options.use_origin = 1;
     options.origin[1] = INFINITY;
-    ck_assert_int_eq(glcollide_tetra_tree_build(box, &options, &tree),
+    ck_assert_int_eq(glcollide_tetra_tree_create(box, &options, &tree),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_str_eq(test_log_last(), "tetra-tree: origin is not finite");
-    ck_assert_int_eq(glcollide_tetra_tree_build(NULL, NULL, &tree),
+    ck_assert_int_eq(glcollide_tetra_tree_create(NULL, NULL, &tree),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_ptr_null(tree);
-    ck_assert_int_eq(glcollide_tetra_tree_build(box, NULL, &tree), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_tetra_tree_create(box, NULL, &tree), GLCOLLIDE_OK);
     uint8_t inside[3];
     ck_assert_int_eq(glcollide_tetra_tree_classify(tree, NULL, 3, inside, NULL, NULL),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
@@ -688,219 +659,17 @@ START_TEST(test_bad_arguments)
         context_setup();
         glcollide_tetra_gpu *gpu = NULL;
         ck_assert_int_eq(glcollide_tetra_gpu_create(context, tree, &gpu), GLCOLLIDE_OK);
-        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, points, 6, 0, answers, NULL),
+        ck_assert_int_eq(tetra_classify(gpu, box, points, 6, 0, answers, NULL),
                          GLCOLLIDE_OK);
         for (int i = 0; i < 6; i++)
             ck_assert_int_eq(answers[i], i == 2);
-        ck_assert_int_eq(glcollide_tetra_gpu_classify(gpu, NULL, 0, 0, NULL, NULL), GLCOLLIDE_OK);
+        ck_assert_int_eq(tetra_classify(gpu, box, NULL, 0, 0, NULL, NULL), GLCOLLIDE_OK);
         glcollide_tetra_gpu_destroy(&gpu);
         glcollide_tetra_gpu_destroy(&gpu); /* NULL is fine */
     }
     glcollide_tetra_tree_destroy(&tree);
     glcollide_tetra_tree_destroy(&tree); /* NULL is fine */
     glcollide_mesh_destroy(&box);
-}
-END_TEST
-
-/* ------------------------------------------------------------ one shape */
-
-/* The meshes of the one-shape tests: generated (torus, knot) and real
- * (elephant.off, knot1.off, quantised as above). */
-enum { SHAPE_MESHES = 4 };
-
-static glcollide_mesh *shape_mesh(int k)
-{
-    glcollide_mesh *m = NULL;
-    if (k == 0)
-        ck_assert_int_eq(glcollide_mesh_generate_torus(0.5, 0.125, 24, 8, &m), GLCOLLIDE_OK);
-    else if (k == 1)
-        ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 0.5, 0.125, 96, 8, &m), GLCOLLIDE_OK);
-    else
-        m = real_mesh(k == 2 ? "elephant.off" : "knot1.off");
-    return m;
-}
-
-/* count points uniform in the box of m grown by 20% and placed by (t, q)
- * (its 8 corners' box), from seed. */
-static double *posed_points(const glcollide_mesh *m, const double t[3], const double q[4],
-                            size_t count, uint64_t seed)
-{
-    glcollide_aabb box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
-    for (size_t v = 0; v < m->vertex_count; v++)
-        for (int k = 0; k < 3; k++) {
-            box.min[k] = fmin(box.min[k], vertex(m, (uint32_t)v)[k]);
-            box.max[k] = fmax(box.max[k], vertex(m, (uint32_t)v)[k]);
-        }
-    glcollide_object pose = {.mesh = 0};
-    memcpy(pose.translation, t, sizeof pose.translation);
-    memcpy(pose.rotation, q, sizeof pose.rotation);
-    glcollide_aabb grown = box, placed;
-    for (int k = 0; k < 3; k++) {
-        double pad = 0.2 * (box.max[k] - box.min[k]);
-        grown.min[k] -= pad;
-        grown.max[k] += pad;
-    }
-    glcollide_aabb_place(&grown, &pose, &placed);
-    test_rng rng = {seed};
-    double *p = malloc(3 * count * sizeof *p);
-    ck_assert_ptr_nonnull(p);
-    for (size_t i = 0; i < 3 * count; i++)
-        p[i] = test_rng_uniform(&rng, placed.min[i % 3], placed.max[i % 3]);
-    return p;
-}
-
-/*
- * The CPU twin (no context) against glcollide_tetra_tree_classify on 4
- * meshes, 20,000 points each (seeds 0x0E5A0000 + mesh): three frames with
- * frame coherence (the points moved by 1e-3 between frames; the third frame
- * with fewer points, so no coherence), every answer the tree's, and the
- * second frame mostly found in last frame's cones.
- */
-START_TEST(test_cpu_twin)
-{
-    const size_t count = 20000;
-    for (int k = 0; k < SHAPE_MESHES; k++) {
-        glcollide_mesh *m = shape_mesh(k);
-        glcollide_tetra_tree *tree = build(m, NULL);
-        glcollide_tetra_gpu *twin = NULL;
-        ck_assert_int_eq(glcollide_tetra_gpu_create(NULL, tree, &twin), GLCOLLIDE_OK);
-        const double t[3] = {0, 0, 0}, q[4] = {1, 0, 0, 0};
-        uint64_t seed = 0x0E5A0000u + (uint64_t)k;
-        double *p = posed_points(m, t, q, count, seed);
-        uint8_t *expected = malloc(count), *got = malloc(count);
-        ck_assert(expected && got);
-        test_rng rng = {seed ^ 0xF00Du};
-        for (int frame = 0; frame < 3; frame++) {
-            size_t n = frame == 2 ? count / 2 : count;
-            glcollide_tetra_stats stats, tree_stats;
-            ck_assert_int_eq(glcollide_tetra_gpu_classify(
-                                 twin, p, n, GLCOLLIDE_TETRA_FRAME_COHERENCE, got, &stats),
-                             GLCOLLIDE_OK);
-            ck_assert_int_eq(glcollide_tetra_tree_classify(tree, p, n, expected, NULL, &tree_stats),
-                             GLCOLLIDE_OK);
-            ck_assert_msg(memcmp(expected, got, n) == 0,
-                          "%s frame %d (seed 0x%llx): CPU twin "
-                          "differs from the tree",
-                          m->name, frame, (unsigned long long)seed);
-            ck_assert_uint_eq(stats.particles, n);
-            ck_assert_uint_eq(stats.inside, tree_stats.inside);
-            ck_assert_uint_eq(stats.gpu_syncs + stats.draw_calls, 0);
-            if (frame == 1)
-                ck_assert_uint_gt(stats.coherent, n / 2);
-            else
-                ck_assert_uint_eq(stats.coherent, 0);
-            for (size_t i = 0; i < 3 * count; i++)
-                p[i] += test_rng_uniform(&rng, -1e-3, 1e-3);
-        }
-        free(expected);
-        free(got);
-        free(p);
-        glcollide_tetra_gpu_destroy(&twin);
-        ck_assert_ptr_null(twin);
-        glcollide_tetra_tree_destroy(&tree);
-        glcollide_mesh_destroy(&m);
-    }
-}
-END_TEST
-
-/* Classifies points against object 1 of world (mesh m, tree) with gpu and
- * requires the tree's answers for R^T (p - t), R and t the object's pose. */
-static void check_world_entry(glcollide_tetra_gpu *gpu, const glcollide_world *world,
-                              const glcollide_tetra_tree *tree, const double *points, size_t count,
-                              int on_gpu, const char *what)
-{
-    const glcollide_object *pose = glcollide_world_object(world, 1);
-    double m[9], *local = malloc(3 * count * sizeof *local);
-    uint8_t *expected = malloc(count), *got = malloc(count);
-    ck_assert(local && expected && got);
-    glcollide_object_rotation_matrix(pose, m);
-    for (size_t i = 0; i < count; i++) {
-        const double *p = points + 3 * i;
-        double d[3] = {p[0] - pose->translation[0], p[1] - pose->translation[1],
-                       p[2] - pose->translation[2]};
-        for (int k = 0; k < 3; k++)
-            local[3 * i + k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
-    }
-    ck_assert_int_eq(glcollide_tetra_tree_classify(tree, local, count, expected, NULL, NULL),
-                     GLCOLLIDE_OK);
-    glcollide_tetra_stats stats;
-    ck_assert_int_eq(
-        glcollide_tetra_gpu_classify_world(gpu, world, 1, points, count, 0, got, &stats),
-        GLCOLLIDE_OK);
-    size_t inside = 0, differ = 0;
-    for (size_t i = 0; i < count; i++) {
-        inside += expected[i];
-        differ += expected[i] != got[i];
-    }
-    ck_assert_msg(differ == 0, "%s: %zu of %zu points differ from the tree's answer", what, differ,
-                  count);
-    ck_assert_uint_eq(stats.inside, inside);
-    ck_assert_uint_eq(stats.draw_calls, on_gpu ? 1 : 0); /* the GPU ran, or none */
-    ck_assert_uint_gt(inside, count / 200);              /* the posed solid is among the points */
-    free(local);
-    free(expected);
-    free(got);
-}
-
-/* A world of two objects: object 0 a box (another mesh), object 1 mesh m
- * at (t, q). */
-static glcollide_world *world_with(const glcollide_mesh *box, const glcollide_mesh *m,
-                                   const double t[3], const double q[4])
-{
-    glcollide_world *world = NULL;
-    uint32_t mb, mm;
-    const double t0[3] = {5, 0, 0}, q0[4] = {1, 0, 0, 0};
-    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_world_add_mesh(world, box, &mb), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_world_add_mesh(world, m, &mm), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_world_add_object(world, mb, t0, q0, NULL), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_world_add_object(world, mm, t, q, NULL), GLCOLLIDE_OK);
-    return world;
-}
-
-/* The world entry with the CPU twin (gpu_context NULL) or the GPU: 4
- * meshes, each at 3 random poses (seeds 0x0E5B0000 + 16 mesh + pose,
- * translations up to 100), 5,000 points about the posed solid: the answers
- * for the inverse-transformed points. */
-static void world_entries(glcollide_context *gpu_context)
-{
-    glcollide_mesh *box = NULL;
-    ck_assert_int_eq(glcollide_mesh_generate_box(1, 1, 1, &box), GLCOLLIDE_OK);
-    for (int k = 0; k < SHAPE_MESHES; k++) {
-        glcollide_mesh *m = shape_mesh(k);
-        glcollide_tetra_tree *tree = build(m, NULL);
-        glcollide_tetra_gpu *gpu = NULL;
-        ck_assert_int_eq(glcollide_tetra_gpu_create(gpu_context, tree, &gpu), GLCOLLIDE_OK);
-        glcollide_world *world = NULL;
-        for (int pose = 0; pose < 3; pose++) {
-            uint64_t seed = 0x0E5B0000u + (uint64_t)(16 * k + pose);
-            test_rng rng = {seed};
-            double t[3], q[4];
-            for (int c = 0; c < 3; c++)
-                t[c] = test_rng_uniform(&rng, -100, 100);
-            test_rng_quaternion(&rng, q);
-            if (!world)
-                world = world_with(box, m, t, q);
-            else /* a pose change is seen */
-                ck_assert_int_eq(glcollide_world_set_pose(world, 1, t, q), GLCOLLIDE_OK);
-            double *points = posed_points(m, t, q, 5000, seed);
-            char what[96];
-            snprintf(what, sizeof what, "%s %s, seed 0x%llx", gpu_context ? "GPU" : "CPU twin",
-                     m->name, (unsigned long long)seed);
-            check_world_entry(gpu, world, tree, points, 5000, gpu_context != NULL, what);
-            free(points);
-        }
-        glcollide_world_destroy(&world);
-        glcollide_tetra_gpu_destroy(&gpu);
-        glcollide_tetra_tree_destroy(&tree);
-        glcollide_mesh_destroy(&m);
-    }
-    glcollide_mesh_destroy(&box);
-}
-
-START_TEST(test_world_entry_cpu)
-{
-    world_entries(NULL);
 }
 END_TEST
 
@@ -911,77 +680,6 @@ START_TEST(test_world_entry_gpu)
     context_setup();
     world_entries(context);
 }
-END_TEST
-
-/* Refusals with one message each, and the object usable afterwards: NULL
- * arguments, an object out of range, an object of another mesh (the same
- * counts but moved vertices too). */
-START_TEST(test_world_entry_errors)
-{
-    glcollide_mesh *box = NULL, *torus = shape_mesh(0), *moved = NULL;
-    ck_assert_int_eq(glcollide_mesh_generate_box(1, 1, 1, &box), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_mesh_create(torus->positions, torus->vertex_count, torus->triangles,
-                                           torus->triangle_count, "moved torus", &moved),
-                     GLCOLLIDE_OK);
-    moved->positions[0] += 0x1p-30;
-    glcollide_tetra_tree *tree = build(torus, NULL);
-    glcollide_tetra_gpu *twin = NULL;
-    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    int status = glcollide_tetra_gpu_create(NULL, NULL, &twin);
-    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "tetra-tree GPU: tree is NULL");
-    ck_assert_ptr_null(twin);
-    test_log_capture_stop();
-    ck_assert_int_eq(glcollide_tetra_gpu_create(NULL, tree, &twin), GLCOLLIDE_OK);
-    const double t[3] = {1, 2, 3}, q[4] = {0.5, 0.5, 0.5, 0.5};
-    glcollide_world *world = world_with(box, torus, t, q);
-    double point[3] = {1, 2, 3};
-    uint8_t inside = 7;
-    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(twin, NULL, 1, point, 1, 0, &inside, NULL);
-    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                       "tetra-tree world classify: gpu, world, points or inside is NULL");
-    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(NULL, world, 1, point, 1, 0, &inside, NULL);
-    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                       "tetra-tree world classify: gpu, world, points or inside is NULL");
-    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(twin, world, 1, NULL, 1, 0, &inside, NULL);
-    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                       "tetra-tree world classify: gpu, world, points or inside is NULL");
-    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(twin, world, 2, point, 1, 0, &inside, NULL);
-    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                       "tetra-tree world classify: no object 2 (the world has 2)");
-    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(twin, world, 0, point, 1, 0, &inside, NULL);
-    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                       "tetra-tree: object 0's mesh (box, 12 triangles) is not the one the tree "
-                       "was built from (torus, 384 triangles)");
-    ck_assert_int_eq(inside, 7); /* untouched */
-    /* The same counts, one vertex moved: refused too, once the world says so. */
-    ck_assert_int_eq(glcollide_tetra_gpu_classify_world(twin, world, 1, point, 1, 0, &inside, NULL),
-                     GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_world_replace_mesh(world, 1, moved), GLCOLLIDE_OK);
-    test_log_capture_start(GLCOLLIDE_LOG_WARNING);
-    status = glcollide_tetra_gpu_classify_world(twin, world, 1, point, 1, 0, &inside, NULL);
-    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                       "tetra-tree: object 1's mesh (moved torus, 384 triangles) is not the one "
-                       "the tree was built from (torus, 384 triangles)");
-    test_log_capture_stop();
-    ck_assert_int_eq(glcollide_world_replace_mesh(world, 1, torus), GLCOLLIDE_OK);
-    /* Nothing lost: the torus's centre (the hole) is outside. */
-    inside = 7;
-    ck_assert_int_eq(glcollide_tetra_gpu_classify_world(twin, world, 1, point, 1, 0, &inside, NULL),
-                     GLCOLLIDE_OK);
-    ck_assert_int_eq(inside, 0);
-    glcollide_world_destroy(&world);
-    glcollide_tetra_gpu_destroy(&twin);
-    glcollide_tetra_tree_destroy(&tree);
-    glcollide_mesh_destroy(&moved);
-    glcollide_mesh_destroy(&torus);
-    glcollide_mesh_destroy(&box);
-}
-END_TEST
 
 Suite *suite_tetra_tree(void)
 {
@@ -1006,19 +704,5 @@ Suite *suite_tetra_tree(void)
     tcase_add_test(gpu, test_real_meshes);
     tcase_add_test(gpu, test_self_intersecting);
     suite_add_tcase(suite, gpu);
-    return suite;
-}
-
-/* The checks that need no context, in tests/glcollide-tests: the CPU twin
- * and the world entry without GL. */
-Suite *suite_tetra_tree_cpu(void)
-{
-    Suite *suite = suite_create("tetra_tree_cpu");
-    TCase *tc = tcase_create("one shape");
-    tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, test_cpu_twin);
-    tcase_add_test(tc, test_world_entry_cpu);
-    tcase_add_test(tc, test_world_entry_errors);
-    suite_add_tcase(suite, tc);
     return suite;
 }

@@ -63,10 +63,10 @@ static size_t missing(const glcollide_query_result *inner, const glcollide_query
         if (inner->pair_first && first == end)
             continue;
         while (g < outer->pair_count &&
-               glcollide_object_pair_compare(&outer->pairs[g], &inner->pairs[k]) < 0)
+               glcollide_index_pair_compare(&outer->pairs[g], &inner->pairs[k]) < 0)
             g++;
         if (g == outer->pair_count ||
-            glcollide_object_pair_compare(&outer->pairs[g], &inner->pairs[k]) != 0) {
+            glcollide_index_pair_compare(&outer->pairs[g], &inner->pairs[k]) != 0) {
             missed += inner->pair_first ? end - first : 1;
             continue;
         }
@@ -154,7 +154,7 @@ START_TEST(test_far_world_frames)
             for (size_t k = 0; k < exact_objects.pair_count; k++)
                 TEST_REQUIRE(bsearch(&exact_objects.pairs[k], far_objects.pairs,
                                      far_objects.pair_count, sizeof *far_objects.pairs,
-                                     glcollide_object_pair_compare),
+                                     glcollide_index_pair_compare),
                              "seed %d frame %d: far objects missed a pair", seed, frame);
             /* Warm (past the first frame and the replacement): the records of
              * the objects taking part, uniforms, and a deformed range. */
@@ -380,9 +380,9 @@ START_TEST(test_other_gpu_methods_world_vs_fresh)
     test_rng rng = {0x0B1E0000u};
     glcollide_mesh *meshes[2];
     glcollide_world *world = NULL;
-    glcollide_scene *scene = NULL;
+    test_scene *scene = NULL;
     ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     for (int m = 0; m < 2; m++) {
         ck_assert_int_eq(glcollide_mesh_generate_sphere(0.4 + 0.2 * m, 10, 6, &meshes[m]),
                          GLCOLLIDE_OK);
@@ -426,7 +426,7 @@ START_TEST(test_other_gpu_methods_world_vs_fresh)
     }
     glcollide_query_result_clear(&kept);
     glcollide_world_destroy(&world);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
     for (int m = 0; m < 2; m++)
         glcollide_mesh_destroy(&meshes[m]);
 }

@@ -1,47 +1,28 @@
 /* SPDX-License-Identifier: MIT */
-/* The Check suites of glcollide, one per file, run by tests/unit/main.c. */
+/* What the test programs share: the suites' declarations, Check helpers,
+ * random numbers, test meshes and scenes (tests/helpers/util.c, meshes.c). */
 #ifndef GLCOLLIDE_TESTS_H
 #define GLCOLLIDE_TESTS_H
 
 #include "helpers/splitmix64.h"
+#include "helpers/test_scene.h"
 
 #include <glcollide/glcollide.h>
 
 #include <check.h>
 #include <stdint.h>
 
-Suite *suite_workers(void);
-Suite *suite_mesh_io(void);
-Suite *suite_mesh_validate(void);
-Suite *suite_predicates(void);
-Suite *suite_tritri(void);
-Suite *suite_sap(void);
-Suite *suite_bvh(void);
-Suite *suite_point_in_mesh(void);
-Suite *suite_context(void);
-Suite *suite_scene(void);
-Suite *suite_query(void);
-Suite *suite_distance(void);
-Suite *suite_world(void);
-Suite *suite_world_contacts(void);
-Suite *suite_world_gpu(void);
-Suite *suite_cull(void);
-Suite *suite_stencil(void);
-Suite *suite_self_intersection(void);
-Suite *suite_contacts(void);
-Suite *suite_contacts_primitive(void);
-Suite *suite_particles(void);
-Suite *suite_tetra_tree(void);
-Suite *suite_tetra_tree_cpu(void);
-Suite *suite_myszkowski(void);
-Suite *suite_myszkowski_cpu(void);
-Suite *suite_bad_input(void);
-/* The ODE plugin's program (tests/glcollide-ode-tests). */
-Suite *suite_ode(void);
-Suite *suite_stacking(void);
-Suite *suite_primitives(void);
-Suite *suite_ode_threads(void);
-Suite *suite_ode_collide2(void);
+/* Every suite of the three programs (tests/unit, gpu and ode/suites.h). */
+#define TEST_SUITE(name) Suite *suite_##name(void);
+#include "gpu/suites.h"
+#include "ode/suites.h"
+#include "unit/suites.h"
+#undef TEST_SUITE
+
+/* For the mains: runs the runner's suites (CK_RUN_SUITE / CK_RUN_CASE
+ * select a part, see Check's manual), frees it, and returns the program's
+ * exit status. */
+int test_run_suites(SRunner *runner);
 
 /* Check's ck_assert writes to a pipe on success too (its "last passed
  * point"); in loops over thousands of cases that dominates the run time, so
@@ -112,9 +93,8 @@ glcollide_mesh *test_random_mesh(test_rng *rng, double s);
 
 /* Adds mesh (must not be NULL) / an object to scene, failing the test on
  * any error; test_scene_add_mesh returns the index of the mesh. */
-uint32_t test_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh);
-void test_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double t[3],
-                           const double q[4]);
+uint32_t test_scene_add_mesh(test_scene *scene, glcollide_mesh *mesh);
+void test_scene_add_object(test_scene *scene, uint32_t mesh, const double t[3], const double q[4]);
 
 /*
  * Two boxes in one closed mesh: a cube of half side 1 at the origin and one
@@ -127,7 +107,7 @@ void test_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double t
 glcollide_mesh *test_two_boxes(const double offset[3], double half, int inverted, const char *name);
 
 /* One query (exact without the context), failing the test on any error. */
-glcollide_query_result test_run_query(const glcollide_scene *scene, glcollide_context *context,
+glcollide_query_result test_run_query(const test_scene *scene, glcollide_context *context,
                                       glcollide_method method, glcollide_level level,
                                       int resolution, double distance);
 

@@ -165,14 +165,6 @@ glcollide_mesh *test_random_mesh(test_rng *rng, double s)
     return mesh;
 }
 
-uint32_t test_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh)
-{
-    uint32_t index;
-    ck_assert_ptr_nonnull(mesh);
-    ck_assert_int_eq(glcollide_scene_add_mesh(scene, mesh, &index), GLCOLLIDE_OK);
-    return index;
-}
-
 glcollide_mesh *test_two_boxes(const double offset[3], double half, int inverted, const char *name)
 {
     glcollide_mesh *box = NULL;
@@ -196,29 +188,6 @@ glcollide_mesh *test_two_boxes(const double offset[3], double half, int inverted
     return mesh;
 }
 
-glcollide_query_result test_run_query(const glcollide_scene *scene, glcollide_context *context,
-                                      glcollide_method method, glcollide_level level,
-                                      int resolution, double distance)
-{
-    glcollide_query_options options = glcollide_query_default_options();
-    options.method = method;
-    options.level = level;
-    options.resolution = resolution;
-    options.distance = distance;
-    glcollide_query_result result;
-    int status = glcollide_query_run(scene, method == GLCOLLIDE_METHOD_EXACT ? NULL : context,
-                                     &options, &result);
-    ck_assert_msg(status == GLCOLLIDE_OK, "%s query failed: %s", glcollide_method_name(method),
-                  glcollide_status_string(status));
-    return result;
-}
-
-void test_scene_add_object(glcollide_scene *scene, uint32_t mesh, const double t[3],
-                           const double q[4])
-{
-    ck_assert_int_eq(glcollide_scene_add_object(scene, mesh, t, q, NULL), GLCOLLIDE_OK);
-}
-
 void test_gl_framebuffer_create(unsigned int *framebuffer, unsigned int *renderbuffer)
 {
     glGenFramebuffers(1, framebuffer);
@@ -227,4 +196,12 @@ void test_gl_framebuffer_create(unsigned int *framebuffer, unsigned int *renderb
     glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 32, 32);
     glBindFramebuffer(GL_FRAMEBUFFER, *framebuffer);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *renderbuffer);
+}
+
+int test_run_suites(SRunner *runner)
+{
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

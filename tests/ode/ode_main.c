@@ -9,13 +9,9 @@
 
 int main(void)
 {
-    SRunner *runner = srunner_create(suite_ode());
-    srunner_add_suite(runner, suite_stacking());
-    srunner_add_suite(runner, suite_primitives());
-    srunner_add_suite(runner, suite_ode_threads());
-    srunner_add_suite(runner, suite_ode_collide2());
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    SRunner *runner = srunner_create(NULL);
+#define TEST_SUITE(name) srunner_add_suite(runner, suite_##name());
+#include "ode/suites.h"
+#undef TEST_SUITE
+    return test_run_suites(runner);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/ode-stacks: runs the stability scenes (tests/ode/ode_scene.c) and prints
+ * tests/ode-stacks: runs the stability scenes (tests/ode/ode_scenes.c) and prints
  * their figures, each scene built from ODE primitives, from trimeshes with
  * glcollide, and from trimeshes with ODE's own collider, in one process.
  *

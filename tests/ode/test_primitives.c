@@ -33,7 +33,7 @@
  * creeps out of the same vise by centimetres, so that stepper cannot judge
  * a grip.
  *
- * The car (tests/ode/ode_scene.c's car-pit, modeled on a racing
+ * The car (tests/ode/ode_scenes.c's car-pit, modeled on a racing
  * game whose car is ODE's boxes and cylinders on a trimesh track):
  * a box chassis on four cylinder wheels (hinge2 joints, the rear wheels
  * driven by their motors) drives up a ramp onto a plateau and off its edge

@@ -44,7 +44,7 @@ check "warm steps do not allocate (<= 4 buffer growths in 600 settled steps)" $?
 # cannot remove) from ours. A pile this small does not reach the GPU's
 # drawing in a CI-sized run, so the plugin's GPU path is counted on a row of
 # touching trimesh spheres that culls, draws and reads back every step
-# (tests/ode/test_ode.c, case gpu_allocations, registered only under the
+# (tests/ode/test_ode_gpu.c, case gpu_allocations, registered only under the
 # counter): 0 of ours over 20 warm steps. Skipped where no GL context can be
 # had (the small pile then reports gpu=0).
 (cd "$tmp" && LD_PRELOAD="$counter" "$pile" --objects 16 --steps 60 --report 60 --gpu always --count-allocations) >"$tmp/alloc-gpu" 2>&1

@@ -8,26 +8,9 @@
 
 int main(void)
 {
-    SRunner *runner = srunner_create(suite_workers());
-    srunner_add_suite(runner, suite_mesh_io());
-    srunner_add_suite(runner, suite_mesh_validate());
-    srunner_add_suite(runner, suite_predicates());
-    srunner_add_suite(runner, suite_tritri());
-    srunner_add_suite(runner, suite_sap());
-    srunner_add_suite(runner, suite_bvh());
-    srunner_add_suite(runner, suite_point_in_mesh());
-    srunner_add_suite(runner, suite_scene());
-    srunner_add_suite(runner, suite_query());
-    srunner_add_suite(runner, suite_distance());
-    srunner_add_suite(runner, suite_world());
-    srunner_add_suite(runner, suite_world_contacts());
-    srunner_add_suite(runner, suite_self_intersection());
-    srunner_add_suite(runner, suite_contacts());
-    srunner_add_suite(runner, suite_contacts_primitive());
-    srunner_add_suite(runner, suite_myszkowski_cpu());
-    srunner_add_suite(runner, suite_tetra_tree_cpu());
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    SRunner *runner = srunner_create(NULL);
+#define TEST_SUITE(name) srunner_add_suite(runner, suite_##name());
+#include "unit/suites.h"
+#undef TEST_SUITE
+    return test_run_suites(runner);
 }

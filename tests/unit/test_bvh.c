@@ -25,6 +25,23 @@ typedef struct test_mesh {
     size_t vertex_count, triangle_count;
 } test_mesh;
 
+/* The public calls on arrays: a glcollide_mesh over them (positions, and
+ * the triangles of topology where a refit needs them). */
+static int bvh_of(const double *positions, size_t vertex_count, const uint32_t *triangles,
+                  size_t triangle_count, glcollide_bvh **out)
+{
+    const glcollide_mesh view = {(double *)positions, (uint32_t *)triangles, vertex_count,
+                                 triangle_count, NULL};
+    return glcollide_bvh_create(&view, out);
+}
+
+static void refit(glcollide_bvh *bvh, double *positions, const test_mesh *topology)
+{
+    const glcollide_mesh view = {positions, topology->triangles, topology->vertex_count,
+                                 topology->triangle_count, NULL};
+    glcollide_bvh_refit(bvh, &view);
+}
+
 static void test_mesh_free(test_mesh *mesh)
 {
     free(mesh->positions);
@@ -113,14 +130,16 @@ static glcollide_aabb *grown_boxes(const double *positions, const uint32_t *tria
 
 /* Every (i, j) with overlapping grown boxes, sorted by construction. */
 static void brute_force_pairs(const double *pa, const uint32_t *ta, size_t na, const double *pb,
-                              const uint32_t *tb, size_t nb, double margin, glcollide_pair_list *out)
+                              const uint32_t *tb, size_t nb, double margin,
+                              glcollide_pair_list *out)
 {
     glcollide_aabb *a = grown_boxes(pa, ta, na, margin);
     glcollide_aabb *b = grown_boxes(pb, tb, nb, margin);
     for (size_t i = 0; i < na; i++)
         for (size_t j = 0; j < nb; j++)
             if (glcollide_aabb_overlap(&a[i], &b[j]))
-                TEST_REQUIRE(glcollide_pair_list_push(out, (uint32_t)i, (uint32_t)j) == GLCOLLIDE_OK,
+                TEST_REQUIRE(glcollide_pair_list_push(out, (uint32_t)i, (uint32_t)j) ==
+                                 GLCOLLIDE_OK,
                              "push failed");
     free(a);
     free(b);
@@ -179,17 +198,17 @@ static size_t check_overlap(const glcollide_bvh *a, const double *pa, const uint
                       glcollide_bvh_triangle_count(b), margin, &want);
     assert_same_pairs(&got, &want, what);
     size_t count = want.count;
-    glcollide_pair_list_release(&got);
-    glcollide_pair_list_release(&want);
+    glcollide_pair_list_clear(&got);
+    glcollide_pair_list_clear(&want);
     return count;
 }
 
 static glcollide_bvh *build(const test_mesh *mesh)
 {
     glcollide_bvh *bvh = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                                         mesh->triangle_count, &bvh),
-                     GLCOLLIDE_OK);
+    ck_assert_int_eq(
+        bvh_of(mesh->positions, mesh->vertex_count, mesh->triangles, mesh->triangle_count, &bvh),
+        GLCOLLIDE_OK);
     ck_assert_ptr_nonnull(bvh);
     ck_assert_uint_eq(glcollide_bvh_triangle_count(bvh), mesh->triangle_count);
     return bvh;
@@ -229,10 +248,11 @@ START_TEST(test_bvh_random_soups)
         char what[96];
         snprintf(what, sizeof what, "soups %zu x %zu (seed %llu, margin %g)", na, nb,
                  (unsigned long long)seed, margin);
-        total += check_overlap(ba, a.positions, a.triangles, bb, b.positions, b.triangles, margin,
-                               what);
+        total +=
+            check_overlap(ba, a.positions, a.triangles, bb, b.positions, b.triangles, margin, what);
         /* The same tree on both sides: (i, j), (j, i) and (i, i) all appear. */
-        snprintf(what, sizeof what, "soup %zu with itself (seed %llu)", na, (unsigned long long)seed);
+        snprintf(what, sizeof what, "soup %zu with itself (seed %llu)", na,
+                 (unsigned long long)seed);
         check_overlap(ba, a.positions, a.triangles, ba, a.positions, a.triangles, margin, what);
         glcollide_bvh_destroy(&ba);
         glcollide_bvh_destroy(&bb);
@@ -250,7 +270,10 @@ static void random_query_box(test_rng *rng, glcollide_aabb *box, double extent)
     uint32_t kind = test_rng_below(rng, 6);
     for (int k = 0; k < 3; k++) {
         box->min[k] = test_rng_uniform(rng, -0.2 * extent, 1.2 * extent);
-        double size = kind == 0 ? 0.0 : kind == 1 ? extent * 0.01 : kind == 2 ? extent * 0.3 : extent * 2;
+        double size = kind == 0   ? 0.0
+                      : kind == 1 ? extent * 0.01
+                      : kind == 2 ? extent * 0.3
+                                  : extent * 2;
         if (kind == 3 && k == 1)
             size = 0.0; /* a slab */
         box->max[k] = box->min[k] + test_rng_uniform(rng, 0.0, size);
@@ -262,7 +285,8 @@ static void random_query_box(test_rng *rng, glcollide_aabb *box, double extent)
 static void check_query_box(const glcollide_bvh *bvh, const test_mesh *mesh, test_rng *rng,
                             int queries, double extent, const char *name)
 {
-    glcollide_aabb *boxes = grown_boxes(mesh->positions, mesh->triangles, mesh->triangle_count, 0.0);
+    glcollide_aabb *boxes =
+        grown_boxes(mesh->positions, mesh->triangles, mesh->triangle_count, 0.0);
     for (int q = 0; q < queries; q++) {
         glcollide_aabb box;
         random_query_box(rng, &box, extent);
@@ -285,7 +309,7 @@ static void check_query_box(const glcollide_bvh *bvh, const test_mesh *mesh, tes
                      c.pairs.count, want);
         if (q == 0)
             ck_assert_uint_gt(want, 0);
-        glcollide_pair_list_release(&c.pairs);
+        glcollide_pair_list_clear(&c.pairs);
     }
     free(boxes);
 }
@@ -315,7 +339,7 @@ static int compare_index_pairs(const void *x, const void *y)
 }
 
 /*
- * glcollide_bvh_overlap_objects on the object-space BVHs: no pair twice, and
+ * glcollide_bvh_overlap_posed on the object-space BVHs: no pair twice, and
  * every pair of the world-space candidates (want, exact box overlap) whose
  * world triangles come within margin is there. Returns the pair count.
  */
@@ -326,8 +350,8 @@ static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_obje
                                     const glcollide_pair_list *want, const char *what)
 {
     collected c = {0};
-    ck_assert_int_eq(glcollide_bvh_overlap_objects(a, object_a, b, object_b, margin, collect_pair,
-                                                   &c),
+    ck_assert_int_eq(glcollide_bvh_overlap_posed(a, &object_a->pose, b, &object_b->pose, margin,
+                                                 collect_pair, &c),
                      0);
     glcollide_pair_list_sort_unique(&c.pairs);
     ck_assert_msg(c.pairs.count == c.calls, "%s: %zu pairs, %zu distinct", what, c.calls,
@@ -338,8 +362,8 @@ static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_obje
     const int threads[] = {1, 2, 5};
     for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
         glcollide_pair_list split = {0};
-        ck_assert_int_eq(glcollide_bvh_overlap_objects_split(a, object_a, b, object_b, margin,
-                                                             threads[t], parts, &split),
+        ck_assert_int_eq(glcollide_bvh_overlap_posed_split(a, &object_a->pose, b, &object_b->pose,
+                                                           margin, threads[t], parts, &split),
                          GLCOLLIDE_OK);
         if (t == 0) {
             first = split;
@@ -354,49 +378,52 @@ static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_obje
                           split.count, sorted.count, c.pairs.count);
             if (sorted.count)
                 ck_assert_mem_eq(sorted.pairs, c.pairs.pairs, sorted.count * sizeof *sorted.pairs);
-            glcollide_pair_list_release(&sorted);
+            glcollide_pair_list_clear(&sorted);
             continue;
         }
         ck_assert_msg(split.count == first.count, "%s: %d threads, %zu pairs; 1 thread %zu", what,
                       threads[t], split.count, first.count);
         if (split.count)
             ck_assert_mem_eq(split.pairs, first.pairs, split.count * sizeof *split.pairs);
-        glcollide_pair_list_release(&split);
+        glcollide_pair_list_clear(&split);
     }
-    glcollide_pair_list_release(&first);
+    glcollide_pair_list_clear(&first);
     for (int k = 0; k < GLCOLLIDE_BVH_PARTS; k++)
-        glcollide_pair_list_release(&parts[k]);
+        glcollide_pair_list_clear(&parts[k]);
     size_t near = 0, found = 0;
     for (size_t i = 0; i < want->count; i++) {
-        const uint32_t *x = ta + 3 * (size_t)want->pairs[i].a, *y = tb + 3 * (size_t)want->pairs[i].b;
-        double distance = glcollide_tri_tri_distance(wa + 3 * x[0], wa + 3 * x[1], wa + 3 * x[2],
-                                                     wb + 3 * y[0], wb + 3 * y[1], wb + 3 * y[2], NULL, NULL);
+        const uint32_t *x = ta + 3 * (size_t)want->pairs[i].a,
+                       *y = tb + 3 * (size_t)want->pairs[i].b;
+        double distance =
+            glcollide_tri_tri_distance(wa + 3 * x[0], wa + 3 * x[1], wa + 3 * x[2], wb + 3 * y[0],
+                                       wb + 3 * y[1], wb + 3 * y[2], NULL, NULL);
         if (distance > margin)
             continue;
         near++;
         glcollide_index_pair key = want->pairs[i];
-        found += c.pairs.count > 0 &&
-                 bsearch(&key, c.pairs.pairs, c.pairs.count, sizeof key, compare_index_pairs) != NULL;
-        TEST_REQUIRE(found == near, "%s: triangles (%u, %u) at distance %g <= margin %g not reported",
-                     what, key.a, key.b, distance, margin);
+        found += c.pairs.count > 0 && bsearch(&key, c.pairs.pairs, c.pairs.count, sizeof key,
+                                              compare_index_pairs) != NULL;
+        TEST_REQUIRE(found == near,
+                     "%s: triangles (%u, %u) at distance %g <= margin %g not reported", what, key.a,
+                     key.b, distance, margin);
     }
-    glcollide_pair_list_release(&c.pairs);
+    glcollide_pair_list_clear(&c.pairs);
     return near;
 }
 
 /*
- * glcollide_bvh_overlap_objects reports exactly the pairs its leaf test
- * passes on every pair (glcollide_bvh_overlap_objects_all): the tests above
+ * glcollide_bvh_overlap_posed reports exactly the pairs its leaf test
+ * passes on every pair (glcollide_bvh_overlap_posed_all): the tests above
  * the leaves only skip pairs, never decide them; so does the split
  * descent. Returns the pair count.
  */
-static size_t check_same_as_all(const glcollide_bvh *a, const glcollide_object *object_a,
-                                const glcollide_bvh *b, const glcollide_object *object_b,
-                                double margin, const char *what)
+static size_t check_same_as_all(const glcollide_bvh *a, const glcollide_pose *pose_a,
+                                const glcollide_bvh *b, const glcollide_pose *pose_b, double margin,
+                                const char *what)
 {
     collected tree = {0}, all = {0};
-    glcollide_bvh_overlap_objects(a, object_a, b, object_b, margin, collect_pair, &tree);
-    glcollide_bvh_overlap_objects_all(a, object_a, b, object_b, margin, collect_pair, &all);
+    glcollide_bvh_overlap_posed(a, pose_a, b, pose_b, margin, collect_pair, &tree);
+    glcollide_bvh_overlap_posed_all(a, pose_a, b, pose_b, margin, collect_pair, &all);
     glcollide_pair_list_sort_unique(&tree.pairs);
     glcollide_pair_list_sort_unique(&all.pairs);
     ck_assert_msg(tree.pairs.count == tree.calls, "%s: %zu pairs, %zu distinct", what, tree.calls,
@@ -407,10 +434,10 @@ static size_t check_same_as_all(const glcollide_bvh *a, const glcollide_object *
      * same set. */
     glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS] = {{0}}, one = {0}, three = {0};
     ck_assert_int_eq(
-        glcollide_bvh_overlap_objects_split(a, object_a, b, object_b, margin, 1, parts, &one),
+        glcollide_bvh_overlap_posed_split(a, pose_a, b, pose_b, margin, 1, parts, &one),
         GLCOLLIDE_OK);
     ck_assert_int_eq(
-        glcollide_bvh_overlap_objects_split(a, object_a, b, object_b, margin, 3, parts, &three),
+        glcollide_bvh_overlap_posed_split(a, pose_a, b, pose_b, margin, 3, parts, &three),
         GLCOLLIDE_OK);
     ck_assert_msg(one.count == three.count, "%s: split %zu pairs at 1 thread, %zu at 3", what,
                   one.count, three.count);
@@ -420,12 +447,12 @@ static size_t check_same_as_all(const glcollide_bvh *a, const glcollide_object *
     ck_assert_msg(one.count == three.count, "%s: split pairs repeated", what);
     assert_same_pairs(&one, &all.pairs, what);
     for (int k = 0; k < GLCOLLIDE_BVH_PARTS; k++)
-        glcollide_pair_list_release(&parts[k]);
-    glcollide_pair_list_release(&one);
-    glcollide_pair_list_release(&three);
+        glcollide_pair_list_clear(&parts[k]);
+    glcollide_pair_list_clear(&one);
+    glcollide_pair_list_clear(&three);
     size_t count = all.pairs.count;
-    glcollide_pair_list_release(&tree.pairs);
-    glcollide_pair_list_release(&all.pairs);
+    glcollide_pair_list_clear(&tree.pairs);
+    glcollide_pair_list_clear(&all.pairs);
     return count;
 }
 
@@ -450,19 +477,19 @@ static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *
     size_t total = 0;
     for (int motion = 0; motion < motions; motion++) {
         glcollide_object object_a = {0}, object_b = {0};
-        test_rng_quaternion(&rng, object_a.rotation);
-        test_rng_quaternion(&rng, object_b.rotation);
-        double ra[9], rb[9], *ta = object_a.translation, *tb = object_b.translation;
-        glcollide_object_rotation_matrix(&object_a, ra);
-        glcollide_object_rotation_matrix(&object_b, rb);
+        test_rng_quaternion(&rng, object_a.pose.rotation);
+        test_rng_quaternion(&rng, object_b.pose.rotation);
+        double ra[9], rb[9], *ta = object_a.pose.translation, *tb = object_b.pose.translation;
+        glcollide_pose_rotation_matrix(&object_a.pose, ra);
+        glcollide_pose_rotation_matrix(&object_b.pose, rb);
         for (int k = 0; k < 3; k++) {
             ta[k] = test_rng_uniform(&rng, -0.1, 0.1) * size + 1e3 * (motion == 1);
             tb[k] = test_rng_uniform(&rng, -0.5, 0.5) * size + 1e3 * (motion == 1);
         }
         transform(a.positions, a.vertex_count, ra, ta, wa);
         transform(b.positions, b.vertex_count, rb, tb, wb);
-        glcollide_bvh_refit(ba, wa);
-        glcollide_bvh_refit(bb, wb);
+        refit(ba, wa, &a);
+        refit(bb, wb, &b);
         test_mesh world_a = {wa, a.triangles, a.vertex_count, a.triangle_count};
         check_bounds(ba, &world_a);
         double margin = motion % 2 ? 0.01 * size : 0.0;
@@ -476,22 +503,22 @@ static void check_instances(const glcollide_mesh *mesh_a, const glcollide_mesh *
         bvh_pairs(ba, bb, margin, &world_pairs);
         near += check_overlap_objects(oa, &object_a, wa, a.triangles, ob, &object_b, wb,
                                       b.triangles, margin, &world_pairs, what);
-        check_same_as_all(oa, &object_a, ob, &object_b, margin, what);
-        check_same_as_all(ob, &object_b, oa, &object_a, margin, what);
-        glcollide_pair_list_release(&world_pairs);
+        check_same_as_all(oa, &object_a.pose, ob, &object_b.pose, margin, what);
+        check_same_as_all(ob, &object_b.pose, oa, &object_a.pose, margin, what);
+        glcollide_pair_list_clear(&world_pairs);
 
         /* A fresh build on the moved positions gives the same set. */
         glcollide_bvh *fa = NULL, *fb = NULL;
-        ck_assert_int_eq(glcollide_bvh_build(wa, a.vertex_count, a.triangles, a.triangle_count, &fa),
+        ck_assert_int_eq(bvh_of(wa, a.vertex_count, a.triangles, a.triangle_count, &fa),
                          GLCOLLIDE_OK);
-        ck_assert_int_eq(glcollide_bvh_build(wb, b.vertex_count, b.triangles, b.triangle_count, &fb),
+        ck_assert_int_eq(bvh_of(wb, b.vertex_count, b.triangles, b.triangle_count, &fb),
                          GLCOLLIDE_OK);
         glcollide_pair_list refit_pairs, fresh_pairs;
         bvh_pairs(ba, bb, margin, &refit_pairs);
         bvh_pairs(fa, fb, margin, &fresh_pairs);
         assert_same_pairs(&refit_pairs, &fresh_pairs, what);
-        glcollide_pair_list_release(&refit_pairs);
-        glcollide_pair_list_release(&fresh_pairs);
+        glcollide_pair_list_clear(&refit_pairs);
+        glcollide_pair_list_clear(&fresh_pairs);
         glcollide_bvh_destroy(&fa);
         glcollide_bvh_destroy(&fb);
     }
@@ -545,7 +572,7 @@ START_TEST(test_bvh_real_meshes)
     /* Shift the mesh into [0, extent] where the random boxes are drawn. */
     for (size_t i = 0; i < 3 * e.vertex_count; i++)
         e.positions[i] -= bounds.min[i % 3];
-    glcollide_bvh_refit(bvh, e.positions);
+    refit(bvh, e.positions, &e);
     check_query_box(bvh, &e, &rng, 100, extent, "elephant");
     glcollide_bvh_destroy(&bvh);
     test_mesh_free(&e);
@@ -579,13 +606,12 @@ START_TEST(test_bvh_large_part)
         double top = glcollide_bvh_bounds(bs).max[2];
         for (size_t i = 0; i < sizeof tilts / sizeof tilts[0]; i++) {
             double angle = tilts[i] * 3.14159265358979323846 / 180.0;
-            glcollide_object on = {0,
-                                   {0.01, -0.02, 0},
-                                   {cos(angle / 2), 0.6 * sin(angle / 2), 0.8 * sin(angle / 2), 0}};
-            glcollide_object slab_object = {0, {0, 0, 0}, {1, 0, 0, 0}};
+            glcollide_pose on = {{0.01, -0.02, 0},
+                                 {cos(angle / 2), 0.6 * sin(angle / 2), 0.8 * sin(angle / 2), 0}};
+            glcollide_pose slab_pose = {{0, 0, 0}, {1, 0, 0, 0}};
             /* Rest the mesh on the slab's top, 1e-4 deep at its lowest vertex. */
             double m[9], low = INFINITY;
-            glcollide_object_rotation_matrix(&on, m);
+            glcollide_pose_rotation_matrix(&on, m);
             for (size_t v = 0; v < d.vertex_count; v++) {
                 const double *p = d.positions + 3 * v;
                 low = fmin(low, m[6] * p[0] + m[7] * p[1] + m[8] * p[2]);
@@ -594,8 +620,8 @@ START_TEST(test_bvh_large_part)
             for (int margin = 0; margin < 2; margin++) {
                 char what[96];
                 snprintf(what, sizeof what, "slab %d, tilt %g, margin %d", s, tilts[i], margin);
-                size_t n = check_same_as_all(bd, &on, bs, &slab_object, 1e-3 * margin, what);
-                ck_assert_uint_eq(check_same_as_all(bs, &slab_object, bd, &on, 1e-3 * margin, what),
+                size_t n = check_same_as_all(bd, &on, bs, &slab_pose, 1e-3 * margin, what);
+                ck_assert_uint_eq(check_same_as_all(bs, &slab_pose, bd, &on, 1e-3 * margin, what),
                                   n);
                 total += n;
             }
@@ -630,12 +656,13 @@ START_TEST(test_bvh_refit_deformation)
         for (size_t v = 0; v < a.vertex_count; v++) {
             const double *p = a.positions + 3 * v;
             double angle = twist * p[2];
-            double x = p[0] * cos(angle) - p[1] * sin(angle), y = p[0] * sin(angle) + p[1] * cos(angle);
+            double x = p[0] * cos(angle) - p[1] * sin(angle),
+                   y = p[0] * sin(angle) + p[1] * cos(angle);
             deformed[3 * v] = stretch * x + test_rng_uniform(&rng, -0.02, 0.02);
             deformed[3 * v + 1] = y + test_rng_uniform(&rng, -0.02, 0.02);
             deformed[3 * v + 2] = p[2] + test_rng_uniform(&rng, -0.02, 0.02);
         }
-        glcollide_bvh_refit(ba, deformed);
+        refit(ba, deformed, &a);
         test_mesh world = {deformed, a.triangles, a.vertex_count, a.triangle_count};
         check_bounds(ba, &world);
         char what[64];
@@ -648,8 +675,8 @@ START_TEST(test_bvh_refit_deformation)
         bvh_pairs(ba, bb, 0.0, &refit_pairs);
         bvh_pairs(fresh, bb, 0.0, &fresh_pairs);
         assert_same_pairs(&refit_pairs, &fresh_pairs, what);
-        glcollide_pair_list_release(&refit_pairs);
-        glcollide_pair_list_release(&fresh_pairs);
+        glcollide_pair_list_clear(&refit_pairs);
+        glcollide_pair_list_clear(&fresh_pairs);
         glcollide_bvh_destroy(&fresh);
     }
     free(deformed);
@@ -664,7 +691,7 @@ END_TEST
 START_TEST(test_bvh_empty_and_single)
 {
     glcollide_bvh *empty = NULL, *single = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(NULL, 0, NULL, 0, &empty), GLCOLLIDE_OK);
+    ck_assert_int_eq(bvh_of(NULL, 0, NULL, 0, &empty), GLCOLLIDE_OK);
     ck_assert_ptr_nonnull(empty);
     ck_assert_uint_eq(glcollide_bvh_triangle_count(empty), 0);
     glcollide_aabb bounds = glcollide_bvh_bounds(empty);
@@ -674,7 +701,7 @@ START_TEST(test_bvh_empty_and_single)
 
     const double positions[] = {0, 0, 0, 1, 0, 0, 0, 2, 0, 5, 5, 5};
     const uint32_t triangle[] = {0, 1, 2};
-    ck_assert_int_eq(glcollide_bvh_build(positions, 4, triangle, 1, &single), GLCOLLIDE_OK);
+    ck_assert_int_eq(bvh_of(positions, 4, triangle, 1, &single), GLCOLLIDE_OK);
     ck_assert_uint_eq(glcollide_bvh_triangle_count(single), 1);
     bounds = glcollide_bvh_bounds(single);
     ck_assert(bounds.min[0] == 0 && bounds.min[1] == 0 && bounds.min[2] == 0);
@@ -701,13 +728,13 @@ START_TEST(test_bvh_empty_and_single)
     /* Margin: a second triangle 0.5 above; margin 0.25 on each side reaches it. */
     const double lifted[] = {0, 0, 0.5, 1, 0, 0.5, 0, 2, 0.5};
     glcollide_bvh *upper = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(lifted, 3, triangle, 1, &upper), GLCOLLIDE_OK);
+    ck_assert_int_eq(bvh_of(lifted, 3, triangle, 1, &upper), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_bvh_overlap(single, upper, 0.2, collect_pair, &c), 0);
     ck_assert_uint_eq(c.calls, 2);
     ck_assert_int_eq(glcollide_bvh_overlap(single, upper, 0.25, collect_pair, &c), 0);
     ck_assert_uint_eq(c.calls, 3);
 
-    glcollide_pair_list_release(&c.pairs);
+    glcollide_pair_list_clear(&c.pairs);
     glcollide_bvh_destroy(&empty);
     glcollide_bvh_destroy(&single);
     glcollide_bvh_destroy(&upper);
@@ -723,11 +750,11 @@ START_TEST(test_bvh_invalid_arguments)
     const uint32_t bad[] = {0, 1, 3};
     glcollide_bvh *bvh = NULL;
     test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
-    ck_assert_int_eq(glcollide_bvh_build(positions, 3, bad, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(bvh_of(positions, 3, bad, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_ptr_null(bvh);
-    ck_assert_int_eq(glcollide_bvh_build(positions, 3, NULL, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(glcollide_bvh_build(NULL, 3, bad, 0, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(glcollide_bvh_build(positions, 3, bad, 0, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(bvh_of(positions, 3, NULL, 1, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(bvh_of(NULL, 3, bad, 0, &bvh), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(bvh_of(positions, 3, bad, 0, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(test_log_count(), 4);
     test_log_capture_stop();
 }
@@ -745,8 +772,8 @@ START_TEST(test_bvh_early_stop)
     glcollide_aabb box = {{0, 0, 0}, {5, 5, 5}};
     ck_assert_int_eq(glcollide_bvh_query_box(bvh, &box, collect_triangle, &q), 1);
     ck_assert_uint_eq(q.calls, 3);
-    glcollide_pair_list_release(&c.pairs);
-    glcollide_pair_list_release(&q.pairs);
+    glcollide_pair_list_clear(&c.pairs);
+    glcollide_pair_list_clear(&q.pairs);
     glcollide_bvh_destroy(&bvh);
     test_mesh_free(&soup);
 }
@@ -773,7 +800,8 @@ START_TEST(test_bvh_large_and_degenerate)
         size_t cell = (t * 7919) % n;
         double *p = row.positions + 9 * t;
         double y = test_rng_uniform(&rng, 0.0, 0.5), z = test_rng_uniform(&rng, 0.0, 0.5);
-        double v[9] = {(double)cell, y, z, (double)cell + 1.0, y + 0.5, z, (double)cell + 0.5, y, z + 0.5};
+        double v[9] = {(double)cell,       y, z,      (double)cell + 1.0, y + 0.5, z,
+                       (double)cell + 0.5, y, z + 0.5};
         memcpy(p, v, sizeof v);
         for (int k = 0; k < 3; k++)
             row.triangles[3 * t + k] = (uint32_t)(3 * t + k);
@@ -787,11 +815,12 @@ START_TEST(test_bvh_large_and_degenerate)
     glcollide_pair_list_sort_unique(&c.pairs);
     ck_assert_uint_eq(c.pairs.count, 3 * n - 2);
     for (size_t i = 0; i < c.pairs.count; i++) {
-        size_t ca = (c.pairs.pairs[i].a * (size_t)7919) % n, cb = (c.pairs.pairs[i].b * (size_t)7919) % n;
+        size_t ca = (c.pairs.pairs[i].a * (size_t)7919) % n,
+               cb = (c.pairs.pairs[i].b * (size_t)7919) % n;
         TEST_REQUIRE(ca == cb || ca + 1 == cb || cb + 1 == ca, "cells %zu and %zu paired", ca, cb);
     }
     printf("bvh: %zu triangles in a row: build %.1f ms\n", n, t1 - t0);
-    glcollide_pair_list_release(&c.pairs);
+    glcollide_pair_list_clear(&c.pairs);
     glcollide_bvh_destroy(&bvh);
     test_mesh_free(&row);
 
@@ -801,14 +830,14 @@ START_TEST(test_bvh_large_and_degenerate)
     for (size_t t = 0; t < copies; t++)
         for (int k = 0; k < 3; k++)
             same[3 * t + k] = (uint32_t)k;
-    ck_assert_int_eq(glcollide_bvh_build(positions, 3, same, copies, &bvh), GLCOLLIDE_OK);
+    ck_assert_int_eq(bvh_of(positions, 3, same, copies, &bvh), GLCOLLIDE_OK);
     glcollide_aabb corner = {{1, 0, 0}, {2, 2, 2}};
     collected q = {0};
     ck_assert_int_eq(glcollide_bvh_query_box(bvh, &corner, collect_triangle, &q), 0);
     ck_assert_uint_eq(q.calls, copies);
     glcollide_pair_list_sort_unique(&q.pairs);
     ck_assert_uint_eq(q.pairs.count, copies);
-    glcollide_pair_list_release(&q.pairs);
+    glcollide_pair_list_clear(&q.pairs);
     glcollide_bvh_destroy(&bvh);
     free(same);
 }
@@ -821,13 +850,9 @@ START_TEST(test_bvh_speed)
     ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("bunny00.off"), 1.0, &bunny), GLCOLLIDE_OK);
     double t0 = test_now_ms();
     glcollide_bvh *a = NULL, *b = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(bunny->positions, bunny->vertex_count, bunny->triangles,
-                                         bunny->triangle_count, &a),
-                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_create(bunny, &a), GLCOLLIDE_OK);
     double t1 = test_now_ms();
-    ck_assert_int_eq(glcollide_bvh_build(bunny->positions, bunny->vertex_count, bunny->triangles,
-                                         bunny->triangle_count, &b),
-                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_create(bunny, &b), GLCOLLIDE_OK);
     glcollide_aabb bounds = glcollide_bvh_bounds(a);
     double size = bounds.max[0] - bounds.min[0];
     /* b: the bunny turned about y and moved by a quarter of its width. */
@@ -836,7 +861,8 @@ START_TEST(test_bvh_speed)
     double r[9] = {c, 0, s, 0, 1, 0, -s, 0, c}, t[3] = {0.25 * size, 0.05 * size, 0};
     transform(bunny->positions, bunny->vertex_count, r, t, moved);
     double t2 = test_now_ms();
-    glcollide_bvh_refit(b, moved);
+    glcollide_bvh_refit(b, &(glcollide_mesh){moved, bunny->triangles, bunny->vertex_count,
+                                             bunny->triangle_count, NULL});
     double t3 = test_now_ms();
     collected pairs = {0};
     ck_assert_int_eq(glcollide_bvh_overlap(a, b, 0.0, collect_pair, &pairs), 0);
@@ -845,7 +871,7 @@ START_TEST(test_bvh_speed)
     printf("bvh: bunny00 %zu triangles: build %.1f ms, refit %.2f ms, overlap of two instances "
            "%.2f ms (%zu triangle pairs)\n",
            bunny->triangle_count, t1 - t0, t3 - t2, t4 - t3, pairs.calls);
-    glcollide_pair_list_release(&pairs.pairs);
+    glcollide_pair_list_clear(&pairs.pairs);
     free(moved);
     glcollide_bvh_destroy(&a);
     glcollide_bvh_destroy(&b);

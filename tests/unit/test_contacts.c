@@ -35,19 +35,26 @@ typedef struct placed {
     int owns_mesh;
 } placed;
 
+/* The placed mesh's world positions as a mesh. */
+static glcollide_mesh world_mesh(const placed *p)
+{
+    return (glcollide_mesh){p->positions, p->mesh->triangles, p->mesh->vertex_count,
+                            p->mesh->triangle_count, NULL};
+}
+
 static placed place(glcollide_mesh *mesh, const double translation[3], const double rotation[4])
 {
-    placed p = {mesh, NULL, NULL, {0, {0, 0, 0}, {1, 0, 0, 0}}, 1};
+    placed p = {mesh, NULL, NULL, {0, {{0, 0, 0}, {1, 0, 0, 0}}}, 1};
     ck_assert_ptr_nonnull(mesh);
     p.object = (glcollide_object){0,
-                                  {translation[0], translation[1], translation[2]},
-                                  {rotation[0], rotation[1], rotation[2], rotation[3]}};
+                                  {{translation[0], translation[1], translation[2]},
+                                   {rotation[0], rotation[1], rotation[2], rotation[3]}}};
     p.positions = malloc(3 * mesh->vertex_count * sizeof *p.positions);
     ck_assert_ptr_nonnull(p.positions);
-    glcollide_object_transform_points(&p.object, mesh->positions, mesh->vertex_count, p.positions);
-    ck_assert_int_eq(glcollide_bvh_build(p.positions, mesh->vertex_count, mesh->triangles,
-                                         mesh->triangle_count, &p.bvh),
-                     GLCOLLIDE_OK);
+    glcollide_pose_transform_points(&p.object.pose, mesh->positions, mesh->vertex_count,
+                                    p.positions);
+    glcollide_mesh world = world_mesh(&p);
+    ck_assert_int_eq(glcollide_bvh_create(&world, &p.bvh), GLCOLLIDE_OK);
     return p;
 }
 
@@ -101,9 +108,9 @@ static size_t generate(const placed *a, const placed *b, const glcollide_pair_li
                        glcollide_contact *out, size_t max)
 {
     size_t count = SIZE_MAX;
-    ck_assert_int_eq(glcollide_contacts_generate(a->positions, a->mesh->triangles, b->positions,
-                                                 b->mesh->triangles, pairs->pairs, pairs->count,
-                                                 out, max, &count),
+    glcollide_mesh wa = world_mesh(a), wb = world_mesh(b);
+    ck_assert_int_eq(glcollide_contacts_generate(&wa, &wb, pairs->pairs, pairs->count, NULL, out,
+                                                 max, &count, NULL),
                      GLCOLLIDE_OK);
     ck_assert_uint_le(count, max);
     return count;
@@ -113,7 +120,7 @@ static size_t contacts_of(const placed *a, const placed *b, glcollide_contact *o
 {
     glcollide_pair_list pairs = candidates(a, b);
     size_t n = generate(a, b, &pairs, out, max);
-    glcollide_pair_list_release(&pairs);
+    glcollide_pair_list_clear(&pairs);
     return n;
 }
 
@@ -161,9 +168,9 @@ static void check_well_formed(const glcollide_contact *c, size_t count)
 static int inside_box(const placed *box_placed, const double h[3], const double p[3])
 {
     double m[9], d[3];
-    glcollide_object_rotation_matrix(&box_placed->object, m);
+    glcollide_pose_rotation_matrix(&box_placed->object.pose, m);
     for (int k = 0; k < 3; k++)
-        d[k] = p[k] - box_placed->object.translation[k];
+        d[k] = p[k] - box_placed->object.pose.translation[k];
     for (int k = 0; k < 3; k++) {
         double local = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
         if (fabs(local) > h[k] + 1e-9)
@@ -546,7 +553,7 @@ START_TEST(test_deterministic)
         TEST_REQUIRE(m == n && memcmp(got, expected, n * sizeof *got) == 0,
                      "scene %d (seed 0x%llx): %zu contacts, shuffled %zu, or different", s,
                      (unsigned long long)(0xDE7E2000ull + (uint64_t)s), n, m);
-        glcollide_pair_list_release(&pairs);
+        glcollide_pair_list_clear(&pairs);
         release(&a);
         release(&b);
     }
@@ -650,26 +657,10 @@ START_TEST(test_containment)
     size_t n = 99;
     glcollide_mesh *inner = box(0.05, 0.05, 0.05), *outer = box(0.2, 0.2, 0.2);
     glcollide_bvh *bi = NULL, *bo = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(inner->positions, inner->vertex_count, inner->triangles,
-                                         inner->triangle_count, &bi),
-                     GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_bvh_build(outer->positions, outer->vertex_count, outer->triangles,
-                                         outer->triangle_count, &bo),
-                     GLCOLLIDE_OK);
-    glcollide_contact_solid si = {inner->positions,
-                                  inner->triangles,
-                                  inner->vertex_count,
-                                  inner->triangle_count,
-                                  bi,
-                                  {0, {0.13, 0.02, 0.05}, {1, 0, 0, 0}},
-                                  1};
-    glcollide_contact_solid so = {outer->positions,
-                                  outer->triangles,
-                                  outer->vertex_count,
-                                  outer->triangle_count,
-                                  bo,
-                                  {0, {0, 0, 0}, {1, 0, 0, 0}},
-                                  1};
+    ck_assert_int_eq(glcollide_bvh_create(inner, &bi), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_create(outer, &bo), GLCOLLIDE_OK);
+    glcollide_contact_solid si = {inner, bi, {{0.13, 0.02, 0.05}, {1, 0, 0, 0}}, 1};
+    glcollide_contact_solid so = {outer, bo, {{0, 0, 0}, {1, 0, 0, 0}}, 1};
     /* inner is A: pushed along +x (the face at x = 0.2 is 0.07 from its
      * centre), by 0.07 + 0.05 */
     ck_assert_int_eq(glcollide_contacts_containment(&si, &so, NULL, c, 16, &n), GLCOLLIDE_OK);
@@ -731,12 +722,12 @@ START_TEST(test_disjoint_and_limits)
     a = place(box(0.5, 0.5, 0.5), (double[3]){0.9, 0.2, 0.1}, identity);
     glcollide_pair_list pairs = candidates(&a, &b);
     size_t n = 5;
-    ck_assert_int_eq(glcollide_contacts_generate(a.positions, a.mesh->triangles, b.positions,
-                                                 b.mesh->triangles, pairs.pairs, pairs.count, NULL,
-                                                 0, &n),
-                     GLCOLLIDE_OK);
+    glcollide_mesh wa = world_mesh(&a), wb = world_mesh(&b);
+    ck_assert_int_eq(
+        glcollide_contacts_generate(&wa, &wb, pairs.pairs, pairs.count, NULL, NULL, 0, &n, NULL),
+        GLCOLLIDE_OK);
     ck_assert_uint_eq(n, 0);
-    glcollide_pair_list_release(&pairs);
+    glcollide_pair_list_clear(&pairs);
     release(&a);
     release(&b);
 }
@@ -745,32 +736,34 @@ END_TEST
 /* Bad arguments: one message each, nothing written, scratch reusable. */
 START_TEST(test_arguments)
 {
-    const double p[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
-    const uint32_t t[3] = {0, 1, 2};
+    double p[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    uint32_t t[3] = {0, 1, 2};
+    const glcollide_mesh tri = {p, t, 3, 1, NULL};
     const glcollide_index_pair pair = {0, 0};
     glcollide_contact c[4];
     size_t n = 7;
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
-    int status = glcollide_contacts_generate(p, t, p, t, &pair, 1, c, 4, NULL);
+    int status = glcollide_contacts_generate(&tri, &tri, &pair, 1, NULL, c, 4, NULL, NULL);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: count is NULL");
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
-    status = glcollide_contacts_generate(NULL, t, p, t, &pair, 1, c, 4, &n);
+    status = glcollide_contacts_generate(NULL, &tri, &pair, 1, NULL, c, 4, &n, NULL);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "contacts: NULL mesh arrays or candidates with 1 candidates");
     ck_assert_uint_eq(n, 0);
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
-    status = glcollide_contacts_generate(p, t, p, t, &pair, 1, NULL, 4, &n);
+    status = glcollide_contacts_generate(&tri, &tri, &pair, 1, NULL, NULL, 4, &n, NULL);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                        "contacts: contacts is NULL with max_contacts 4");
     test_log_capture_start(GLCOLLIDE_LOG_ERROR);
-    status = glcollide_contact_scratch_create(NULL);
-    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "contacts: scratch out is NULL");
+    status = glcollide_scratch_create(NULL);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT, "scratch: out is NULL");
     test_log_capture_stop();
-    glcollide_contact_scratch *scratch = NULL;
-    glcollide_contact_scratch_destroy(NULL);
-    glcollide_contact_scratch_destroy(&scratch);
+    glcollide_scratch *scratch = NULL;
+    glcollide_scratch_destroy(NULL);
+    glcollide_scratch_destroy(&scratch);
     /* a triangle against itself: coplanar, same facing: no contact */
-    ck_assert_int_eq(glcollide_contacts_generate(p, t, p, t, &pair, 1, c, 4, &n), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_contacts_generate(&tri, &tri, &pair, 1, NULL, c, 4, &n, NULL),
+                     GLCOLLIDE_OK);
     ck_assert_uint_eq(n, 0);
 }
 END_TEST
@@ -793,13 +786,13 @@ START_TEST(test_bunnies)
     static glcollide_contact c[256], again[256];
     size_t n = 0;
     double best = INFINITY;
-    glcollide_contact_scratch *scratch = NULL;
-    ck_assert_int_eq(glcollide_contact_scratch_create(&scratch), GLCOLLIDE_OK);
+    glcollide_scratch *scratch = NULL;
+    ck_assert_int_eq(glcollide_scratch_create(&scratch), GLCOLLIDE_OK);
+    glcollide_mesh wa = world_mesh(&a), wb = world_mesh(&b);
     for (int run = 0; run < 3; run++) {
         double start = test_now_ms();
-        ck_assert_int_eq(glcollide_contacts_generate_with(
-                             a.positions, a.mesh->triangles, b.positions, b.mesh->triangles,
-                             pairs.pairs, pairs.count, run ? again : c, 256, &n, NULL, scratch),
+        ck_assert_int_eq(glcollide_contacts_generate(&wa, &wb, pairs.pairs, pairs.count, NULL,
+                                                     run ? again : c, 256, &n, scratch),
                          GLCOLLIDE_OK);
         best = fmin(best, test_now_ms() - start);
         if (run)
@@ -809,8 +802,8 @@ START_TEST(test_bunnies)
     printf("bunnies: %zu candidates -> %zu contacts in %zu regions in %.2f ms\n", pairs.count, n,
            region_count(c, n), best);
     ck_assert_uint_gt(n, 0);
-    glcollide_contact_scratch_destroy(&scratch);
-    glcollide_pair_list_release(&pairs);
+    glcollide_scratch_destroy(&scratch);
+    glcollide_pair_list_clear(&pairs);
     release(&a);
     release(&b);
 }
@@ -835,13 +828,12 @@ START_TEST(test_threads_and_ranks)
     static glcollide_contact alone[512], got[512], ranked[512];
     glcollide_contact_options options = glcollide_contact_default_options();
     size_t n = 0, m = 0;
+    glcollide_mesh wa = world_mesh(&a), wb = world_mesh(&b);
     const int threads[] = {1, 2, 4};
     for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
         options.threads = threads[t];
-        ck_assert_int_eq(glcollide_contacts_generate_with(
-                             a.positions, a.mesh->triangles, b.positions, b.mesh->triangles,
-                             pairs.pairs, pairs.count, t ? got : alone, 512, t ? &m : &n, &options,
-                             NULL),
+        ck_assert_int_eq(glcollide_contacts_generate(&wa, &wb, pairs.pairs, pairs.count, &options,
+                                                     t ? got : alone, 512, t ? &m : &n, NULL),
                          GLCOLLIDE_OK);
         if (t)
             TEST_REQUIRE(m == n && memcmp(got, alone, n * sizeof *got) == 0,
@@ -852,9 +844,8 @@ START_TEST(test_threads_and_ranks)
     options.threads = 2;
     options.ranked = 1;
     size_t r = 0;
-    ck_assert_int_eq(glcollide_contacts_generate_with(a.positions, a.mesh->triangles, b.positions,
-                                                      b.mesh->triangles, pairs.pairs, pairs.count,
-                                                      ranked, 512, &r, &options, NULL),
+    ck_assert_int_eq(glcollide_contacts_generate(&wa, &wb, pairs.pairs, pairs.count, &options,
+                                                 ranked, 512, &r, NULL),
                      GLCOLLIDE_OK);
     ck_assert_uint_eq(r, n);
     options.ranked = 0;
@@ -862,15 +853,14 @@ START_TEST(test_threads_and_ranks)
         static glcollide_contact selected[512];
         memcpy(selected, ranked, r * sizeof *ranked);
         size_t k = glcollide_contacts_select(selected, r, max, GLCOLLIDE_CONTACTS_MESH_MESH);
-        ck_assert_int_eq(glcollide_contacts_generate_with(
-                             a.positions, a.mesh->triangles, b.positions, b.mesh->triangles,
-                             pairs.pairs, pairs.count, got, max, &m, &options, NULL),
+        ck_assert_int_eq(glcollide_contacts_generate(&wa, &wb, pairs.pairs, pairs.count, &options,
+                                                     got, max, &m, NULL),
                          GLCOLLIDE_OK);
         TEST_REQUIRE(k == m && memcmp(selected, got, m * sizeof *got) == 0,
                      "buffer %zu: %zu selected from the ranked list, %zu computed, or different",
                      max, k, m);
     }
-    glcollide_pair_list_release(&pairs);
+    glcollide_pair_list_clear(&pairs);
     release(&a);
     release(&b);
 }

@@ -211,14 +211,14 @@ static real oracle_triangles(const double *const a[3], const double *const b[3])
     return sqrtl(best);
 }
 
-/* World positions of object o (as glcollide_object_transform_points
+/* World positions of object o (as glcollide_pose_transform_points
  * computes them), allocated. */
 static double *world_positions(const glcollide_world *world, const glcollide_mesh *mesh, uint32_t o)
 {
     double *p = malloc(3 * mesh->vertex_count * sizeof *p + 1);
     ck_assert_ptr_nonnull(p);
-    glcollide_object_transform_points(glcollide_world_object(world, o), mesh->positions,
-                                      mesh->vertex_count, p);
+    glcollide_pose_transform_points(&glcollide_world_object(world, o)->pose, mesh->positions,
+                                    mesh->vertex_count, p);
     return p;
 }
 
@@ -264,10 +264,12 @@ static real oracle_objects(const glcollide_world *world, const glcollide_mesh *m
             best = d < best ? d : best;
         }
     }
-    if (best > 0 && ((closed_b && glcollide_point_in_mesh(pb, mb->triangles, mb->triangle_count,
-                                                          NULL, pa + 3 * ma->triangles[0])) ||
-                     (closed_a && glcollide_point_in_mesh(pa, ma->triangles, ma->triangle_count,
-                                                          NULL, pb + 3 * mb->triangles[0]))))
+    /* The meshes at their world positions. */
+    const glcollide_mesh world_a = {pa, ma->triangles, ma->vertex_count, ma->triangle_count, NULL};
+    const glcollide_mesh world_b = {pb, mb->triangles, mb->vertex_count, mb->triangle_count, NULL};
+    if (best > 0 &&
+        ((closed_b && glcollide_point_in_mesh(&world_b, NULL, pa + 3 * ma->triangles[0])) ||
+         (closed_a && glcollide_point_in_mesh(&world_a, NULL, pb + 3 * mb->triangles[0]))))
         best = 0;
     free(pa);
     free(pb);
@@ -344,11 +346,11 @@ START_TEST(test_distance_cubes)
     ck_assert_double_eq_tol(r.distance, 1.5 - 0.5 - sqrt(0.5), 1e-15);
     /* Turned so that a corner leads: the nearest corner's x, from the pose. */
     quaternion(q, 1, 1, 0, 0.6);
-    const glcollide_object pose = {1, {2.0, 0.05, 0.0}, {q[0], q[1], q[2], q[3]}};
+    const glcollide_pose pose = {{2.0, 0.05, 0.0}, {q[0], q[1], q[2], q[3]}};
     double lowest = INFINITY;
     for (size_t v = 0; v < cube->vertex_count; v++) {
         double p[3];
-        glcollide_object_transform_points(&pose, cube->positions + 3 * v, 1, p);
+        glcollide_pose_transform_points(&pose, cube->positions + 3 * v, 1, p);
         if (p[0] < lowest)
             lowest = p[0];
     }
@@ -852,15 +854,11 @@ START_TEST(test_distance_real_meshes)
         near.pa = pa;
         near.pb = pb;
         glcollide_bvh *ba = NULL, *bb = NULL;
-        ck_assert_int_eq(glcollide_bvh_build(ma->positions, ma->vertex_count, ma->triangles,
-                                             ma->triangle_count, &ba),
-                         GLCOLLIDE_OK);
-        ck_assert_int_eq(glcollide_bvh_build(mb->positions, mb->vertex_count, mb->triangles,
-                                             mb->triangle_count, &bb),
-                         GLCOLLIDE_OK);
-        glcollide_bvh_overlap_objects(ba, glcollide_world_object(world, 0), bb,
-                                      glcollide_world_object(world, 1), r.distance / 2 + 1e-9,
-                                      oracle_pair, &near);
+        ck_assert_int_eq(glcollide_bvh_create(ma, &ba), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_bvh_create(mb, &bb), GLCOLLIDE_OK);
+        glcollide_bvh_overlap_posed(ba, &glcollide_world_object(world, 0)->pose, bb,
+                                    &glcollide_world_object(world, 1)->pose, r.distance / 2 + 1e-9,
+                                    oracle_pair, &near);
         TEST_REQUIRE(near.pairs > 0, "%s: no pair within %g", what, r.distance);
         if (r.distance == 0.0)
             TEST_REQUIRE(near.best == 0, "%s: 0, the oracle %.17Lg", what, near.best);

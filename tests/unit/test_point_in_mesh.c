@@ -31,9 +31,7 @@ static void count_grazing(glcollide_log_level level, const char *message, void *
 static glcollide_bvh *build(const glcollide_mesh *mesh)
 {
     glcollide_bvh *bvh = NULL;
-    ck_assert_int_eq(glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                                         mesh->triangle_count, &bvh),
-                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_create(mesh, &bvh), GLCOLLIDE_OK);
     return bvh;
 }
 
@@ -41,10 +39,9 @@ static glcollide_bvh *build(const glcollide_mesh *mesh)
 static int inside(const glcollide_mesh *mesh, const glcollide_bvh *bvh, const double p[3],
                   int without_bvh_too)
 {
-    int with = glcollide_point_in_mesh(mesh->positions, mesh->triangles, mesh->triangle_count, bvh, p);
+    int with = glcollide_point_in_mesh(mesh, bvh, p);
     if (without_bvh_too) {
-        int without =
-            glcollide_point_in_mesh(mesh->positions, mesh->triangles, mesh->triangle_count, NULL, p);
+        int without = glcollide_point_in_mesh(mesh, NULL, p);
         TEST_REQUIRE(with == without, "%s: (%.17g, %.17g, %.17g): %d with BVH, %d without",
                      mesh->name ? mesh->name : "mesh", p[0], p[1], p[2], with, without);
     }
@@ -89,7 +86,7 @@ static void check_against_winding(const glcollide_mesh *mesh, uint64_t seed, int
             p[k] = test_rng_uniform(&rng, box.min[k] - pad, box.max[k] + pad);
         }
         int got = inside(mesh, bvh, p, i < without);
-        double w = glcollide_winding_number(mesh->positions, mesh->triangles, mesh->triangle_count, p);
+        double w = glcollide_winding_number(mesh, p);
         double r = round(w);
         if (fabs(w - r) >= 1e-3) {
             unclear++;
@@ -362,8 +359,7 @@ START_TEST(test_pim_voxel_solids)
             for (int k = 0; k < 3; k++)
                 p[k] = test_rng_uniform(&rng, -0.5, VOXEL_GRID + 0.5);
             int want = voxel_contains(&solid, p);
-            double w = glcollide_winding_number(solid.mesh.positions, solid.mesh.triangles,
-                                                solid.mesh.triangle_count, p);
+            double w = glcollide_winding_number(&solid.mesh, p);
             TEST_REQUIRE(inside(&solid.mesh, bvh, p, 1) == want && fabs(w - want) < 1e-6,
                          "voxels (seed %llu): (%.17g, %.17g, %.17g): want %d, winding %g",
                          (unsigned long long)seed, p[0], p[1], p[2], want, w);
@@ -385,41 +381,31 @@ START_TEST(test_pim_edge_cases)
     ck_assert_int_eq(glcollide_mesh_generate_box(1.0, 1.0, 1.0, &box), GLCOLLIDE_OK);
     const double centre[3] = {0, 0, 0}, far[3] = {5, 0, 0}, nan[3] = {NAN, 0, 0};
     const double inf[3] = {0, INFINITY, 0};
-    ck_assert_int_eq(glcollide_point_in_mesh(box->positions, box->triangles, box->triangle_count,
-                                             NULL, centre),
-                     1);
-    ck_assert_int_eq(glcollide_point_in_mesh(box->positions, box->triangles, box->triangle_count,
-                                             NULL, far),
-                     0);
-    ck_assert_int_eq(glcollide_point_in_mesh(box->positions, box->triangles, box->triangle_count,
-                                             NULL, nan),
-                     0);
-    ck_assert_int_eq(glcollide_point_in_mesh(box->positions, box->triangles, box->triangle_count,
-                                             NULL, inf),
-                     0);
-    ck_assert_int_eq(glcollide_point_in_mesh(box->positions, box->triangles, 0, NULL, centre), 0);
-    ck_assert_int_eq(glcollide_point_in_mesh(NULL, NULL, 0, NULL, centre), 0);
-    ck_assert_int_eq(glcollide_point_in_mesh(box->positions, box->triangles, box->triangle_count,
-                                             NULL, NULL),
-                     0);
+    ck_assert_int_eq(glcollide_point_in_mesh(box, NULL, centre), 1);
+    ck_assert_int_eq(glcollide_point_in_mesh(box, NULL, far), 0);
+    ck_assert_int_eq(glcollide_point_in_mesh(box, NULL, nan), 0);
+    ck_assert_int_eq(glcollide_point_in_mesh(box, NULL, inf), 0);
+    /* The box's arrays with no triangles: an empty mesh. */
+    const glcollide_mesh empty = {box->positions, box->triangles, box->vertex_count, 0, NULL};
+    ck_assert_int_eq(glcollide_point_in_mesh(&empty, NULL, centre), 0);
+    ck_assert_int_eq(glcollide_point_in_mesh(NULL, NULL, centre), 0);
+    ck_assert_int_eq(glcollide_point_in_mesh(box, NULL, NULL), 0);
 
     /* Winding number: 1 inside, 0 outside, -1 with the faces turned inward;
      * parity does not care about orientation. */
-    double w = glcollide_winding_number(box->positions, box->triangles, box->triangle_count, centre);
+    double w = glcollide_winding_number(box, centre);
     ck_assert_double_eq_tol(w, 1.0, 1e-12);
-    w = glcollide_winding_number(box->positions, box->triangles, box->triangle_count, far);
+    w = glcollide_winding_number(box, far);
     ck_assert_double_eq_tol(w, 0.0, 1e-12);
     for (size_t t = 0; t < box->triangle_count; t++) {
         uint32_t swap = box->triangles[3 * t + 1];
         box->triangles[3 * t + 1] = box->triangles[3 * t + 2];
         box->triangles[3 * t + 2] = swap;
     }
-    w = glcollide_winding_number(box->positions, box->triangles, box->triangle_count, centre);
+    w = glcollide_winding_number(box, centre);
     ck_assert_double_eq_tol(w, -1.0, 1e-12);
-    ck_assert_int_eq(glcollide_point_in_mesh(box->positions, box->triangles, box->triangle_count,
-                                             NULL, centre),
-                     1);
-    ck_assert_double_eq(glcollide_winding_number(box->positions, box->triangles, 0, centre), 0.0);
+    ck_assert_int_eq(glcollide_point_in_mesh(box, NULL, centre), 1);
+    ck_assert_double_eq(glcollide_winding_number(&empty, centre), 0.0);
 
     /* Two nested boxes (a shell): parity says the cavity is outside. */
     glcollide_mesh *outer = NULL, *inner = NULL;
@@ -437,10 +423,11 @@ START_TEST(test_pim_edge_cases)
         triangles[3 * outer->triangle_count + i] =
             (uint32_t)outer->vertex_count + inner->triangles[i - i % 3 + (3 - i % 3) % 3];
     const double shell[3] = {1.5, 0.25, -0.5};
-    ck_assert_int_eq(glcollide_point_in_mesh(positions, triangles, nt, NULL, centre), 0);
-    ck_assert_int_eq(glcollide_point_in_mesh(positions, triangles, nt, NULL, shell), 1);
-    ck_assert_double_eq_tol(glcollide_winding_number(positions, triangles, nt, centre), 0.0, 1e-12);
-    ck_assert_double_eq_tol(glcollide_winding_number(positions, triangles, nt, shell), 1.0, 1e-12);
+    const glcollide_mesh nested = {positions, triangles, nv, nt, NULL};
+    ck_assert_int_eq(glcollide_point_in_mesh(&nested, NULL, centre), 0);
+    ck_assert_int_eq(glcollide_point_in_mesh(&nested, NULL, shell), 1);
+    ck_assert_double_eq_tol(glcollide_winding_number(&nested, centre), 0.0, 1e-12);
+    ck_assert_double_eq_tol(glcollide_winding_number(&nested, shell), 1.0, 1e-12);
     free(positions);
     free(triangles);
     glcollide_mesh_destroy(&outer);
@@ -464,16 +451,13 @@ START_TEST(test_pim_speed)
     int count = 0;
     double t0 = test_now_ms();
     for (int i = 0; i < queries; i++)
-        count += glcollide_point_in_mesh(bunny->positions, bunny->triangles, bunny->triangle_count,
-                                         bvh, points + 3 * i);
+        count += glcollide_point_in_mesh(bunny, bvh, points + 3 * i);
     double t1 = test_now_ms();
     for (int i = 0; i < slow_queries; i++)
-        glcollide_point_in_mesh(bunny->positions, bunny->triangles, bunny->triangle_count, NULL,
-                                points + 3 * i);
+        glcollide_point_in_mesh(bunny, NULL, points + 3 * i);
     double t2 = test_now_ms();
     for (int i = 0; i < slow_queries; i++)
-        glcollide_winding_number(bunny->positions, bunny->triangles, bunny->triangle_count,
-                                 points + 3 * i);
+        glcollide_winding_number(bunny, points + 3 * i);
     double t3 = test_now_ms();
     printf("point_in_mesh: bunny00 %zu triangles: %.2f us per query with BVH (%d of %d inside), "
            "%.2f ms without, winding number %.2f ms\n",

@@ -16,21 +16,21 @@
 
 static const double identity[4] = {1, 0, 0, 0};
 
-static glcollide_scene *new_scene(void)
+static test_scene *new_scene(void)
 {
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     return scene;
 }
 
-static void add_object(glcollide_scene *scene, uint32_t mesh, double x, double y, double z,
+static void add_object(test_scene *scene, uint32_t mesh, double x, double y, double z,
                        const double rotation[4])
 {
     const double t[3] = {x, y, z};
-    ck_assert_int_eq(glcollide_scene_add_object(scene, mesh, t, rotation, NULL), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_add_object(scene, mesh, t, rotation, NULL), GLCOLLIDE_OK);
 }
 
-static glcollide_query_result run(const glcollide_scene *scene, glcollide_method method,
+static glcollide_query_result run(const test_scene *scene, glcollide_method method,
                                   glcollide_level level, double distance)
 {
     glcollide_query_options options = glcollide_query_default_options();
@@ -38,7 +38,7 @@ static glcollide_query_result run(const glcollide_scene *scene, glcollide_method
     options.level = level;
     options.distance = distance;
     glcollide_query_result result;
-    ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &result), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_query(scene, NULL, &options, &result), GLCOLLIDE_OK);
     return result;
 }
 
@@ -66,7 +66,7 @@ START_TEST(test_exact_cubes_touching)
     } cases[] = {{0.5, 0, 1}, {1.0, 0, 1}, {1.0 + 1e-9, 0, 0}, {1.0 + 1e-9, 2e-9, 1},
                  {1.5, 0.49, 0}, {1.5, 0.5, 1}, {3.0, 0, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        glcollide_scene *scene = new_scene();
+        test_scene *scene = new_scene();
         uint32_t cube = test_scene_add_mesh(scene, box(0.5));
         add_object(scene, cube, 0, 0, 0, identity);
         add_object(scene, cube, cases[c].offset, 0, 0, identity);
@@ -78,7 +78,7 @@ START_TEST(test_exact_cubes_touching)
         if (cases[c].pair)
             ck_assert(result.pairs[0].a == 0 && result.pairs[0].b == 1);
         glcollide_query_result_clear(&result);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
 }
 END_TEST
@@ -87,7 +87,7 @@ END_TEST
  * inside does not (it bounds no volume). */
 START_TEST(test_exact_containment)
 {
-    glcollide_scene *scene = new_scene();
+    test_scene *scene = new_scene();
     uint32_t big = test_scene_add_mesh(scene, sphere(2, 24, 12));
     uint32_t small = test_scene_add_mesh(scene, sphere(0.5, 12, 6));
     add_object(scene, big, 10, 0, 0, identity);
@@ -111,19 +111,19 @@ START_TEST(test_exact_containment)
                                            closed->triangles, closed->triangle_count - 1, "open",
                                            &open),
                      GLCOLLIDE_OK);
-    glcollide_scene *open_scene = new_scene();
+    test_scene *open_scene = new_scene();
     uint32_t open_big = test_scene_add_mesh(open_scene, open);
     uint32_t open_small = test_scene_add_mesh(open_scene, sphere(0.5, 12, 6));
     for (size_t i = 0; i < scene->object_count; i++)
         add_object(open_scene, scene->objects[i].mesh == big ? open_big : open_small,
-                   scene->objects[i].translation[0], scene->objects[i].translation[1],
-                   scene->objects[i].translation[2], identity);
+                   scene->objects[i].pose.translation[0], scene->objects[i].pose.translation[1],
+                   scene->objects[i].pose.translation[2], identity);
     result = run(open_scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_OBJECTS, 0);
     ck_assert_uint_eq(result.pair_count, 1);
     ck_assert(result.pairs[0].a == 0 && result.pairs[0].b == 2);
     glcollide_query_result_clear(&result);
-    glcollide_scene_destroy(&open_scene);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&open_scene);
+    scene_destroy(&scene);
 }
 END_TEST
 
@@ -135,7 +135,7 @@ typedef struct brute_world {
     size_t count;
 } brute_world;
 
-static void brute_build(const glcollide_scene *scene, brute_world *w)
+static void brute_build(const test_scene *scene, brute_world *w)
 {
     ck_assert_uint_le(scene->object_count, 64);
     w->count = scene->object_count;
@@ -143,8 +143,8 @@ static void brute_build(const glcollide_scene *scene, brute_world *w)
         const glcollide_mesh *mesh = scene->meshes[scene->objects[i].mesh];
         w->meshes[i] = mesh;
         w->positions[i] = malloc(3 * mesh->vertex_count * sizeof(double));
-        glcollide_object_transform_points(&scene->objects[i], mesh->positions, mesh->vertex_count,
-                                          w->positions[i]);
+        glcollide_pose_transform_points(&scene->objects[i].pose, mesh->positions,
+                                        mesh->vertex_count, w->positions[i]);
     }
 }
 
@@ -167,9 +167,10 @@ static int brute_triangles(const brute_world *w, size_t i, size_t ti, size_t j, 
 
 static int contains(const brute_world *w, size_t outer, size_t inner)
 {
-    double winding = glcollide_winding_number(w->positions[outer], w->meshes[outer]->triangles,
-                                              w->meshes[outer]->triangle_count,
-                                              corner(w, inner, 0, 0));
+    const glcollide_mesh *m = w->meshes[outer];
+    const glcollide_mesh placed = {w->positions[outer], m->triangles, m->vertex_count,
+                                   m->triangle_count, NULL};
+    double winding = glcollide_winding_number(&placed, corner(w, inner, 0, 0));
     return winding > 0.5;
 }
 
@@ -184,7 +185,7 @@ START_TEST(test_exact_random_scenes_vs_brute_force)
     size_t total_pairs = 0, total_contained = 0, total_triangle_pairs = 0;
     for (int s = 0; s < 120; s++) {
         test_rng rng = {0x5EED0001u + (uint64_t)s};
-        glcollide_scene *scene = new_scene();
+        test_scene *scene = new_scene();
         size_t n = 2 + test_rng_below(&rng, 4);
         double origin = (s % 2) ? 1e4 : 0;
         for (size_t i = 0; i < n; i++) {
@@ -199,8 +200,8 @@ START_TEST(test_exact_random_scenes_vs_brute_force)
             run(scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_TRIANGLES, 0);
         brute_world w;
         brute_build(scene, &w);
-        /* Brute force visits (i, j, ti, tj); results are sorted by (i, ti, j, tj):
-         * mark each expected pair found by binary search instead. */
+        /* Brute force visits (i, j, ti, tj), the results' order too (grouped by
+         * object pair): each expected pair is found by binary search. */
         size_t expected_triangle_pairs = 0, next_pair = 0;
         for (size_t i = 0; i < n; i++)
             for (size_t j = i + 1; j < n; j++) {
@@ -234,7 +235,7 @@ START_TEST(test_exact_random_scenes_vs_brute_force)
         total_triangle_pairs += result.triangle_pair_count;
         brute_release(&w);
         glcollide_query_result_clear(&result);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
     /* The scenes must exercise what they claim to. */
     ck_assert_uint_gt(total_pairs, 60);
@@ -250,7 +251,7 @@ START_TEST(test_sap_method_vs_brute_force)
 {
     for (int s = 0; s < 40; s++) {
         test_rng rng = {0x5A900000u + (uint64_t)s};
-        glcollide_scene *scene = new_scene();
+        test_scene *scene = new_scene();
         uint32_t mesh =
             test_scene_add_mesh(scene, test_random_mesh(&rng, test_rng_uniform(&rng, 0.3, 1.0)));
         size_t n = 30;
@@ -290,41 +291,48 @@ START_TEST(test_sap_method_vs_brute_force)
         ck_assert_uint_eq(result.stats.aabb_pairs, result.pair_count);
         brute_release(&w);
         glcollide_query_result_clear(&result);
-        glcollide_scene_destroy(&scene);
+        scene_destroy(&scene);
     }
 }
 END_TEST
 
 START_TEST(test_query_arguments)
 {
-    glcollide_scene *scene = new_scene();
+    test_scene *scene = new_scene();
     glcollide_query_options options = glcollide_query_default_options();
     glcollide_query_result result;
     /* An empty scene answers nothing, successfully. */
-    ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &result), GLCOLLIDE_OK);
+    ck_assert_int_eq(scene_query(scene, NULL, &options, &result), GLCOLLIDE_OK);
     ck_assert_uint_eq(result.pair_count, 0);
     glcollide_query_result_clear(&result);
     test_log_capture_start(GLCOLLIDE_LOG_DEBUG); /* the errors below are expected */
     options.method = GLCOLLIDE_METHOD_CONVEX; /* GPU methods without a context */
-    ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &result),
+    ck_assert_int_eq(scene_query(scene, NULL, &options, &result),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     options.method = GLCOLLIDE_METHOD_FAR;
-    ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &result),
+    ck_assert_int_eq(scene_query(scene, NULL, &options, &result),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     options = glcollide_query_default_options();
     options.distance = -1;
-    ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &result),
+    ck_assert_int_eq(scene_query(scene, NULL, &options, &result),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     options.distance = NAN;
-    ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &result),
+    ck_assert_int_eq(scene_query(scene, NULL, &options, &result),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(glcollide_query_run(NULL, NULL, &options, &result),
+    ck_assert_int_eq(scene_query(NULL, NULL, &options, &result),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     test_log_capture_stop();
-    ck_assert_int_eq(glcollide_method_from_name("far"), GLCOLLIDE_METHOD_FAR);
-    ck_assert_int_eq(glcollide_method_from_name("nope"), -1);
+    glcollide_method method = GLCOLLIDE_METHOD_EXACT;
+    ck_assert_int_eq(glcollide_method_from_name("far", &method), GLCOLLIDE_OK);
+    ck_assert_int_eq(method, GLCOLLIDE_METHOD_FAR);
+    test_log_capture_start(GLCOLLIDE_LOG_ERROR);
+    int status = glcollide_method_from_name("nope", &method);
+    TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                       "query: unknown method 'nope' (exact, sap, cullide, far, stencil, convex)");
+    test_log_capture_stop();
+    ck_assert_int_eq(method, GLCOLLIDE_METHOD_FAR); /* untouched */
     ck_assert_str_eq(glcollide_method_name(GLCOLLIDE_METHOD_STENCIL), "stencil");
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 END_TEST
 
@@ -339,8 +347,8 @@ START_TEST(test_exact_bunnies)
     test_data_mesh("bunny00.off");
     char path[4096];
     snprintf(path, sizeof path, "%s/tests/scenes/bunnies.scene", GLCOLLIDE_SRCDIR);
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_load(path, &scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_load(path, &scene), GLCOLLIDE_OK);
     glcollide_query_result result = run(scene, GLCOLLIDE_METHOD_EXACT, GLCOLLIDE_LEVEL_TRIANGLES, 0);
     printf("bunnies: %zu intersecting triangle pairs, %llu candidates, %.1f ms\n",
            result.triangle_pair_count, (unsigned long long)result.stats.candidates,
@@ -380,7 +388,7 @@ START_TEST(test_exact_bunnies)
     free(chosen);
     brute_release(&w);
     glcollide_query_result_clear(&result);
-    glcollide_scene_destroy(&scene);
+    scene_destroy(&scene);
 }
 END_TEST
 

@@ -169,14 +169,14 @@ START_TEST(test_pair_list_push_sort_unique)
         for (size_t i = 0; i < unique; i++)
             TEST_REQUIRE(((uint64_t)list.pairs[i].a << 32 | list.pairs[i].b) == reference[i],
                          "n=%zu seed %llu: pair %zu wrong", n, (unsigned long long)seed, i);
-        glcollide_pair_list_release(&list);
+        glcollide_pair_list_clear(&list);
         ck_assert_ptr_null(list.pairs);
         ck_assert_uint_eq(list.count, 0);
         ck_assert_uint_eq(list.capacity, 0);
         free(reference);
     }
     glcollide_pair_list_sort_unique(NULL);
-    glcollide_pair_list_release(NULL);
+    glcollide_pair_list_clear(NULL);
 }
 END_TEST
 
@@ -185,8 +185,9 @@ START_TEST(test_sap_random_scenes)
     static const double margins[] = {0.0, 0.25, 1.0, 3.0};
     glcollide_aabb *boxes = malloc(400 * sizeof *boxes);
     size_t scenes = 0, total_pairs = 0;
-    /* One workspace across all scenes (sizes up and down): same answers. */
-    glcollide_workspace workspace = {0};
+    /* One scratch across all scenes (sizes up and down): same answers. */
+    glcollide_scratch *workspace = NULL;
+    ck_assert_int_eq(glcollide_scratch_create(&workspace), GLCOLLIDE_OK);
     for (uint64_t seed = 1; seed <= 420; seed++) {
         test_rng rng = {seed * 7919};
         enum scene_kind kind = (enum scene_kind)(seed % SCENE_KINDS);
@@ -194,24 +195,23 @@ START_TEST(test_sap_random_scenes)
         make_scene(&rng, kind, boxes, n);
         double margin = margins[seed % 4];
         glcollide_pair_list got = {0}, want = {0};
-        ck_assert_int_eq(glcollide_sap_pairs(boxes, n, margin, &got), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_sap_pairs(boxes, n, margin, &got, NULL), GLCOLLIDE_OK);
         brute_force_pairs(boxes, n, margin, &want);
         char what[64];
         snprintf(what, sizeof what, "kind %d, %zu boxes, margin %g", (int)kind, n, margin);
         assert_same_pairs(&got, 0, &want, what, seed);
         glcollide_pair_list with = {0};
-        ck_assert_int_eq(glcollide_sap_pairs_with(boxes, n, margin, &with, &workspace),
-                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_sap_pairs(boxes, n, margin, &with, workspace), GLCOLLIDE_OK);
         assert_same_pairs(&with, 0, &want, what, seed);
-        glcollide_pair_list_release(&with);
+        glcollide_pair_list_clear(&with);
         total_pairs += want.count;
         scenes++;
-        glcollide_pair_list_release(&got);
-        glcollide_pair_list_release(&want);
+        glcollide_pair_list_clear(&got);
+        glcollide_pair_list_clear(&want);
     }
     ck_assert_uint_gt(total_pairs, 10000); /* the scenes are not trivially empty */
-    glcollide_workspace_release(&workspace);
-    glcollide_workspace_release(&workspace); /* twice: harmless */
+    glcollide_scratch_destroy(&workspace);
+    glcollide_scratch_destroy(&workspace); /* twice: harmless */
     free(boxes);
 }
 END_TEST
@@ -224,7 +224,8 @@ START_TEST(test_sap_across_random_scenes)
     static const double margins[] = {0.0, 0.25, 1.0, 3.0};
     glcollide_aabb *boxes = malloc(800 * sizeof *boxes);
     size_t total_pairs = 0;
-    glcollide_workspace workspace = {0};
+    glcollide_scratch *workspace = NULL;
+    ck_assert_int_eq(glcollide_scratch_create(&workspace), GLCOLLIDE_OK);
     for (uint64_t seed = 1; seed <= 420; seed++) {
         test_rng rng = {seed * 104729};
         enum scene_kind kind = (enum scene_kind)(seed % SCENE_KINDS);
@@ -242,7 +243,7 @@ START_TEST(test_sap_across_random_scenes)
                              "push failed");
         TEST_REQUIRE(glcollide_pair_list_push(&got, 7, 7) == GLCOLLIDE_OK, "push failed");
         ck_assert_int_eq(glcollide_sap_pairs_across(boxes, na, boxes + na, nb, margin, &got,
-                                                    seed % 2 ? &workspace : NULL),
+                                                    seed % 2 ? workspace : NULL),
                          GLCOLLIDE_OK);
         ck_assert(got.pairs[0].a == 7 && got.pairs[0].b == 7); /* appended after */
         size_t found = got.count - 1;
@@ -256,12 +257,12 @@ START_TEST(test_sap_across_random_scenes)
                      (unsigned long long)seed);
         assert_same_pairs(&got, 0, &want, what, seed);
         total_pairs += want.count;
-        glcollide_pair_list_release(&all);
-        glcollide_pair_list_release(&want);
-        glcollide_pair_list_release(&got);
+        glcollide_pair_list_clear(&all);
+        glcollide_pair_list_clear(&want);
+        glcollide_pair_list_clear(&got);
     }
     ck_assert_uint_gt(total_pairs, 10000);
-    glcollide_workspace_release(&workspace);
+    glcollide_scratch_destroy(&workspace);
     free(boxes);
 }
 END_TEST
@@ -277,44 +278,44 @@ START_TEST(test_sap_special_cases)
         {{1.5, 3, 0}, {1.5, 3, 0}},                         /* a point 1 above box 1 */
     };
     /* No box: nothing, even with NULL boxes; one box: nothing. */
-    ck_assert_int_eq(glcollide_sap_pairs(NULL, 0, 0.0, &pairs), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_sap_pairs(boxes, 1, 0.0, &pairs), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_sap_pairs(NULL, 0, 0.0, &pairs, NULL), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 1, 0.0, &pairs, NULL), GLCOLLIDE_OK);
     ck_assert_uint_eq(pairs.count, 0);
 
-    ck_assert_int_eq(glcollide_sap_pairs(boxes, 6, 0.0, &pairs), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 6, 0.0, &pairs, NULL), GLCOLLIDE_OK);
     static const uint32_t want0[][2] = {{0, 1}, {0, 3}, {1, 2}, {1, 3}};
     ck_assert_uint_eq(pairs.count, 4);
     for (size_t i = 0; i < 4; i++)
         ck_assert(pairs.pairs[i].a == want0[i][0] && pairs.pairs[i].b == want0[i][1]);
 
     /* Appends after what is there, sorted on its own; margin 0.5 reaches box 5. */
-    ck_assert_int_eq(glcollide_sap_pairs(boxes, 6, 0.5, &pairs), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 6, 0.5, &pairs, NULL), GLCOLLIDE_OK);
     static const uint32_t want1[][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {1, 5}, {2, 3}};
     ck_assert_uint_eq(pairs.count, 4 + 7);
     for (size_t i = 0; i < 7; i++)
         ck_assert_msg(pairs.pairs[4 + i].a == want1[i][0] && pairs.pairs[4 + i].b == want1[i][1],
                       "margin 0.5: pair %zu is (%u, %u)", i, pairs.pairs[4 + i].a,
                       pairs.pairs[4 + i].b);
-    glcollide_pair_list_release(&pairs);
+    glcollide_pair_list_clear(&pairs);
 
     /* Many identical boxes: all n(n-1)/2 pairs. */
     glcollide_aabb same[200];
     for (size_t i = 0; i < 200; i++)
         same[i] = (glcollide_aabb){{5, 5, 5}, {5, 5, 5}};
-    ck_assert_int_eq(glcollide_sap_pairs(same, 200, 0.0, &pairs), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_sap_pairs(same, 200, 0.0, &pairs, NULL), GLCOLLIDE_OK);
     ck_assert_uint_eq(pairs.count, 200 * 199 / 2);
     size_t k = 0;
     for (uint32_t i = 0; i < 200; i++)
         for (uint32_t j = i + 1; j < 200; j++, k++)
             TEST_REQUIRE(pairs.pairs[k].a == i && pairs.pairs[k].b == j, "pair %zu", k);
-    glcollide_pair_list_release(&pairs);
+    glcollide_pair_list_clear(&pairs);
 
     /* All NaN: nothing. */
     for (size_t i = 0; i < 200; i++)
         same[i].max[1] = NAN;
-    ck_assert_int_eq(glcollide_sap_pairs(same, 200, 1.0, &pairs), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_sap_pairs(same, 200, 1.0, &pairs, NULL), GLCOLLIDE_OK);
     ck_assert_uint_eq(pairs.count, 0);
-    glcollide_pair_list_release(&pairs);
+    glcollide_pair_list_clear(&pairs);
 }
 END_TEST
 
@@ -323,12 +324,16 @@ START_TEST(test_sap_invalid_arguments)
     glcollide_aabb boxes[2] = {{{0, 0, 0}, {1, 1, 1}}, {{0, 0, 0}, {1, 1, 1}}};
     glcollide_pair_list pairs = {0};
     test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
-    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, -1.0, &pairs), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, NAN, &pairs), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, INFINITY, &pairs),
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, -1.0, &pairs, NULL),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(glcollide_sap_pairs(NULL, 2, 0.0, &pairs), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, 0.0, NULL), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, NAN, &pairs, NULL),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, INFINITY, &pairs, NULL),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_sap_pairs(NULL, 2, 0.0, &pairs, NULL),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, 2, 0.0, NULL, NULL),
+                     GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_pair_list_push(NULL, 0, 1), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(glcollide_sap_pairs_across(boxes, 1, boxes + 1, 1, -1.0, &pairs, NULL),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
@@ -355,15 +360,15 @@ START_TEST(test_sap_scale)
         random_box(&rng, &boxes[i], 0.0, 1000.0, 20.0);
     glcollide_pair_list got = {0}, want = {0};
     double t0 = test_now_ms();
-    ck_assert_int_eq(glcollide_sap_pairs(boxes, n, 0.0, &got), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_sap_pairs(boxes, n, 0.0, &got, NULL), GLCOLLIDE_OK);
     double t1 = test_now_ms();
     brute_force_pairs(boxes, n, 0.0, &want);
     double t2 = test_now_ms();
     assert_same_pairs(&got, 0, &want, "10000 boxes", seed);
     printf("sap: %zu boxes, %zu pairs: %.2f ms (brute force %.1f ms)\n", n, got.count, t1 - t0,
            t2 - t1);
-    glcollide_pair_list_release(&got);
-    glcollide_pair_list_release(&want);
+    glcollide_pair_list_clear(&got);
+    glcollide_pair_list_clear(&want);
     free(boxes);
 }
 END_TEST

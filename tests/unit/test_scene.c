@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Scene files and object transforms. */
+/* Scene files loaded into worlds, and object transforms. */
 #define _GNU_SOURCE
 #include "helpers/tests.h"
 
@@ -49,26 +49,27 @@ START_TEST(test_scene_file)
                              "object 0  1 2 3  1 0 0 0   # identity\n"
                              "object 0 -1 0 0  0.7071067811865476 0 0 0.7071067811865476\n",
                              dir, sizeof dir);
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_load(path, &scene), GLCOLLIDE_OK);
-    ck_assert_uint_eq(scene->mesh_count, 1);
-    ck_assert_uint_eq(scene->object_count, 2);
-    ck_assert_str_eq(scene->path, path);
-    ck_assert_uint_eq(scene->meshes[0]->triangle_count, 12);
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_load(path, &world), GLCOLLIDE_OK);
+    ck_assert_uint_eq(glcollide_world_mesh_count(world), 1);
+    ck_assert_uint_eq(glcollide_world_object_count(world), 2);
+    const glcollide_mesh *mesh = glcollide_world_mesh(world, 0);
+    ck_assert_uint_eq(mesh->triangle_count, 12);
+    ck_assert_ptr_null(glcollide_world_mesh(world, 1));
     /* scale 2 doubles the half extent 0.5 to 1 */
     double max = 0;
-    for (size_t i = 0; i < 3 * scene->meshes[0]->vertex_count; i++)
-        max = fmax(max, fabs(scene->meshes[0]->positions[i]));
+    for (size_t i = 0; i < 3 * mesh->vertex_count; i++)
+        max = fmax(max, fabs(mesh->positions[i]));
     ck_assert_double_eq_tol(max, 1.0, 1e-15);
-    ck_assert_double_eq(scene->objects[0].translation[2], 3.0);
+    ck_assert_double_eq(glcollide_world_object(world, 0)->pose.translation[2], 3.0);
     /* 90 degrees about z: (1, 0, 0) -> (0, 1, 0), then translated by (-1, 0, 0) */
     double p[3] = {1, 0, 0}, q[3];
-    glcollide_object_transform_points(&scene->objects[1], p, 1, q);
+    glcollide_pose_transform_points(&glcollide_world_object(world, 1)->pose, p, 1, q);
     ck_assert_double_eq_tol(q[0], -1.0, 1e-12);
     ck_assert_double_eq_tol(q[1], 1.0, 1e-12);
     ck_assert_double_eq_tol(q[2], 0.0, 1e-12);
-    glcollide_scene_destroy(&scene);
-    ck_assert_ptr_null(scene);
+    glcollide_world_destroy(&world); /* and the mesh it loaded */
+    ck_assert_ptr_null(world);
     remove_scene(dir, path);
 }
 END_TEST
@@ -98,12 +99,12 @@ START_TEST(test_scene_errors)
 {
     char dir[4096];
     char *path = write_scene(bad_scenes[_i].body, dir, sizeof dir);
-    glcollide_scene *scene = NULL;
+    glcollide_world *world = NULL;
     test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
-    int status = glcollide_scene_load(path, &scene);
+    int status = glcollide_world_load(path, &world);
     test_log_capture_stop();
     ck_assert_int_eq(status, bad_scenes[_i].status);
-    ck_assert_ptr_null(scene);
+    ck_assert_ptr_null(world);
     char where[4300];
     snprintf(where, sizeof where, "%s%s", path, bad_scenes[_i].line);
     const char *messages = test_log_all();
@@ -116,10 +117,10 @@ END_TEST
 
 START_TEST(test_scene_missing_file)
 {
-    glcollide_scene *scene = NULL;
+    glcollide_world *world = NULL;
     test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
-    ck_assert_int_eq(glcollide_scene_load("/nonexistent/x.scene", &scene), GLCOLLIDE_ERROR_IO);
-    ck_assert_int_eq(glcollide_scene_load(NULL, &scene), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(glcollide_world_load("/nonexistent/x.scene", &world), GLCOLLIDE_ERROR_IO);
+    ck_assert_int_eq(glcollide_world_load(NULL, &world), GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     test_log_capture_stop();
 }
 END_TEST
@@ -130,37 +131,39 @@ START_TEST(test_scene_data_mesh_fallback)
     test_data_mesh("knot1.off"); /* fails clearly when the cache is missing */
     char dir[4096];
     char *path = write_scene("mesh knot1.off\nobject 0 0 0 0 1 0 0 0\n", dir, sizeof dir);
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_load(path, &scene), GLCOLLIDE_OK);
-    ck_assert_uint_eq(scene->meshes[0]->triangle_count, 6400);
-    glcollide_scene_destroy(&scene);
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_load(path, &world), GLCOLLIDE_OK);
+    ck_assert_uint_eq(glcollide_world_mesh(world, 0)->triangle_count, 6400);
+    glcollide_world_destroy(&world);
     remove_scene(dir, path);
 }
 END_TEST
 
 START_TEST(test_scene_in_code)
 {
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
     glcollide_mesh *box = NULL;
     ck_assert_int_eq(glcollide_mesh_generate_box(1, 2, 3, &box), GLCOLLIDE_OK);
     uint32_t mesh = 99, object = 99;
-    ck_assert_int_eq(glcollide_scene_add_mesh(scene, box, &mesh), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_add_mesh(world, box, &mesh), GLCOLLIDE_OK);
     ck_assert_uint_eq(mesh, 0);
+    ck_assert_ptr_eq(glcollide_world_mesh(world, 0), box); /* borrowed */
     const double t[3] = {0, 0, 0}, q[4] = {2, 0, 0, 0}, unit[4] = {1, 0, 0, 1e-7};
     test_log_capture_start(GLCOLLIDE_LOG_DEBUG);
-    ck_assert_int_eq(glcollide_scene_add_object(scene, 1, t, unit, &object),
+    ck_assert_int_eq(glcollide_world_add_object(world, 1, t, unit, &object),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(glcollide_scene_add_object(scene, 0, t, q, &object),
+    ck_assert_int_eq(glcollide_world_add_object(world, 0, t, q, &object),
                      GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     test_log_capture_stop();
-    ck_assert_int_eq(glcollide_scene_add_object(scene, 0, t, unit, &object), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_add_object(world, 0, t, unit, &object), GLCOLLIDE_OK);
     ck_assert_uint_eq(object, 0);
     /* normalised */
-    const double *r = scene->objects[0].rotation;
+    const double *r = glcollide_world_object(world, 0)->pose.rotation;
     ck_assert_double_eq_tol(r[0] * r[0] + r[3] * r[3], 1.0, 1e-15);
-    glcollide_scene_destroy(&scene);
-    glcollide_scene_destroy(&scene);
+    glcollide_world_destroy(&world);
+    glcollide_world_destroy(&world);
+    glcollide_mesh_destroy(&box); /* the caller's */
 }
 END_TEST
 

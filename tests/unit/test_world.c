@@ -3,7 +3,7 @@
  * The persistent world: frame after frame of moved objects, meshes deformed
  * in place and meshes replaced, each frame's answer (exact and sap, objects
  * and triangles, with and without a distance) equal to a one-shot query on
- * the same meshes and poses, whose world is made afresh (glcollide_query_run,
+ * the same meshes and poses, whose world is made afresh (scene_query,
  * itself held to brute force by the query suite). A stale box, BVH,
  * solidity or world position shows as a difference. Also: the grouping of
  * triangle pairs by object pair, the argument checks word for word, and
@@ -25,10 +25,10 @@
 static const double identity[4] = {1, 0, 0, 0};
 
 /* The world's meshes and poses as a scene (the meshes copied). */
-static glcollide_scene *scene_of(const glcollide_world *world, glcollide_mesh *const *meshes)
+static test_scene *scene_of(const glcollide_world *world, glcollide_mesh *const *meshes)
 {
-    glcollide_scene *scene = NULL;
-    ck_assert_int_eq(glcollide_scene_create(&scene), GLCOLLIDE_OK);
+    test_scene *scene = NULL;
+    ck_assert_int_eq(scene_create(&scene), GLCOLLIDE_OK);
     for (size_t m = 0; m < glcollide_world_mesh_count(world); m++) {
         glcollide_mesh *copy = NULL;
         ck_assert_int_eq(glcollide_mesh_create(meshes[m]->positions, meshes[m]->vertex_count,
@@ -39,7 +39,7 @@ static glcollide_scene *scene_of(const glcollide_world *world, glcollide_mesh *c
     }
     for (uint32_t o = 0; o < glcollide_world_object_count(world); o++) {
         const glcollide_object *object = glcollide_world_object(world, o);
-        test_scene_add_object(scene, object->mesh, object->translation, object->rotation);
+        test_scene_add_object(scene, object->mesh, object->pose.translation, object->pose.rotation);
     }
     return scene;
 }
@@ -138,7 +138,7 @@ START_TEST(test_world_frames_vs_fresh)
                 retired[retired_count++] = meshes[m]; /* borrowed until replaced */
                 meshes[m] = next;
             }
-            glcollide_scene *scene = scene_of(world, meshes);
+            test_scene *scene = scene_of(world, meshes);
             int slot = 0;
             for (int method = GLCOLLIDE_METHOD_EXACT; method <= GLCOLLIDE_METHOD_SAP; method++)
                 for (int level = 0; level < 2; level++)
@@ -150,7 +150,7 @@ START_TEST(test_world_frames_vs_fresh)
                         ck_assert_int_eq(glcollide_world_query(world, NULL, &options, &kept[slot]),
                                          GLCOLLIDE_OK);
                         glcollide_query_result fresh;
-                        ck_assert_int_eq(glcollide_query_run(scene, NULL, &options, &fresh),
+                        ck_assert_int_eq(scene_query(scene, NULL, &options, &fresh),
                                          GLCOLLIDE_OK);
                         char what[64];
                         snprintf(what, sizeof what, "seed %d %s level %d distance %d", seed,
@@ -161,7 +161,7 @@ START_TEST(test_world_frames_vs_fresh)
                         compared++;
                         glcollide_query_result_clear(&fresh);
                     }
-            glcollide_scene_destroy(&scene);
+            scene_destroy(&scene);
         }
         for (int slot = 0; slot < 8; slot++)
             glcollide_query_result_clear(&kept[slot]);
@@ -240,10 +240,7 @@ START_TEST(test_world_borrowed_bvh)
     ck_assert_int_eq(glcollide_world_create(&own), GLCOLLIDE_OK);
     ck_assert_int_eq(glcollide_world_create(&borrowing), GLCOLLIDE_OK);
     for (int m = 0; m < 2; m++) {
-        ck_assert_int_eq(glcollide_bvh_build(meshes[m]->positions, meshes[m]->vertex_count,
-                                             meshes[m]->triangles, meshes[m]->triangle_count,
-                                             &trees[m]),
-                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_bvh_create(meshes[m], &trees[m]), GLCOLLIDE_OK);
         ck_assert_int_eq(glcollide_world_add_mesh(own, meshes[m], NULL), GLCOLLIDE_OK);
         ck_assert_int_eq(glcollide_world_add_mesh_with_bvh(borrowing, meshes[m], trees[m], NULL),
                          GLCOLLIDE_OK);
@@ -268,7 +265,7 @@ START_TEST(test_world_borrowed_bvh)
     for (int frame = 0; frame < 6; frame++) {
         if (frame == 3) { /* the sphere grows in place: the caller refits its tree */
             deform(meshes[0], 0, meshes[0]->vertex_count, 1.3);
-            glcollide_bvh_refit(trees[0], meshes[0]->positions);
+            glcollide_bvh_refit(trees[0], meshes[0]);
             ck_assert_int_eq(glcollide_world_mesh_changed(own, 0, 0, meshes[0]->vertex_count),
                              GLCOLLIDE_OK);
             ck_assert_int_eq(glcollide_world_mesh_changed(borrowing, 0, 0, meshes[0]->vertex_count),
@@ -383,7 +380,7 @@ START_TEST(test_result_group_order)
                           spread, i);
         for (size_t k = 0; k < result.pair_count; k++) {
             ck_assert(k == 0 ||
-                      glcollide_object_pair_compare(&result.pairs[k - 1], &result.pairs[k]) < 0);
+                      glcollide_index_pair_compare(&result.pairs[k - 1], &result.pairs[k]) < 0);
             for (size_t i = result.pair_first[k]; i < result.pair_first[k + 1]; i++)
                 ck_assert(result.triangle_pairs[i].object_a == result.pairs[k].a &&
                           result.triangle_pairs[i].object_b == result.pairs[k].b);
@@ -415,24 +412,23 @@ START_TEST(test_placed_bounds_hold_vertices)
     for (int i = 0; i < 4; i++) {
         const glcollide_mesh *mesh = meshes[i];
         glcollide_bvh *bvh = NULL;
-        ck_assert_int_eq(glcollide_bvh_build(mesh->positions, mesh->vertex_count, mesh->triangles,
-                                             mesh->triangle_count, &bvh),
-                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_bvh_create(mesh, &bvh), GLCOLLIDE_OK);
         double *placed = malloc(3 * mesh->vertex_count * sizeof *placed);
         glcollide_aabb bounds = glcollide_bvh_bounds(bvh);
         for (int p = 0; p < 40; p++) {
             glcollide_object pose = {.mesh = 0};
             double far = p % 4 == 3 ? 1e4 : 2.0;
             for (int k = 0; k < 3; k++)
-                pose.translation[k] = test_rng_uniform(&rng, -far, far);
-            test_rng_quaternion(&rng, pose.rotation);
-            glcollide_object_transform_points(&pose, mesh->positions, mesh->vertex_count, placed);
+                pose.pose.translation[k] = test_rng_uniform(&rng, -far, far);
+            test_rng_quaternion(&rng, pose.pose.rotation);
+            glcollide_pose_transform_points(&pose.pose, mesh->positions, mesh->vertex_count,
+                                            placed);
             glcollide_aabb root, previous;
-            glcollide_aabb_place(&bounds, &pose, &root);
+            glcollide_aabb_place(&bounds, &pose.pose, &root);
             static const int depths[] = {0, 1, 3, 6, 8, 30};
             for (int d = 0; d < 6; d++) {
                 glcollide_aabb box;
-                glcollide_bvh_placed_bounds(bvh, &pose, depths[d], &box);
+                glcollide_bvh_placed_bounds(bvh, &pose.pose, depths[d], &box);
                 for (size_t v = 0; v < mesh->vertex_count; v++)
                     for (int k = 0; k < 3; k++)
                         TEST_REQUIRE(placed[3 * v + k] >= box.min[k] &&
@@ -503,7 +499,7 @@ START_TEST(test_world_arguments)
     test_log_capture_stop();
     ck_assert_uint_eq(glcollide_world_mesh_count(world), 1);
     ck_assert_uint_eq(glcollide_world_object_count(world), 1);
-    ck_assert_double_eq(glcollide_world_object(world, o)->rotation[0], 1.0);
+    ck_assert_double_eq(glcollide_world_object(world, o)->pose.rotation[0], 1.0);
     ck_assert_ptr_null(glcollide_world_object(world, 1));
     glcollide_world_destroy(&world);
     glcollide_world_destroy(&world); /* cleared handle: a no-op */

@@ -2,8 +2,8 @@
 /*
  * glcollide_world_contacts held to the pipeline it stands for, built here
  * from the public pieces: both meshes' object-space BVHs, the candidates of
- * glcollide_bvh_overlap_objects for the two poses, the two whole meshes
- * placed in world space, glcollide_contacts_generate_with on them, and
+ * glcollide_bvh_overlap_posed for the two poses, the two whole meshes
+ * placed in world space, glcollide_contacts_generate on them, and
  * glcollide_contacts_containment where that found nothing. The contacts must
  * be the same bit for bit (positions, normals, depths, triangles, regions)
  * on random meshes and poses, on two interpenetrating bunnies, for every
@@ -28,39 +28,36 @@ static int collect(uint32_t a, uint32_t b, void *user)
 }
 
 /* The pipeline by hand: *count contacts of mesh a at pose_a against b. */
-static void reference_contacts(const glcollide_mesh *a, const glcollide_object *pose_a,
-                               const glcollide_mesh *b, const glcollide_object *pose_b,
+static void reference_contacts(const glcollide_mesh *a, const glcollide_pose *pose_a,
+                               const glcollide_mesh *b, const glcollide_pose *pose_b,
                                size_t max_contacts, glcollide_contact *contacts, size_t *count)
 {
     const glcollide_mesh *meshes[2] = {a, b};
-    const glcollide_object *poses[2] = {pose_a, pose_b};
+    const glcollide_pose *poses[2] = {pose_a, pose_b};
     glcollide_bvh *bvh[2] = {NULL, NULL};
     double *placed[2];
     glcollide_contact_solid solid[2];
     for (int i = 0; i < 2; i++) {
         const glcollide_mesh *m = meshes[i];
-        ck_assert_int_eq(glcollide_bvh_build(m->positions, m->vertex_count, m->triangles,
-                                             m->triangle_count, &bvh[i]),
-                         GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_bvh_create(m, &bvh[i]), GLCOLLIDE_OK);
         placed[i] = malloc(3 * m->vertex_count * sizeof(double) + 1);
-        glcollide_object_transform_points(poses[i], m->positions, m->vertex_count, placed[i]);
+        glcollide_pose_transform_points(poses[i], m->positions, m->vertex_count, placed[i]);
         glcollide_mesh_report report;
         ck_assert_int_eq(glcollide_mesh_validate(m, &report), GLCOLLIDE_OK);
-        solid[i] = (glcollide_contact_solid){m->positions,      m->triangles, m->vertex_count,
-                                             m->triangle_count, bvh[i],       *poses[i],
-                                             report.closed};
+        solid[i] = (glcollide_contact_solid){m, bvh[i], *poses[i], report.closed};
     }
     glcollide_pair_list candidates = {0};
-    glcollide_bvh_overlap_objects(bvh[0], pose_a, bvh[1], pose_b, 0.0, collect, &candidates);
-    ck_assert_int_eq(glcollide_contacts_generate_with(
-                         placed[0], a->triangles, placed[1], b->triangles, candidates.pairs,
-                         candidates.count, contacts, max_contacts, count, NULL, NULL),
+    glcollide_bvh_overlap_posed(bvh[0], pose_a, bvh[1], pose_b, 0.0, collect, &candidates);
+    const glcollide_mesh wa = {placed[0], a->triangles, a->vertex_count, a->triangle_count, NULL},
+                         wb = {placed[1], b->triangles, b->vertex_count, b->triangle_count, NULL};
+    ck_assert_int_eq(glcollide_contacts_generate(&wa, &wb, candidates.pairs, candidates.count, NULL,
+                                                 contacts, max_contacts, count, NULL),
                      GLCOLLIDE_OK);
     if (*count == 0 && (solid[0].closed || solid[1].closed))
         ck_assert_int_eq(glcollide_contacts_containment(&solid[0], &solid[1], NULL, contacts,
                                                         max_contacts, count),
                          GLCOLLIDE_OK);
-    glcollide_pair_list_release(&candidates);
+    glcollide_pair_list_clear(&candidates);
     for (int i = 0; i < 2; i++) {
         glcollide_bvh_destroy(&bvh[i]);
         free(placed[i]);
@@ -81,8 +78,8 @@ static size_t check_pair(glcollide_world *world, const glcollide_mesh *a, const 
         size_t got_count = 99, want_count = 0;
         ck_assert_int_eq(glcollide_world_contacts(world, 0, 1, sizes[s], got, &got_count),
                          GLCOLLIDE_OK);
-        reference_contacts(a, glcollide_world_object(world, 0), b, glcollide_world_object(world, 1),
-                           sizes[s], want, &want_count);
+        reference_contacts(a, &glcollide_world_object(world, 0)->pose, b,
+                           &glcollide_world_object(world, 1)->pose, sizes[s], want, &want_count);
         TEST_REQUIRE(got_count == want_count, "%s, room %zu: %zu contacts, the pipeline %zu", what,
                      sizes[s], got_count, want_count);
         TEST_REQUIRE(memcmp(got, want, got_count * sizeof *got) == 0,
@@ -137,21 +134,22 @@ END_TEST
 
 START_TEST(test_world_contacts_bunnies)
 {
-    glcollide_scene *scene = NULL;
+    glcollide_world *scene = NULL;
     char path[4096];
     snprintf(path, sizeof path, "%s/tests/scenes/bunnies.scene", GLCOLLIDE_SRCDIR);
     test_data_mesh("bunny00.off");
-    ck_assert_int_eq(glcollide_scene_load(path, &scene), GLCOLLIDE_OK);
-    const glcollide_mesh *bunny = scene->meshes[0];
+    ck_assert_int_eq(glcollide_world_load(path, &scene), GLCOLLIDE_OK);
+    const glcollide_mesh *bunny = glcollide_world_mesh(scene, 0);
     glcollide_world *world = world_of(bunny, bunny);
-    for (int o = 0; o < 2; o++)
-        ck_assert_int_eq(glcollide_world_add_object(world, (uint32_t)o,
-                                                    scene->objects[o].translation,
-                                                    scene->objects[o].rotation, NULL),
-                         GLCOLLIDE_OK);
+    for (uint32_t o = 0; o < 2; o++) {
+        const glcollide_pose *pose = &glcollide_world_object(scene, o)->pose;
+        ck_assert_int_eq(
+            glcollide_world_add_object(world, o, pose->translation, pose->rotation, NULL),
+            GLCOLLIDE_OK);
+    }
     ck_assert_uint_gt(check_pair(world, bunny, bunny, "bunnies"), 0);
     glcollide_world_destroy(&world);
-    glcollide_scene_destroy(&scene);
+    glcollide_world_destroy(&scene);
 }
 END_TEST
 

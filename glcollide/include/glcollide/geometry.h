@@ -7,10 +7,13 @@
  * A triangle is passed as three points, each const double[3]. Triangles are
  * closed sets: touching at a point counts as intersecting.
  */
+/* The umbrella header first, outside the guard: it includes every public
+ * header, this one too, in an order that puts each after those it needs,
+ * whichever of them a program includes first. */
+#include <glcollide/glcollide.h>
+
 #ifndef GLCOLLIDE_GEOMETRY_H
 #define GLCOLLIDE_GEOMETRY_H
-
-#include <glcollide/glcollide.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -65,17 +68,17 @@ GLCOLLIDE_API double glcollide_tri_tri_distance(const double a0[3], const double
 /* ---------------------------------------------------------------- scratch */
 
 /*
- * Scratch memory kept between calls of the *_with functions, so that a
- * simulation step allocates nothing once warm: grown when a call needs more,
- * never shrunk. Zero-initialise; release with glcollide_workspace_release.
- * One workspace must not be used by two threads at once.
+ * Scratch memory kept between calls, so that a simulation step allocates
+ * nothing once warm: grown when a call needs more, never shrunk. Every call
+ * that can keep memory between calls takes one, last (sweep-and-prune, the
+ * contact generators); NULL there means the call allocates and frees its
+ * own. One scratch serves all of them; it must not be used by two threads
+ * at once. destroy accepts NULL and a pointer to NULL, and clears the
+ * handle. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY.
  */
-typedef struct glcollide_workspace {
-    void *memory;
-    size_t bytes;
-} glcollide_workspace;
-
-GLCOLLIDE_API void glcollide_workspace_release(glcollide_workspace *workspace);
+typedef struct glcollide_scratch glcollide_scratch;
+GLCOLLIDE_API int glcollide_scratch_create(glcollide_scratch **out);
+GLCOLLIDE_API void glcollide_scratch_destroy(glcollide_scratch **scratch);
 
 /* ---------------------------------------------------------------- boxes */
 
@@ -92,18 +95,15 @@ static inline int glcollide_aabb_overlap(const glcollide_aabb *a, const glcollid
 
 /*
  * A world box holding the box local of an object's own space once placed by
- * pose (translation and unit rotation; mesh unused): the local box turned,
- * widened by a relative 1e-12 so that it holds every point of local as
- * glcollide_object_transform_points rounds it. O(1): no vertex is touched.
+ * pose (translation and unit rotation): the local box turned, widened by a
+ * relative 1e-12 so that it holds every point of local as
+ * glcollide_pose_transform_points rounds it. O(1): no vertex is touched.
  */
-GLCOLLIDE_API void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_object *pose,
+GLCOLLIDE_API void glcollide_aabb_place(const glcollide_aabb *local, const glcollide_pose *pose,
                                         glcollide_aabb *box);
 
-/* A growable array of index pairs, as produced by SAP and the BVH. */
-typedef struct glcollide_index_pair {
-    uint32_t a, b;
-} glcollide_index_pair;
-
+/* A growable array of index pairs (glcollide_index_pair), as produced by
+ * SAP and the BVH. */
 typedef struct glcollide_pair_list {
     glcollide_index_pair *pairs;
     size_t count;
@@ -115,21 +115,16 @@ GLCOLLIDE_API int glcollide_pair_list_push(glcollide_pair_list *list, uint32_t a
 /* Sorts by (a, b) and removes duplicates. */
 GLCOLLIDE_API void glcollide_pair_list_sort_unique(glcollide_pair_list *list);
 /* Frees the array and zeroes the list. */
-GLCOLLIDE_API void glcollide_pair_list_release(glcollide_pair_list *list);
+GLCOLLIDE_API void glcollide_pair_list_clear(glcollide_pair_list *list);
 
 /*
  * Sweep-and-prune: appends to pairs every (i, j), i < j, whose boxes overlap
  * inclusively after each box is grown by margin on every side (margin >= 0),
  * sorted by (i, j). Boxes with a NaN coordinate never pair. O(n log n + k).
- * Errors: INVALID_ARGUMENT, OUT_OF_MEMORY.
+ * scratch may be NULL. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY.
  */
 GLCOLLIDE_API int glcollide_sap_pairs(const glcollide_aabb *boxes, size_t count, double margin,
-                                      glcollide_pair_list *pairs);
-
-/* glcollide_sap_pairs with scratch memory from workspace (NULL: allocates). */
-GLCOLLIDE_API int glcollide_sap_pairs_with(const glcollide_aabb *boxes, size_t count, double margin,
-                                           glcollide_pair_list *pairs,
-                                           glcollide_workspace *workspace);
+                                      glcollide_pair_list *pairs, glcollide_scratch *scratch);
 
 /*
  * Sweep-and-prune between two sets: appends every (i, j), i indexing
@@ -138,13 +133,13 @@ GLCOLLIDE_API int glcollide_sap_pairs_with(const glcollide_aabb *boxes, size_t c
  * of glcollide_sap_pairs over the two sets together, with none within a set
  * tested, sorted by (i, j). O((n_a + n_b) log(n_a + n_b) + k + the pairs
  * that overlap along the sweep axis).
- * Scratch from workspace (NULL: allocates). Errors: INVALID_ARGUMENT,
- * OUT_OF_MEMORY (the list as it was).
+ * scratch may be NULL. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY (the list as
+ * it was).
  */
 GLCOLLIDE_API int glcollide_sap_pairs_across(const glcollide_aabb *boxes_a, size_t count_a,
                                              const glcollide_aabb *boxes_b, size_t count_b,
                                              double margin, glcollide_pair_list *pairs,
-                                             glcollide_workspace *workspace);
+                                             glcollide_scratch *scratch);
 
 /* ---------------------------------------------------------------- BVH */
 
@@ -157,12 +152,12 @@ GLCOLLIDE_API int glcollide_sap_pairs_across(const glcollide_aabb *boxes_a, size
  */
 typedef struct glcollide_bvh glcollide_bvh;
 
-/* Errors: INVALID_ARGUMENT (index out of range), OUT_OF_MEMORY. Zero triangles is allowed. */
-GLCOLLIDE_API int glcollide_bvh_build(const double *positions, size_t vertex_count,
-                                      const uint32_t *triangles, size_t triangle_count,
-                                      glcollide_bvh **out);
-/* positions: same vertex count as at build. */
-GLCOLLIDE_API void glcollide_bvh_refit(glcollide_bvh *bvh, const double *positions);
+/* The BVH of mesh (borrowed for the call). Errors: INVALID_ARGUMENT (NULL,
+ * an index out of range), OUT_OF_MEMORY. Zero triangles is allowed. */
+GLCOLLIDE_API int glcollide_bvh_create(const glcollide_mesh *mesh, glcollide_bvh **out);
+/* The boxes again for mesh's positions now: the mesh the BVH was made on,
+ * or one of the same topology. */
+GLCOLLIDE_API void glcollide_bvh_refit(glcollide_bvh *bvh, const glcollide_mesh *mesh);
 GLCOLLIDE_API void glcollide_bvh_destroy(glcollide_bvh **bvh);
 /* Box of the whole mesh (empty mesh: min > max). */
 GLCOLLIDE_API glcollide_aabb glcollide_bvh_bounds(const glcollide_bvh *bvh);
@@ -170,7 +165,7 @@ GLCOLLIDE_API size_t glcollide_bvh_triangle_count(const glcollide_bvh *bvh);
 
 /*
  * As glcollide_world_add_mesh, with the mesh's object-space BVH the caller
- * already has (glcollide_bvh_build over mesh), which the world then uses
+ * already has (glcollide_bvh_create of mesh), which the world then uses
  * instead of building its own: one tree per mesh for a program that keeps
  * one (the ODE plugin). Borrowed: it must outlive the world (or the mesh's
  * replacement), and after glcollide_world_mesh_changed the caller refits it
@@ -198,36 +193,34 @@ GLCOLLIDE_API int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_
 
 /*
  * glcollide_bvh_overlap for two BVHs built in object space and placed in the
- * world by object_a and object_b (only their translation and rotation are
- * used): a rigid motion needs no refit. Boxes of different frames are compared
- * as oriented boxes on the six face axes of both frames, each box grown by
+ * world by pose_a and pose_b: a rigid motion needs no refit. Boxes of
+ * different frames are compared as oriented boxes on the six face axes of
+ * both frames, each box grown by
  * margin in its own frame (plus a relative 1e-12 of the scene's size against
  * rounding), so every pair of triangles whose world positions (object
- * positions transformed by glcollide_object_transform_points) come within
+ * positions transformed by glcollide_pose_transform_points) come within
  * margin of each other is reported; a few farther pairs may be too. Each pair
  * at most once; a and b may be the same BVH (self-pairs not filtered).
  * Returns 1 if fn stopped the traversal, 0 otherwise.
  */
-GLCOLLIDE_API int glcollide_bvh_overlap_objects(const glcollide_bvh *a,
-                                                const glcollide_object *object_a,
-                                                const glcollide_bvh *b,
-                                                const glcollide_object *object_b, double margin,
-                                                glcollide_bvh_pair_fn fn, void *user);
+GLCOLLIDE_API int glcollide_bvh_overlap_posed(const glcollide_bvh *a, const glcollide_pose *pose_a,
+                                              const glcollide_bvh *b, const glcollide_pose *pose_b,
+                                              double margin, glcollide_bvh_pair_fn fn, void *user);
 
 /*
- * The pairs glcollide_bvh_overlap_objects reports, appended to pairs, with
+ * The pairs glcollide_bvh_overlap_posed reports, appended to pairs, with
  * the descent shared among up to threads threads (0: glcollide_workers_count):
  * the node pairs that meet are cut breadth first into at most
  * GLCOLLIDE_BVH_PARTS subtrees, each task lists its own in parts[k] (kept by
  * the caller between calls, so that a warm call allocates nothing; release
- * each with glcollide_pair_list_release), and the parts are appended in
+ * each with glcollide_pair_list_clear), and the parts are appended in
  * that order. The list is the same for any number of threads; its order is
  * not the callback's. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY.
  */
 #define GLCOLLIDE_BVH_PARTS 64
-GLCOLLIDE_API int glcollide_bvh_overlap_objects_split(
-    const glcollide_bvh *a, const glcollide_object *object_a, const glcollide_bvh *b,
-    const glcollide_object *object_b, double margin, int threads,
+GLCOLLIDE_API int glcollide_bvh_overlap_posed_split(
+    const glcollide_bvh *a, const glcollide_pose *pose_a, const glcollide_bvh *b,
+    const glcollide_pose *pose_b, double margin, int threads,
     glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS], glcollide_pair_list *pairs);
 
 /* Calls fn for every triangle whose box overlaps box. Returns 1 if stopped. */
@@ -235,13 +228,13 @@ GLCOLLIDE_API int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcoll
                                           glcollide_bvh_triangle_fn fn, void *user);
 
 /*
- * The point of the mesh's surface nearest to p (positions: those the BVH was
- * built or refit on): depth-first, nearer child first, pruned by box
+ * The point of mesh's surface nearest to p (mesh: the one the BVH was made
+ * or refit on): depth-first, nearer child first, pruned by box
  * distance. Writes that point to closest and its triangle to triangle (either
  * may be NULL) and returns the distance; INFINITY for an empty BVH or NULL
  * arguments (nothing written). Ties go to the triangle met first.
  */
-GLCOLLIDE_API double glcollide_bvh_nearest(const glcollide_bvh *bvh, const double *positions,
+GLCOLLIDE_API double glcollide_bvh_nearest(const glcollide_bvh *bvh, const glcollide_mesh *mesh,
                                            const double p[3], double closest[3],
                                            uint32_t *triangle);
 
@@ -288,12 +281,11 @@ GLCOLLIDE_API int glcollide_bvh_query_ray(const glcollide_bvh *bvh, const double
  * a ray grazing an edge or vertex is cast again in another direction; p on
  * the surface counts as inside. The mesh must be closed
  * (glcollide_mesh_require_solid), otherwise the answer depends on the ray
- * and is meaningless. bvh (built on the same positions) may be NULL; with
+ * and is meaningless. bvh (made on the same positions) may be NULL; with
  * it, only triangles along the ray are tested. Returns 1 inside or on the
  * boundary, 0 outside.
  */
-GLCOLLIDE_API int glcollide_point_in_mesh(const double *positions, const uint32_t *triangles,
-                                          size_t triangle_count, const glcollide_bvh *bvh,
+GLCOLLIDE_API int glcollide_point_in_mesh(const glcollide_mesh *mesh, const glcollide_bvh *bvh,
                                           const double p[3]);
 
 /*
@@ -301,8 +293,7 @@ GLCOLLIDE_API int glcollide_point_in_mesh(const double *positions, const uint32_
  * ~1 inside a closed outward-oriented mesh, ~0 outside, undefined on it.
  * A second, independent formulation, used to cross-check point_in_mesh.
  */
-GLCOLLIDE_API double glcollide_winding_number(const double *positions, const uint32_t *triangles,
-                                              size_t triangle_count, const double p[3]);
+GLCOLLIDE_API double glcollide_winding_number(const glcollide_mesh *mesh, const double p[3]);
 
 /* ---------------------------------------------------------------- contacts */
 
@@ -352,19 +343,9 @@ GLCOLLIDE_API size_t glcollide_contacts_select(glcollide_contact *contacts, size
 GLCOLLIDE_API glcollide_contact_options glcollide_contact_default_options(void);
 
 /*
- * Scratch memory of contact generation, kept between calls so that a
- * simulation step allocates nothing once warm (grown when a call needs more,
- * never shrunk). One scratch must not be used by two threads at once.
- * destroy accepts NULL and a pointer to NULL, and clears the handle.
- * Errors: INVALID_ARGUMENT, OUT_OF_MEMORY.
- */
-typedef struct glcollide_contact_scratch glcollide_contact_scratch;
-GLCOLLIDE_API int glcollide_contact_scratch_create(glcollide_contact_scratch **out);
-GLCOLLIDE_API void glcollide_contact_scratch_destroy(glcollide_contact_scratch **scratch);
-
-/*
- * Contacts between meshes A and B (world-space positions, 3 vertex indices
- * per triangle, counter-clockwise = outward) from candidate triangle pairs
+ * Contacts between meshes A and B, whose positions are world positions (a
+ * glcollide_mesh pointing at the caller's placed arrays is such a mesh;
+ * counter-clockwise = outward), from candidate triangle pairs
  * (a of A, b of B), e.g. glcollide_bvh_overlap's or GPU culling's output;
  * the candidates must include every pair that meets (they are decided
  * exactly, so extra ones cost only time; repeats count once).
@@ -386,32 +367,25 @@ GLCOLLIDE_API void glcollide_contact_scratch_destroy(glcollide_contact_scratch *
  * by region (region 0 the deepest), each region's points in order of
  * choice; *count receives the number written (0 on error).
  * Indices are trusted: candidates must name triangles of A and B whose vertex
- * indices are valid for the positions. Thread-safe with distinct scratches.
- * Errors: INVALID_ARGUMENT (count NULL; NULL arrays with candidates; contacts
- * NULL with max_contacts > 0), OUT_OF_MEMORY.
+ * indices are valid for the positions. options may be NULL (the defaults),
+ * scratch too (memory allocated and freed within the call). Thread-safe
+ * with distinct scratches. Errors: INVALID_ARGUMENT (count NULL; NULL meshes
+ * with candidates; contacts NULL with max_contacts > 0), OUT_OF_MEMORY.
  */
-GLCOLLIDE_API int
-glcollide_contacts_generate(const double *positions_a, const uint32_t *triangles_a,
-                            const double *positions_b, const uint32_t *triangles_b,
-                            const glcollide_index_pair *candidates, size_t candidate_count,
-                            glcollide_contact *contacts, size_t max_contacts, size_t *count);
+GLCOLLIDE_API int glcollide_contacts_generate(const glcollide_mesh *a, const glcollide_mesh *b,
+                                              const glcollide_index_pair *candidates,
+                                              size_t candidate_count,
+                                              const glcollide_contact_options *options,
+                                              glcollide_contact *contacts, size_t max_contacts,
+                                              size_t *count, glcollide_scratch *scratch);
 
-/* glcollide_contacts_generate with options (NULL: the defaults) and scratch
- * memory (NULL: allocated and freed within the call). */
-GLCOLLIDE_API int glcollide_contacts_generate_with(
-    const double *positions_a, const uint32_t *triangles_a, const double *positions_b,
-    const uint32_t *triangles_b, const glcollide_index_pair *candidates, size_t candidate_count,
-    glcollide_contact *contacts, size_t max_contacts, size_t *count,
-    const glcollide_contact_options *options, glcollide_contact_scratch *scratch);
-
-/* A triangle mesh placed in the world, for glcollide_contacts_containment. */
+/* A triangle mesh placed in the world: for glcollide_contacts_containment,
+ * glcollide_contacts_mesh_primitive and glcollide_ray_mesh. */
 typedef struct glcollide_contact_solid {
-    const double *positions;   /* object space, 3 per vertex */
-    const uint32_t *triangles; /* 3 vertex indices per triangle, counter-clockwise = outward */
-    size_t vertex_count, triangle_count;
-    const glcollide_bvh *bvh; /* built on positions (required) */
-    glcollide_object pose;    /* translation and unit rotation (mesh unused) */
-    int closed;               /* a closed solid (glcollide_mesh_require_solid): an inside */
+    const glcollide_mesh *mesh; /* object space, counter-clockwise = outward */
+    const glcollide_bvh *bvh;   /* made on mesh (required) */
+    glcollide_pose pose;        /* translation and unit rotation */
+    int closed;                 /* a closed solid (glcollide_mesh_require_solid): an inside */
 } glcollide_contact_solid;
 
 /*
@@ -440,13 +414,12 @@ GLCOLLIDE_API int glcollide_contacts_containment(const glcollide_contact_solid *
  * Contacts between objects a and b of world (a != b), made as the ODE plugin
  * makes them for a pair of trimeshes: candidate triangle pairs from the two
  * meshes' object-space BVHs placed by the objects' poses
- * (glcollide_bvh_overlap_objects, margin 0), glcollide_contacts_generate on
+ * (glcollide_bvh_overlap_posed, margin 0), glcollide_contacts_generate on
  * those triangles alone placed in world space (as
- * glcollide_object_transform_points places them), and, when the surfaces do
+ * glcollide_pose_transform_points places them), and, when the surfaces do
  * not meet, glcollide_contacts_containment for a solid inside a closed other.
- * The same contacts as glcollide_contacts_generate_with (default options, no
- * scratch) on the two whole meshes placed in world space with those
- * candidates. Normals point from b toward a (moving a along one separates
+ * The same contacts as glcollide_contacts_generate (default options) on the
+ * two whole meshes placed in world space with those candidates. Normals point from b toward a (moving a along one separates
  * the pair); triangle_a and triangle_b are triangles of a's and b's meshes;
  * depths are >= 0 (0 where faces only touch). Up to max_contacts are written,
  * grouped by region; the count never grows with max_contacts beyond regions

@@ -237,14 +237,15 @@ GLCOLLIDE_API int glcollide_mesh_require_solid(const glcollide_mesh *mesh,
  * position count). A closed mesh (glcollide_mesh_require_solid) with a
  * count of 0 bounds a solid in the plain sense; with a count above 0 it is a
  * solid where it winds (nonzero winding number, glcollide_point_in_mesh),
- * and the stencil and convex methods, told so, count it that way. Triangles of zero area (repeated
- * or exactly collinear vertices) are not tested: glcollide_mesh_validate counts them. Exact
- * orientation predicates decide; a triangle BVH finds the candidates: O(n log n + k) for n
- * triangles and k pairs with overlapping boxes (about 0.13 s for bunny00.off, 75,408 triangles, on
- * one core). first (may be NULL) receives the smallest intersecting pair (i < j, lexicographic)
- * when *count > 0, for messages. Logs nothing unless it fails. Errors: INVALID_ARGUMENT (NULL mesh
- * or count), INVALID_MESH (index out of range), LIMIT (2^32 triangles or
- * more), OUT_OF_MEMORY; *count is 0 on error.
+ * and the stencil and convex methods, told so, count it that way.
+ * Triangles of zero area (repeated or exactly collinear vertices) are not
+ * tested: glcollide_mesh_validate counts them. Exact orientation predicates
+ * decide; a triangle BVH finds the candidates: O(n log n + k) for n
+ * triangles and k pairs with overlapping boxes. first (may be NULL)
+ * receives the smallest intersecting pair (i < j, lexicographic) when
+ * *count > 0, for messages. Logs nothing unless it fails. Errors:
+ * INVALID_ARGUMENT (NULL mesh or count), INVALID_MESH (index out of range),
+ * LIMIT (2^32 triangles or more), OUT_OF_MEMORY; *count is 0 on error.
  */
 GLCOLLIDE_API int glcollide_mesh_self_intersections(const glcollide_mesh *mesh, size_t *count,
                                                     uint32_t first[2]);
@@ -374,63 +375,29 @@ GLCOLLIDE_API int glcollide_context_self_test(glcollide_context *context);
  */
 GLCOLLIDE_API uint64_t glcollide_gl_storage_allocated(void);
 
-/* ---------------------------------------------------------------- scenes */
+/* ---------------------------------------------------------------- poses and objects */
 
-typedef struct glcollide_object {
-    uint32_t mesh; /* index into the scene's meshes */
+/* A rigid placement: world = R(rotation) * local + translation. The one
+ * pose type: objects, contact solids and primitives hold one. */
+typedef struct glcollide_pose {
     double translation[3];
     double rotation[4]; /* unit quaternion w x y z */
+} glcollide_pose;
+
+/* An instance of a mesh: the index of its mesh in the world and its pose. */
+typedef struct glcollide_object {
+    uint32_t mesh; /* index into the world's meshes */
+    glcollide_pose pose;
 } glcollide_object;
 
-typedef struct glcollide_scene {
-    glcollide_mesh **meshes; /* owned by the scene */
-    size_t mesh_count;
-    glcollide_object *objects;
-    size_t object_count;
-    char *path; /* NULL for scenes built in code */
-} glcollide_scene;
-
-/*
- * Loads a scene file:
- *   # comment
- *   mesh PATH [scale S]                      OFF, OBJ or STL
- *   object MESH_INDEX TX TY TZ QW QX QY QZ   an instance: translation, unit quaternion
- * A relative PATH is taken relative to the scene file; if nothing is there,
- * the data mesh directories of glcollide_mesh_find_data are searched by file
- * name. Tokens as in the mesh files: blanks between them, '#' comments, a
- * UTF-8 byte order mark skipped at the start; a NUL byte is an error. Only
- * regular files are read (glcollide_mesh_load's rule). Quaternions are
- * normalised when within 1e-6 of unit length; others are an error. Errors:
- * IO, PARSE ("scene.txt:4: object refers to mesh 5, but 2 meshes are defined
- * above"), and those of glcollide_mesh_load, whose one message then starts
- * with the scene's file:line ("scene.txt:2: cube.off:7: ...").
- */
-GLCOLLIDE_API int glcollide_scene_load(const char *path, glcollide_scene **out);
-
-/* An empty scene to fill with glcollide_scene_add_mesh/add_object. */
-GLCOLLIDE_API int glcollide_scene_create(glcollide_scene **out);
-/* Takes ownership of mesh (also on error, when it is destroyed). index may be NULL. */
-GLCOLLIDE_API int glcollide_scene_add_mesh(glcollide_scene *scene, glcollide_mesh *mesh,
-                                           uint32_t *index);
-/* rotation: w x y z, normalised as in glcollide_scene_load. */
-GLCOLLIDE_API int glcollide_scene_add_object(glcollide_scene *scene, uint32_t mesh,
-                                             const double translation[3], const double rotation[4],
-                                             uint32_t *index);
-GLCOLLIDE_API void glcollide_scene_destroy(glcollide_scene **scene);
-/* Removes every object (meshes stay): for scenes rebuilt each step. */
-GLCOLLIDE_API void glcollide_scene_clear_objects(glcollide_scene *scene);
-/* Replaces mesh index by mesh (taking ownership, also on error) and destroys
- * the old one: for meshes whose topology changed. Errors: INVALID_ARGUMENT. */
-GLCOLLIDE_API int glcollide_scene_replace_mesh(glcollide_scene *scene, uint32_t index,
-                                               glcollide_mesh *mesh);
-
-/* The rotation of object as a row-major 3x3 matrix (world = m * local + translation);
- * the quaternion is used as given (a unit one gives a rotation). */
-GLCOLLIDE_API void glcollide_object_rotation_matrix(const glcollide_object *object, double m[9]);
-/* World-space positions of object i (3 * vertex_count doubles, caller-allocated). */
-GLCOLLIDE_API void glcollide_object_transform_points(const glcollide_object *object,
-                                                     const double *points, size_t count,
-                                                     double *out);
+/* The rotation of pose as a row-major 3x3 matrix (world = m * local +
+ * translation); the quaternion is used as given (a unit one gives a
+ * rotation). */
+GLCOLLIDE_API void glcollide_pose_rotation_matrix(const glcollide_pose *pose, double m[9]);
+/* count points (3 doubles each) placed by pose into out (caller-allocated;
+ * out may be points). */
+GLCOLLIDE_API void glcollide_pose_transform_points(const glcollide_pose *pose, const double *points,
+                                                   size_t count, double *out);
 
 /* ---------------------------------------------------------------- queries */
 
@@ -448,8 +415,10 @@ typedef enum glcollide_level {
     GLCOLLIDE_LEVEL_TRIANGLES = 1
 } glcollide_level;
 
-/* Parses "exact", "sap", ... Returns -1 for an unknown name. */
-GLCOLLIDE_API int glcollide_method_from_name(const char *name);
+/* The method named "exact", "sap", "cullide", "far", "stencil" or "convex"
+ * into *method. Errors: INVALID_ARGUMENT (an unknown name, logged with the
+ * names known; NULL), *method untouched. */
+GLCOLLIDE_API int glcollide_method_from_name(const char *name, glcollide_method *method);
 GLCOLLIDE_API const char *glcollide_method_name(glcollide_method method);
 
 typedef struct glcollide_query_options {
@@ -467,9 +436,11 @@ typedef struct glcollide_query_options {
 /* Defaults: exact, objects, resolution 1024, distance 0, threads 0. */
 GLCOLLIDE_API glcollide_query_options glcollide_query_default_options(void);
 
-typedef struct glcollide_object_pair {
-    uint32_t a, b; /* object indices, a < b */
-} glcollide_object_pair;
+/* A pair of indices: objects (a < b) in results, triangles (of A, of B) in
+ * candidates. The one pair type of the library. */
+typedef struct glcollide_index_pair {
+    uint32_t a, b;
+} glcollide_index_pair;
 
 typedef struct glcollide_triangle_pair {
     uint32_t object_a, triangle_a; /* object_a < object_b */
@@ -491,13 +462,15 @@ typedef struct glcollide_query_stats {
 } glcollide_query_stats;
 
 typedef struct glcollide_query_result {
-    glcollide_object_pair *pairs; /* sorted by (a, b) */
+    glcollide_index_pair *pairs; /* sorted by (a, b) */
     size_t pair_count;
-    glcollide_triangle_pair *triangle_pairs; /* sorted; only for GLCOLLIDE_LEVEL_TRIANGLES */
+    /* Only for GLCOLLIDE_LEVEL_TRIANGLES: grouped by object pair in the
+     * order of pairs, each group sorted by (triangle_a, triangle_b), which
+     * is glcollide_triangle_pair_compare's order. */
+    glcollide_triangle_pair *triangle_pairs;
     size_t triangle_pair_count;
     glcollide_query_stats stats;
-    /* From glcollide_world_query (NULL from glcollide_query_run):
-     * pair_count + 1 offsets, the triangle pairs of pairs[k] being
+    /* pair_count + 1 offsets, the triangle pairs of pairs[k] being
      * triangle_pairs[pair_first[k] .. pair_first[k + 1]), so that a pair's
      * share is read in constant time (all 0 at objects level). */
     size_t *pair_first;
@@ -506,42 +479,25 @@ typedef struct glcollide_query_result {
     size_t pair_capacity, triangle_pair_capacity, pair_first_capacity;
 } glcollide_query_result;
 
-/*
- * Runs one query over scene. context may be NULL for CPU methods (exact, sap);
- * GPU methods need one. For METHOD_EXACT, objects pair when their solids
- * touch (surfaces intersect, or one contains the other; closed meshes required
- * for containment, open ones only pair by surface contact; a solid is where
- * its closed mesh winds, glcollide_point_in_mesh) or, with distance D
- * > 0, when their surfaces come closer than D; triangle pairs are those that
- * intersect (or are closer than D). For METHOD_SAP, pairs are AABB overlaps
- * (inflated by D/2 per object) and triangle pairs are those whose triangle
- * AABBs overlap within those object pairs.
- * result is zeroed first and owned by the caller: release it with
- * glcollide_query_result_clear. Errors: INVALID_ARGUMENT, UNAVAILABLE (method
- * not built yet), INVALID_MESH, OUT_OF_MEMORY, LIMIT (a resolution beyond the
- * context's GL limits or memory budget), and GL errors for GPU methods.
- */
-GLCOLLIDE_API int glcollide_query_run(const glcollide_scene *scene, glcollide_context *context,
-                                      const glcollide_query_options *options,
-                                      glcollide_query_result *result);
-
 /* Frees the result's arrays and zeroes it. Accepts NULL. */
 GLCOLLIDE_API void glcollide_query_result_clear(glcollide_query_result *result);
 
 /* The orders of a result's arrays, as qsort/bsearch comparators of
- * glcollide_object_pair and glcollide_triangle_pair: (a, b) and
- * (object_a, triangle_a, object_b, triangle_b). */
-GLCOLLIDE_API int glcollide_object_pair_compare(const void *x, const void *y);
+ * glcollide_index_pair and glcollide_triangle_pair: (a, b), and grouped by
+ * object pair, (object_a, object_b, triangle_a, triangle_b). */
+GLCOLLIDE_API int glcollide_index_pair_compare(const void *x, const void *y);
 GLCOLLIDE_API int glcollide_triangle_pair_compare(const void *x, const void *y);
 
 /* ---------------------------------------------------------------- worlds */
 
 /*
- * A persistent world: meshes registered once, objects (mesh, pose) posed
- * frame after frame, every query method answering on it. What a mesh needs
- * (its object-space BVH, whether it is a closed solid, its GPU copy) is made
+ * The world, the one container every algorithm runs on: meshes registered
+ * once, objects (mesh, pose) posed frame after frame; the query methods,
+ * the stencil method, Myszkowski's test and the tetra-tree's world entry
+ * answer on it, and a scene file loads into one. What a mesh needs (its
+ * object-space BVH, whether it is a closed solid, its GPU copy) is made
  * once, on first need, and brought up to date only when the mesh changes; a
- * frame moves poses only. glcollide_query_run is a one-shot world.
+ * frame moves poses only. docs/api.md draws the object model.
  *
  * Memory: linear in the meshes plus the objects (the exact and sap methods
  * keep no world copy of any mesh). The GPU methods still draw from world
@@ -550,9 +506,32 @@ GLCOLLIDE_API int glcollide_triangle_pair_compare(const void *x, const void *y);
  */
 typedef struct glcollide_world glcollide_world;
 
-/* Errors: INVALID_ARGUMENT (out NULL), OUT_OF_MEMORY. */
+/* An empty world. Errors: INVALID_ARGUMENT (out NULL), OUT_OF_MEMORY. */
 GLCOLLIDE_API int glcollide_world_create(glcollide_world **out);
-/* Accepts NULL or a pointer to NULL; clears the handle. Meshes are not freed. */
+
+/*
+ * Loads a scene file into a new world:
+ *   # comment
+ *   mesh PATH [scale S]                      OFF, OBJ or STL
+ *   object MESH_INDEX TX TY TZ QW QX QY QZ   an instance: translation, unit quaternion
+ * The world takes the meshes it loads (glcollide_world_mesh reads them;
+ * they go with the world). A relative PATH is taken relative to the scene
+ * file; if nothing is there, the data mesh directories of
+ * glcollide_mesh_find_data are searched by file name. Tokens as in the mesh
+ * files: blanks between them, '#' comments, a UTF-8 byte order mark skipped
+ * at the start; a NUL byte is an error. Only regular files are read
+ * (glcollide_mesh_load's rule). Quaternions are normalised when within 1e-6
+ * of unit length (glcollide_world_add_object's rule); others are an error.
+ * Errors: IO, PARSE ("scene.txt:4: object refers to mesh 5, but 2 meshes
+ * are defined above"), and those of glcollide_mesh_load, whose one message
+ * then starts with the scene's file:line ("scene.txt:2: cube.off:7: ...").
+ * *out is untouched on error.
+ */
+GLCOLLIDE_API int glcollide_world_load(const char *path, glcollide_world **out);
+
+/* Accepts NULL or a pointer to NULL; clears the handle. Destroys the meshes
+ * the world loaded; the meshes registered by glcollide_world_add_mesh stay
+ * the caller's. */
 GLCOLLIDE_API void glcollide_world_destroy(glcollide_world **world);
 
 /*
@@ -564,6 +543,10 @@ GLCOLLIDE_API void glcollide_world_destroy(glcollide_world **world);
  */
 GLCOLLIDE_API int glcollide_world_add_mesh(glcollide_world *world, const glcollide_mesh *mesh,
                                            uint32_t *index);
+/* Mesh index of world (NULL for an unknown one): the caller's, or one the
+ * world loaded. */
+GLCOLLIDE_API const glcollide_mesh *glcollide_world_mesh(const glcollide_world *world,
+                                                         uint32_t mesh);
 /*
  * For a mesh whose positions were rewritten in place (same topology):
  * vertices first_vertex .. first_vertex + vertex_count - 1 changed. Its BVH
@@ -580,8 +563,7 @@ GLCOLLIDE_API int glcollide_world_replace_mesh(glcollide_world *world, uint32_t 
 
 /*
  * Adds an instance of mesh placed by translation and rotation (unit
- * quaternion w x y z, normalised when within 1e-6 of unit length, as in
- * scenes). index (may be NULL) receives its number, 0, 1, ... Errors:
+ * quaternion w x y z, normalised when within 1e-6 of unit length). index (may be NULL) receives its number, 0, 1, ... Errors:
  * INVALID_ARGUMENT (unknown mesh, non-finite or non-unit pose),
  * OUT_OF_MEMORY.
  */
@@ -602,14 +584,25 @@ GLCOLLIDE_API const glcollide_object *glcollide_world_object(const glcollide_wor
                                                              uint32_t object);
 
 /*
- * glcollide_query_run's question on the world as it stands: the same
- * methods, options and answers, but the result is kept: pass the same
- * result frame after frame (zeroed before the first) and its arrays are
- * reused; release it with glcollide_query_result_clear. Pairs are sorted by
- * (a, b); at triangle level the triangle pairs are grouped by object pair
- * in the order of pairs (each group sorted by triangle_a, triangle_b) and
- * pair_first gives each group's place. On error the result is emptied (its
- * arrays kept). Errors: those of glcollide_query_run.
+ * Which objects of the world (and, at triangle level, which of their
+ * triangles) collide, by options->method. context may be NULL for the CPU
+ * methods (exact, sap); the GPU methods need one. For METHOD_EXACT, objects
+ * pair when their solids touch (surfaces intersect, or one contains the
+ * other; closed meshes required for containment, open ones only pair by
+ * surface contact; a solid is where its closed mesh winds,
+ * glcollide_point_in_mesh) or, with distance D > 0, when their surfaces come
+ * closer than D; triangle pairs are those that intersect (or are closer
+ * than D). For METHOD_SAP, pairs are AABB overlaps (inflated by D/2 per
+ * object) and triangle pairs are those whose triangle AABBs overlap within
+ * those object pairs. The result is kept: pass the same result frame after
+ * frame (zeroed before the first) and its arrays are reused; release it
+ * with glcollide_query_result_clear. Pairs are sorted by (a, b); at
+ * triangle level the triangle pairs are grouped by object pair in the order
+ * of pairs (each group sorted by triangle_a, triangle_b) and pair_first
+ * gives each group's place. On error the result is emptied (its arrays
+ * kept). Errors: INVALID_ARGUMENT, UNAVAILABLE (method not built),
+ * INVALID_MESH, OUT_OF_MEMORY, LIMIT (a resolution beyond the context's GL
+ * limits or memory budget), and GL errors for GPU methods.
  */
 GLCOLLIDE_API int glcollide_world_query(glcollide_world *world, glcollide_context *context,
                                         const glcollide_query_options *options,
@@ -715,7 +708,7 @@ typedef struct glcollide_stencil_sample {
 } glcollide_stencil_sample;
 
 typedef struct glcollide_stencil_result {
-    glcollide_object_pair *pairs; /* interfering objects, sorted by (a, b) */
+    glcollide_index_pair *pairs; /* interfering objects, sorted by (a, b) */
     size_t pair_count;
     glcollide_stencil_sample *samples; /* one per (object, edge, inside), sorted in that order */
     size_t sample_count;
@@ -726,7 +719,9 @@ typedef struct glcollide_stencil_result {
 } glcollide_stencil_result;
 
 /*
- * Runs the stencil method over every object of scene in context (required).
+ * Runs the stencil method over every object of world in context (required):
+ * glcollide_world_query's METHOD_STENCIL with every sample and the
+ * tolerance.
  * With check_solids, every mesh used must be a closed solid (INVALID_MESH
  * naming the object and its defects otherwise), and the meshes that pass
  * through themselves are found: they are solids where they wind (nonzero
@@ -746,7 +741,7 @@ typedef struct glcollide_stencil_result {
  * edges and vertices in all; a resolution beyond the context's GL limits or
  * memory budget), OUT_OF_MEMORY, GL.
  */
-GLCOLLIDE_API int glcollide_stencil_run(const glcollide_scene *scene, glcollide_context *context,
+GLCOLLIDE_API int glcollide_stencil_run(glcollide_world *world, glcollide_context *context,
                                         const glcollide_stencil_options *options,
                                         glcollide_stencil_result *result);
 
@@ -756,6 +751,10 @@ GLCOLLIDE_API void glcollide_stencil_result_clear(glcollide_stencil_result *resu
 }
 #endif
 
+/* Every other public header, each after those it needs (each of them
+ * includes this one first, before its own guard). */
+#include <glcollide/geometry.h>
+#include <glcollide/primitives.h>
 #include <glcollide/myszkowski.h>
 #include <glcollide/particles.h>
 #include <glcollide/tetra_tree.h>

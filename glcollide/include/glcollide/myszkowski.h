@@ -21,18 +21,22 @@
  *   relative to the view's origin, or the depth range if larger: float
  *   positions and 32-bit float depths) plus 2 sqrt(2) pixel_size /
  *   2^GL_SUBPIXEL_BITS (the rasterizer may snap vertices to its subpixel
- *   grid; 1/90 of a pixel on llvmpipe's 8 bits); ties in depth count as
+ *   grid); ties in depth count as
  *   touching. Decisions are made along the rays through pixel centres, so
  *   solids a fraction of a pixel apart are not reported as touching;
  * - an interference is always found when A and B overlap in a region that
  *   contains a ball of radius pixel_size (the ball's shadow then holds a
  *   pixel centre whose ray crosses both solids' interiors); thinner overlaps
- *   can fall between the rays and be missed. See README for measured rates.
+ *   can fall between the rays and be missed (tests/gpu/test_myszkowski.c
+ *   counts the misses on random pairs).
  */
+/* The umbrella header first, outside the guard: it includes every public
+ * header, this one too, in an order that puts each after those it needs,
+ * whichever of them a program includes first. */
+#include <glcollide/glcollide.h>
+
 #ifndef GLCOLLIDE_MYSZKOWSKI_H
 #define GLCOLLIDE_MYSZKOWSKI_H
-
-#include <glcollide/glcollide.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -124,40 +128,27 @@ typedef struct glcollide_myszkowski_result {
 } glcollide_myszkowski_result;
 
 /*
- * Do objects i and j of scene interfere? Errors: INVALID_ARGUMENT (NULL,
- * i == j, an index out of range, bad options), INVALID_MESH (with
- * check_solids: a mesh that is not a closed solid, named; non-finite
- * coordinates), LIMIT (resolution beyond the context's GL limits or memory
- * budget), OUT_OF_MEMORY, GL. Inside a solid means a nonzero winding number,
- * as for glcollide_point_in_mesh (a closed mesh that passes through itself
- * is inside where it winds twice or -1 times). Without check_solids an open
- * mesh gives meaningless answers. At most 4 GPU->CPU syncs (16-word
- * counter reads) and 12 draw calls and dispatches per test (5 and 17 with
- * refine).
+ * Do objects i and j of world interfere, with their meshes and current
+ * poses? The world keeps what it derives from each mesh (the check_solids
+ * verdict, the CPU twin's BVH) until the mesh changes; the tester keeps its
+ * world-position buffers, so a warm GPU test allocates only its upload
+ * arrays (the CPU twin's map also builds a BVH of the projected meshes per
+ * map). The world is not changed but for its cached derivations. Errors:
+ * INVALID_ARGUMENT (NULL tester, world or options, i == j, an index out of
+ * range: "myszkowski: objects 0 and 7: need two distinct objects of 2", bad
+ * options), INVALID_MESH (with check_solids: a mesh that is not a closed
+ * solid, named; non-finite world positions), LIMIT (resolution beyond the
+ * context's GL limits or memory budget), OUT_OF_MEMORY, GL. Inside a solid
+ * means a nonzero winding number, as for glcollide_point_in_mesh (a closed
+ * mesh that passes through itself is inside where it winds twice or -1
+ * times). Without check_solids an open mesh gives meaningless answers. At
+ * most 4 GPU->CPU syncs (16-word counter reads) and 12 draw calls and
+ * dispatches per test (5 and 17 with refine).
  */
-GLCOLLIDE_API int glcollide_myszkowski_test(glcollide_myszkowski *tester,
-                                            const glcollide_scene *scene, uint32_t i, uint32_t j,
+GLCOLLIDE_API int glcollide_myszkowski_test(glcollide_myszkowski *tester, glcollide_world *world,
+                                            uint32_t i, uint32_t j,
                                             const glcollide_myszkowski_options *options,
                                             glcollide_myszkowski_result *result);
-
-/*
- * glcollide_myszkowski_test on objects i and j of a persistent world, with
- * their meshes and current poses: the same answer as the scene entry for a
- * scene holding the same meshes and poses (the scene entry is this run on a
- * world of the two objects). The world keeps what it derives from each
- * mesh (the check_solids verdict, the CPU twin's BVH) until the mesh
- * changes; the tester keeps its world-position buffers, so a warm GPU test
- * allocates only its upload arrays (the CPU twin's map also builds a BVH of
- * the projected meshes per map). Errors as
- * glcollide_myszkowski_test (INVALID_ARGUMENT: NULL tester, world or
- * options, i == j, an index out of range: "myszkowski: objects 0 and 7:
- * need two distinct objects of 2"), and INVALID_MESH for non-finite world
- * positions. The world is not changed but for its cached derivations.
- */
-GLCOLLIDE_API int glcollide_myszkowski_test_world(glcollide_myszkowski *tester,
-                                                  glcollide_world *world, uint32_t i, uint32_t j,
-                                                  const glcollide_myszkowski_options *options,
-                                                  glcollide_myszkowski_result *result);
 
 /* Coverage bits of a distance-map pixel. */
 enum {
@@ -181,7 +172,7 @@ enum {
  * coverage is exact and the distance is within n * 4 * (depth_step + s *
  * position_step) of the exact one, n the surfaces on the ray and s the
  * largest |grad depth| among them (steep surfaces lose depth to vertex
- * snapping). Measured on llvmpipe: about 2 depth_steps RMS.
+ * snapping).
  */
 typedef struct glcollide_myszkowski_map {
     int width, height;
@@ -199,27 +190,21 @@ typedef struct glcollide_myszkowski_map {
 } glcollide_myszkowski_map;
 
 /*
- * Computes the distance map of objects i and j over the zone where their
- * bounding boxes (grown by options->margin) intersect, seen along the
+ * Computes the distance map of objects i and j of world over the zone where
+ * their bounding boxes (grown by options->margin) intersect, seen along the
  * direction glcollide_myszkowski_test would choose (or options->direction).
  * An empty zone gives a 0 x 0 map. map is zeroed first; release it with
- * glcollide_myszkowski_map_clear. Errors as glcollide_myszkowski_test.
- * Object i is A here (no swap). Two syncs (16 counters, then the map: 8
- * bytes per pixel), three when the lists outgrow their buffer, one more
- * with refine; 6 draw calls and dispatches (10 with the rerun, +5 refine).
+ * glcollide_myszkowski_map_clear (it is cleared on error). Errors as
+ * glcollide_myszkowski_test. Object i is A here (no swap). Two syncs (16
+ * counters, then the map: 8 bytes per pixel), three when the lists outgrow
+ * their buffer, one more with refine; 6 draw calls and dispatches (10 with
+ * the rerun, +5 refine).
  */
 GLCOLLIDE_API int glcollide_myszkowski_distance_map(glcollide_myszkowski *tester,
-                                                    const glcollide_scene *scene, uint32_t i,
+                                                    glcollide_world *world, uint32_t i,
                                                     uint32_t j,
                                                     const glcollide_myszkowski_options *options,
                                                     glcollide_myszkowski_map *map);
-
-/* glcollide_myszkowski_distance_map on objects i and j of a persistent
- * world (see glcollide_myszkowski_test_world). Errors as
- * glcollide_myszkowski_test_world; map is cleared on error. */
-GLCOLLIDE_API int glcollide_myszkowski_distance_map_world(
-    glcollide_myszkowski *tester, glcollide_world *world, uint32_t i, uint32_t j,
-    const glcollide_myszkowski_options *options, glcollide_myszkowski_map *map);
 
 GLCOLLIDE_API void glcollide_myszkowski_map_clear(glcollide_myszkowski_map *map);
 

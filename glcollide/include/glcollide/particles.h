@@ -51,12 +51,15 @@
  * centre of the colliders' bounds unless set), times are float relative to
  * each generation's start (generation bookkeeping in double). The CPU
  * reference (glcollide_particles_reference_step) runs the same algorithm in
- * double. Measured agreement is in the README and the tests.
+ * double; tests/gpu/test_particles_gpu.c bounds their agreement.
  */
+/* The umbrella header first, outside the guard: it includes every public
+ * header, this one too, in an order that puts each after those it needs,
+ * whichever of them a program includes first. */
+#include <glcollide/glcollide.h>
+
 #ifndef GLCOLLIDE_PARTICLES_H
 #define GLCOLLIDE_PARTICLES_H
-
-#include <glcollide/glcollide.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -227,9 +230,9 @@ GLCOLLIDE_API int glcollide_particles_set_particles(glcollide_particles *system,
  * collider (non-finite values, axes not orthonormal within 1e-6, restitution
  * outside [0, 1], empty bounds, a mapped range not finite, a quadric with all
  * coefficients zero); LIMIT above 65535 colliders, or with a context above
- * what one GL uniform block holds (GL_MAX_UNIFORM_BLOCK_SIZE / 192: 341 on
- * llvmpipe): every invocation reads the same colliders, which a uniform
- * block serves better than a storage buffer. */
+ * what one GL uniform block holds (GL_MAX_UNIFORM_BLOCK_SIZE / 192): every
+ * invocation reads the same colliders, which a uniform block serves better
+ * than a storage buffer. */
 GLCOLLIDE_API int glcollide_particles_set_colliders(glcollide_particles *system,
                                                     const glcollide_collider *colliders,
                                                     size_t count);

@@ -9,13 +9,16 @@
  * (one normal per connected region of the overlap, a small manifold of
  * points spread over it, depths never more than the overlap along the
  * normal); glcollide/contacts/contacts_primitive.c tells how each primitive does it.
- * Thread-compatible: distinct scratches may be used from distinct threads.
+ * Thread-compatible: distinct scratches (glcollide_scratch) may be used
+ * from distinct threads.
  */
+/* The umbrella header first, outside the guard: it includes every public
+ * header, this one too, in an order that puts each after those it needs,
+ * whichever of them a program includes first. */
+#include <glcollide/glcollide.h>
+
 #ifndef GLCOLLIDE_PRIMITIVES_H
 #define GLCOLLIDE_PRIMITIVES_H
-
-#include <glcollide/geometry.h>
-#include <glcollide/glcollide.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,19 +42,8 @@ typedef struct glcollide_primitive {
     /* plane: a normal and an offset, as dGeomPlaneGetParams gives them: the
      * solid is {x : n . x <= offset}; n is normalised here (not zero). */
     double plane[4];
-    glcollide_object pose; /* translation and unit rotation (not for planes; mesh unused) */
+    glcollide_pose pose; /* translation and unit rotation (not for planes) */
 } glcollide_primitive;
-
-/*
- * Scratch memory of the mesh-primitive contacts, kept between calls so that
- * a simulation step allocates nothing once warm (grown, never shrunk). One
- * scratch must not be used by two threads at once. destroy accepts NULL and
- * a pointer to NULL, and clears the handle. Errors: INVALID_ARGUMENT,
- * OUT_OF_MEMORY.
- */
-typedef struct glcollide_primitive_scratch glcollide_primitive_scratch;
-GLCOLLIDE_API int glcollide_primitive_scratch_create(glcollide_primitive_scratch **out);
-GLCOLLIDE_API void glcollide_primitive_scratch_destroy(glcollide_primitive_scratch **scratch);
 
 /*
  * Contacts between the mesh (its object-space arrays, BVH and pose; closed
@@ -81,7 +73,7 @@ GLCOLLIDE_API int glcollide_contacts_mesh_primitive(const glcollide_contact_soli
                                                     const glcollide_contact_options *options,
                                                     glcollide_contact *contacts,
                                                     size_t max_contacts, size_t *count,
-                                                    glcollide_primitive_scratch *scratch);
+                                                    glcollide_scratch *scratch);
 
 /* ---------------------------------------------------------------- rays */
 

@@ -25,10 +25,13 @@
  * thin band around the planes of the tetrahedra) are flagged and finished
  * exactly on the CPU, so GPU answers are exact too.
  */
+/* The umbrella header first, outside the guard: it includes every public
+ * header, this one too, in an order that puts each after those it needs,
+ * whichever of them a program includes first. */
+#include <glcollide/glcollide.h>
+
 #ifndef GLCOLLIDE_TETRA_TREE_H
 #define GLCOLLIDE_TETRA_TREE_H
-
-#include <glcollide/glcollide.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,9 +61,9 @@ GLCOLLIDE_API glcollide_tetra_tree_options glcollide_tetra_tree_default_options(
  * INVALID_MESH (one message naming the mesh and its defects), LIMIT (more
  * than 2^31 triangles or tree entries), OUT_OF_MEMORY.
  */
-GLCOLLIDE_API int glcollide_tetra_tree_build(const glcollide_mesh *mesh,
-                                             const glcollide_tetra_tree_options *options,
-                                             glcollide_tetra_tree **out);
+GLCOLLIDE_API int glcollide_tetra_tree_create(const glcollide_mesh *mesh,
+                                              const glcollide_tetra_tree_options *options,
+                                              glcollide_tetra_tree **out);
 
 GLCOLLIDE_API void glcollide_tetra_tree_destroy(glcollide_tetra_tree **tree);
 
@@ -146,42 +149,34 @@ GLCOLLIDE_API void glcollide_tetra_gpu_destroy(glcollide_tetra_gpu **gpu);
 #define GLCOLLIDE_TETRA_FRAME_COHERENCE 1u
 
 /*
- * Classifies count points on the GPU, as glcollide_tetra_tree_classify
- * (same answers): one upload (points as floats relative to V0), one dispatch
- * (locate each particle in the tetra-tree and test its tetrahedra with
- * certified float signs), one readback of two bits per particle (inside,
- * uncertain); uncertain particles are then classified exactly on the CPU.
- * With GLCOLLIDE_TETRA_FRAME_COHERENCE, particle i starts from the
- * tetra-cone particle i was found in by the previous call (kept on the GPU,
- * never read back); the flag is ignored when count changed. Touches: the GL
- * state of glcollide_context_wrap_current, restored on return. Errors:
- * INVALID_ARGUMENT, LIMIT (count above 2^31), OUT_OF_MEMORY, GL.
- */
-GLCOLLIDE_API int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu, const double *points,
-                                               size_t count, unsigned flags, uint8_t *inside,
-                                               glcollide_tetra_stats *stats);
-
-/*
  * Classifies count points given in world space against object of world,
  * whose mesh must be the one the tree was built from (the same vertices and
  * triangles: compared once per change of the world's mesh; another mesh is
- * refused with INVALID_ARGUMENT). Each point is taken into the mesh's space
- * by the inverse of the object's current pose, local = R^T (p - t) in
- * double (R from glcollide_object_rotation_matrix), and that double point
- * is classified as glcollide_tetra_gpu_classify classifies (CPU twin or
- * GPU): the answer is exact for the transformed point, which may differ
- * from the world point by the rounding of the transform (a point within a
- * few ulps of the posed surface may fall on either side of it). The points
- * in the mesh's space are kept in the object (grown, so a warm call
- * allocates nothing). Flags, stats and touches as
- * glcollide_tetra_gpu_classify. Errors: INVALID_ARGUMENT (NULL, no such
- * object, another mesh), LIMIT, OUT_OF_MEMORY, GL.
+ * refused with INVALID_ARGUMENT), as glcollide_tetra_tree_classify would
+ * (the same answers). Each point is taken into the mesh's space by the
+ * inverse of the object's current pose, local = R^T (p - t) in double (R
+ * from glcollide_pose_rotation_matrix; an object at the identity pose
+ * gives local = p), and that double point is classified: the answer is
+ * exact for the transformed point, which may differ from the world point by
+ * the rounding of the transform (a point within a few ulps of the posed
+ * surface may fall on either side of it). The points in the mesh's space
+ * are kept in the object (grown, so a warm call allocates nothing).
+ * On the GPU: one upload (points as floats relative to V0), one dispatch
+ * (locate each particle in the tetra-tree and test its tetrahedra with
+ * certified float signs), one readback of two bits per particle (inside,
+ * uncertain); uncertain particles are then classified exactly on the CPU.
+ * The CPU twin classifies with glcollide_tetra_tree_classify.
+ * With GLCOLLIDE_TETRA_FRAME_COHERENCE, particle i starts from the
+ * tetra-cone particle i was found in by the previous call (kept on the GPU,
+ * never read back); the flag is ignored when count changed. stats may be
+ * NULL. Touches: the GL state of glcollide_context_wrap_current, restored
+ * on return. Errors: INVALID_ARGUMENT (NULL, no such object, another mesh),
+ * LIMIT (count above 2^31), OUT_OF_MEMORY, GL.
  */
-GLCOLLIDE_API int glcollide_tetra_gpu_classify_world(glcollide_tetra_gpu *gpu,
-                                                     const glcollide_world *world, uint32_t object,
-                                                     const double *points, size_t count,
-                                                     unsigned flags, uint8_t *inside,
-                                                     glcollide_tetra_stats *stats);
+GLCOLLIDE_API int glcollide_tetra_gpu_classify(glcollide_tetra_gpu *gpu,
+                                               const glcollide_world *world, uint32_t object,
+                                               const double *points, size_t count, unsigned flags,
+                                               uint8_t *inside, glcollide_tetra_stats *stats);
 
 #ifdef __cplusplus
 }

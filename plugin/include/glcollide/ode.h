@@ -85,7 +85,7 @@ GLCOLLIDE_ODE_API int glcollide_ode_has_gpu(void);
  * contacts (both are exact after culling). ALWAYS: whenever a context can be
  * made (llvmpipe included); NEVER: CPU only. The context is made when a
  * trimesh pair first needs it; NEVER (and AUTO, where it chose the CPU)
- * gives it back (its memory: ~85 MB with llvmpipe). A new mode lets a
+ * gives it back (and the driver's memory with it). A new mode lets a
  * context refused before be tried again and measures again.
  * The preload reads it from GLCOLLIDE_GPU=auto|never|always.
  */
@@ -105,8 +105,8 @@ GLCOLLIDE_ODE_API int glcollide_ode_auto_choice(void);
  * same trimesh objects (when all are closed solids) tells which pairs
  * interpenetrate, containment included, at this viewport resolution
  * (0, the default: no pass; GLCOLLIDE_ODE_STENCIL_RESOLUTION is a fair
- * choice). Off by default because it changes no answer and costs: on
- * llvmpipe, 277 ms a step for the 100-object pile (FAR's step: 80 ms). A flag only adds:
+ * choice). Off by default because it changes no answer and costs a
+ * rendering of every trimesh object per step. A flag only adds:
  * a pair the GPU culling finds no triangle pair for, flagged, goes to the
  * callback and to the exact containment test (its push-out contacts); a pair
  * not flagged gets the exact test wherever containment is possible (at
