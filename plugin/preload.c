@@ -13,7 +13,7 @@
  *   dGeomTriMeshDataBuild* then register the arrays with glcollide
  *   dGeomTriMeshDataUpdate then mark the data changed
  *   dGeomTriMeshDataDestroy first glcollide_ode_trimesh_data_forget
- * Environment (read at dInitODE2; README's table):
+ * Environment (read at dInitODE2; docs/environment.md):
  *   GLCOLLIDE_PRELOAD=0          all of it off: ODE as if not preloaded
  *   GLCOLLIDE_GPU=auto|never|always  GPU culling of trimesh pairs
  *                                (glcollide_ode_set_gpu; default auto)

@@ -468,7 +468,7 @@ END_TEST
  * quadtree spaces (ODE 0.16 has no dSpaceGetGeom for the last), with all the
  * edge cases (a nested space, or custom classes). 2 x 25 scenes of 60 geoms
  * per kind, seeds 0x5FACE000 + 100 kind + 50 custom + s. On the way, the
- * differences of ODE's own spaces that the README lists: its SAP space
+ * differences of ODE's own spaces that docs/ode-plugin.md lists: its SAP space
  * pairs infinite planes with every geom, whatever their boxes (pairs that
  * give no contacts).
  */

@@ -563,9 +563,9 @@ GLCOLLIDE_API int glcollide_world_replace_mesh(glcollide_world *world, uint32_t 
 
 /*
  * Adds an instance of mesh placed by translation and rotation (unit
- * quaternion w x y z, normalised when within 1e-6 of unit length). index (may be NULL) receives its number, 0, 1, ... Errors:
- * INVALID_ARGUMENT (unknown mesh, non-finite or non-unit pose),
- * OUT_OF_MEMORY.
+ * quaternion w x y z, normalised when within 1e-6 of unit length). index
+ * (may be NULL) receives its number, 0, 1, ... Errors: INVALID_ARGUMENT
+ * (unknown mesh, non-finite or non-unit pose), OUT_OF_MEMORY.
  */
 GLCOLLIDE_API int glcollide_world_add_object(glcollide_world *world, uint32_t mesh,
                                              const double translation[3], const double rotation[4],
@@ -675,7 +675,7 @@ GLCOLLIDE_API int glcollide_world_distance(glcollide_world *world, uint32_t obje
  * pixel the nearest boundary sample (a point on an edge or a vertex) is
  * tested by counting, in the stencil buffer, the front faces (+1) minus the
  * back faces (-1) of the other objects in front of it: the count is the
- * number of other solids containing the sample. See README for the
+ * number of other solids containing the sample. See docs/methods.md for the
  * tolerance and what a sample hidden behind other edges means.
  */
 
@@ -714,7 +714,7 @@ typedef struct glcollide_stencil_result {
     size_t sample_count;
     int interference;          /* 1 if any sample lies inside another solid */
     uint64_t negative_samples; /* samples with a negative count: a solid that is not closed */
-    double tolerance;          /* world units; see README (pixel diagonal of the coarsest view) */
+    double tolerance; /* world units; see docs/methods.md (pixel diagonal of the coarsest view) */
     glcollide_query_stats stats;
 } glcollide_stencil_result;
 
@@ -754,9 +754,9 @@ GLCOLLIDE_API void glcollide_stencil_result_clear(glcollide_stencil_result *resu
 /* Every other public header, each after those it needs (each of them
  * includes this one first, before its own guard). */
 #include <glcollide/geometry.h>
-#include <glcollide/primitives.h>
 #include <glcollide/myszkowski.h>
 #include <glcollide/particles.h>
+#include <glcollide/primitives.h>
 #include <glcollide/tetra_tree.h>
 
 #endif /* GLCOLLIDE_GLCOLLIDE_H */
