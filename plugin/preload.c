@@ -8,6 +8,8 @@
  *                         made when a trimesh pair first needs the GPU)
  *   dCloseODE             glcollide_ode_shutdown first
  *   dSpaceCollide         glcollide_ode_space_collide, for every space
+ *   dSpaceCollide2        glcollide_ode_space_collide2 (ODE's for two geoms,
+ *                         quadtree spaces and classes of the program's own)
  *   dGeomTriMeshDataBuild* then register the arrays with glcollide
  *   dGeomTriMeshDataUpdate then mark the data changed
  *   dGeomTriMeshDataDestroy first glcollide_ode_trimesh_data_forget
@@ -439,13 +441,20 @@ GLCOLLIDE_PRELOAD_API void dSpaceCollide(dSpaceID space, void *data, dNearCallba
         real(space, data, callback);
 }
 
-/* dSpaceCollide2 is left to ODE (its pairs, then glcollide's colliders
- * through dCollide): glcollide_ode_space_collide2 gives ODE's pairs in ODE's
- * order on every test scene, yet in a real car game that calls it some fifty
- * times a step the car fell through the track with it and glcollide's
- * primitive colliders together (each alone, with ODE's other half, drives
- * as without the preload); until that is understood a program gets it by
- * calling glcollide_ode_space_collide2 itself. */
+GLCOLLIDE_PRELOAD_API void dSpaceCollide2(dGeomID o1, dGeomID o2, void *data,
+                                          dNearCallback *callback)
+{
+    if (enabled()) {
+        glcollide_ode_space_collide2(o1, o2, data, callback);
+        if (atomic_load_explicit(&stats_pending, memory_order_relaxed))
+            atomic_store(&stats_gpu, glcollide_ode_has_gpu());
+        return;
+    }
+    void (*real)(dGeomID, dGeomID, void *, dNearCallback *) =
+        (void (*)(dGeomID, dGeomID, void *, dNearCallback *))next("dSpaceCollide2");
+    if (real)
+        real(o1, o2, data, callback);
+}
 
 GLCOLLIDE_PRELOAD_API void dGeomTriMeshDataUpdate(dTriMeshDataID data)
 {

@@ -415,7 +415,7 @@ START_TEST(test_errors)
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
     status = scene_myszkowski_test(NULL, scene, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                       "myszkowski: tester, scene or options is NULL");
+                       "myszkowski: tester, world or options is NULL");
     status = glcollide_myszkowski_create(NULL, NULL);
     ck_assert_int_eq(status, GLCOLLIDE_ERROR_INVALID_ARGUMENT);
     test_log_capture_stop();
@@ -426,7 +426,7 @@ START_TEST(test_errors)
     test_log_capture_start(GLCOLLIDE_LOG_WARNING);
     status = scene_myszkowski_test(tester, scene, 0, 1, &options, &result);
     TEST_ASSERT_FAILED(status, GLCOLLIDE_ERROR_INVALID_MESH,
-                       "myszkowski: object 0 (box) has non-finite coordinates");
+                       "world: box: vertex 1 has a non-finite coordinate");
     test_log_capture_stop();
     scene_destroy(&scene);
     /* An empty mesh interferes with nothing, and is no error. */

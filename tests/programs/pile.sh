@@ -45,7 +45,7 @@ check "warm steps do not allocate (<= 4 buffer growths in 600 settled steps)" $?
 # drawing in a CI-sized run, so the plugin's GPU path is counted on a row of
 # touching trimesh spheres that culls, draws and reads back every step
 # (tests/ode/test_ode_gpu.c, case gpu_allocations, registered only under the
-# counter): 0 of ours over 20 warm steps. Skipped where no GL context can be
+# counter): 0 of ours over 12 warm steps. Skipped where no GL context can be
 # had (the small pile then reports gpu=0).
 (cd "$tmp" && LD_PRELOAD="$counter" "$pile" --objects 16 --steps 60 --report 60 --gpu always --count-allocations) >"$tmp/alloc-gpu" 2>&1
 check "GPU pile with the allocation counter" $?
@@ -56,7 +56,7 @@ if tail -n 1 "$tmp/alloc-gpu" | grep -q ' gpu=1 '; then
     status=$?
     cat "$tmp/alloc-ode"
     [ $status -eq 0 ] && grep -q 'Checks: 1, Failures: 0, Errors: 0' "$tmp/alloc-ode"
-    check "GPU path: no allocation of ours in 20 warm steps that cull, draw and read back" $?
+    check "GPU path: no allocation of ours in 12 warm steps that cull, draw and read back" $?
 else
     echo "SKIP: no GL context for the GPU path"
 fi

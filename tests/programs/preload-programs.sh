@@ -34,6 +34,8 @@ for kind in simple hash sap quadtree; do
     check "ode-spaces $kind with the preload keeps ODE's contract ($(head -n 1 "$tmp/$kind"))" $?
     [ "$(counter space_collides "$tmp/$kind.err")" = 300 ]
     check "glcollide served the $kind space" $?
+    [ "$(counter space_collide2s "$tmp/$kind.err")" -gt 0 ]
+    check "glcollide served the near callback's dSpaceCollide2 calls on the $kind space" $?
     settled "$tmp/$kind"
     check "the $kind pile settles with the preload" $?
     grep '^settled' "$tmp/$kind" | sed "s/^/$kind: /"
