@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "helpers/contact_hash.h"
 #include "helpers/tests.h"
+#include "ode/ode_tests.h"
 #include "programs/ode_demo.h"
 
 #include <glcollide/ode.h>
@@ -222,18 +223,6 @@ START_TEST(test_collide2_contacts_ahead)
     glcollide_ode_set_threads(0);
 }
 END_TEST
-
-static void setup(void)
-{
-    dInitODE2(0);
-    glcollide_ode_init();
-}
-
-static void teardown(void)
-{
-    glcollide_ode_shutdown();
-    dCloseODE();
-}
 
 Suite *suite_ode_collide2(void)
 {

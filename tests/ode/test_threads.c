@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "helpers/contact_hash.h"
 #include "helpers/tests.h"
+#include "ode/ode_tests.h"
 #include "programs/ode_demo.h"
 
 #include <glcollide/ode.h>
@@ -100,10 +101,10 @@ static void scene_free(scene *sc)
 }
 
 /* What a step's callback saw: every dCollide answer, hashed. */
-typedef struct record {
+typedef struct step_record {
     uint64_t hash;
     unsigned long calls, contacts;
-} record;
+} step_record;
 
 static const int buffer_sizes[] = {1, 2, 3, 4, 5, 7, 16, 64, 300};
 
@@ -111,7 +112,7 @@ static const int buffer_sizes[] = {1, 2, 3, 4, 5, 7, 16, 64, 300};
  * hashes every contact with the size asked. */
 static void every_buffer(void *data, dGeomID o1, dGeomID o2)
 {
-    record *r = data;
+    step_record *r = data;
     dContactGeom contacts[300];
     for (size_t s = 0; s < sizeof buffer_sizes / sizeof buffer_sizes[0]; s++)
         for (int order = 0; order < 2; order++) {
@@ -128,12 +129,12 @@ static void every_buffer(void *data, dGeomID o1, dGeomID o2)
         }
 }
 
-static record step_scene(int threads, double shift)
+static step_record step_scene(int threads, double shift)
 {
     glcollide_ode_set_threads(threads);
     scene sc;
     scene_make(&sc, shift);
-    record r = {CONTACT_HASH_START, 0, 0};
+    step_record r = {CONTACT_HASH_START, 0, 0};
     glcollide_ode_space_collide(sc.space, &r, every_buffer);
     scene_free(&sc);
     return r;
@@ -145,12 +146,12 @@ static record step_scene(int threads, double shift)
  * computed ahead. */
 START_TEST(test_ahead_every_buffer)
 {
-    record alone = step_scene(1, 0.0);
+    step_record alone = step_scene(1, 0.0);
     ck_assert_uint_gt(alone.contacts, 200); /* many regions: buffers cut them */
     const int counts[] = {2, 3, 8};
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
         glcollide_ode_reset_stats();
-        record r = step_scene(counts[c], 0.0);
+        step_record r = step_scene(counts[c], 0.0);
         glcollide_ode_stats stats;
         glcollide_ode_get_stats(&stats);
         ck_assert_msg(r.hash == alone.hash && r.contacts == alone.contacts,
@@ -170,7 +171,7 @@ END_TEST
  * served a stale answer. */
 static void move_then_collide(void *data, dGeomID o1, dGeomID o2)
 {
-    record *r = data;
+    step_record *r = data;
     if (dGeomGetClass(o1) == dTriMeshClass && dGeomGetClass(o2) == dTriMeshClass)
         dGeomSetPosition(o1, dGeomGetPosition(o1)[0] + 0.01, dGeomGetPosition(o1)[1],
                          dGeomGetPosition(o1)[2]);
@@ -179,7 +180,7 @@ static void move_then_collide(void *data, dGeomID o1, dGeomID o2)
 
 START_TEST(test_ahead_moved_pair)
 {
-    record r[2];
+    step_record r[2];
     for (int k = 0; k < 2; k++) {
         glcollide_ode_set_threads(k ? 4 : 1);
         scene sc;
@@ -187,7 +188,7 @@ START_TEST(test_ahead_moved_pair)
         /* geoms moved inside the callback: ODE allows it on a space that
          * is not locked (glcollide's lists the geoms before calling) */
         dSpaceSetManualCleanup(sc.space, 0);
-        r[k] = (record){CONTACT_HASH_START, 0, 0};
+        r[k] = (step_record){CONTACT_HASH_START, 0, 0};
         glcollide_ode_space_collide(sc.space, &r[k], move_then_collide);
         scene_free(&sc);
     }
@@ -200,12 +201,12 @@ END_TEST
  * must not hang on the parent's (they do not exist in the child). */
 START_TEST(test_fork_child_steps)
 {
-    record parent = step_scene(4, 0.0);
+    step_record parent = step_scene(4, 0.0);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
         alarm(60); /* a hang ends the child with SIGALRM */
-        record child = step_scene(4, 0.0);
+        step_record child = step_scene(4, 0.0);
         _exit(child.hash == parent.hash ? 0 : 1);
     }
     int status = 0;
@@ -214,7 +215,7 @@ START_TEST(test_fork_child_steps)
                   WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     ck_assert_msg(WEXITSTATUS(status) == 0, "the forked child's contacts differ");
     /* and the parent's workers still serve */
-    record again = step_scene(4, 0.0);
+    step_record again = step_scene(4, 0.0);
     ck_assert(again.hash == parent.hash);
     glcollide_ode_set_threads(0);
 }
@@ -224,7 +225,7 @@ END_TEST
  * gets the contacts it gets alone. */
 typedef struct world_thread {
     double shift;
-    record r;
+    step_record r;
 } world_thread;
 
 static void *step_in_thread(void *arg)
@@ -234,7 +235,7 @@ static void *step_in_thread(void *arg)
     for (int i = 0; i < 5; i++) {
         scene sc;
         scene_make(&sc, w->shift);
-        record r = {CONTACT_HASH_START, 0, 0};
+        step_record r = {CONTACT_HASH_START, 0, 0};
         glcollide_ode_space_collide(sc.space, &r, every_buffer);
         scene_free(&sc);
         if (i == 0)
@@ -248,7 +249,7 @@ static void *step_in_thread(void *arg)
 
 START_TEST(test_two_worlds)
 {
-    record alone[2] = {step_scene(4, 0.0), step_scene(4, 10.0)};
+    step_record alone[2] = {step_scene(4, 0.0), step_scene(4, 10.0)};
     world_thread w[2] = {{0.0, {0, 0, 0}}, {10.0, {0, 0, 0}}};
     pthread_t threads[2];
     for (int i = 0; i < 2; i++)
@@ -276,18 +277,6 @@ START_TEST(test_set_threads)
     ck_assert_int_eq(glcollide_ode_threads(), glcollide_workers_count());
 }
 END_TEST
-
-static void setup(void)
-{
-    dInitODE2(0);
-    glcollide_ode_init();
-}
-
-static void teardown(void)
-{
-    glcollide_ode_shutdown();
-    dCloseODE();
-}
 
 Suite *suite_ode_threads(void)
 {
