@@ -270,8 +270,9 @@ START_TEST(test_set_threads)
     glcollide_ode_set_threads(-1);
     test_log_capture_stop();
     ck_assert_int_eq(test_log_count(), 1);
-    ck_assert_str_eq(test_log_last(),
-                     "ODE plugin: -1 threads is not from 0 (the library's count) to 256: unchanged");
+    ck_assert_str_eq(
+        test_log_last(),
+        "ODE plugin: -1 threads is not from 0 (the library's count) to 256: unchanged");
     ck_assert_int_eq(glcollide_ode_threads(), 3);
     glcollide_ode_set_threads(0);
     ck_assert_int_eq(glcollide_ode_threads(), glcollide_workers_count());
