@@ -41,7 +41,12 @@
  *      primitive's face normals and the region's face normals within 20
  *      degrees of it are tried and the one across which the overlap is
  *      thinnest is kept (the strips of side faces sunk into a flush face
- *      tilt the vector area by depth / size; a face normal has no tilt).
+ *      tilt the vector area by depth / size; a face normal has no tilt);
+ *    - an open mesh whose border edge runs through a box or cylinder (a
+ *      panel's top edge under a wheel): also the directions across each
+ *      such edge in its face's plane, each direction's width at least the
+ *      exits of the edges' points inside (a sheet has no inside: its
+ *      points' spread says nothing of how far it must move).
  * 4. Points, and depths along the normal:
  *    - mesh vertices inside the primitive: how far the mesh must move along
  *      the normal for the vertex to leave the primitive (the exit of the
@@ -60,6 +65,11 @@
  *      be picked for their spread over the deep corners that carry it; a
  *      box's deep ones well outside the others' support stay (a box across
  *      a mesh's edge);
+ *    - a cylinder lying on its round side: the ends of its lowest line's
+ *      part over and behind the region's faces, where the mesh ends under
+ *      it or it comes out of the faces (a wheel overhanging a road's
+ *      border: the line contact's second end, which no rim point gives);
+ *      across a border edge: the edge's deepest point;
  *    - a sphere's region gets its nearest point only (a point contact: a
  *      ring of rim points would resist rolling), a capsule's the nearest
  *      points to its core's ends and to the core, and the ends of the
@@ -140,7 +150,14 @@ typedef struct region {
     uint32_t first_member, member_count;
     uint32_t first_point, point_count;
     uint32_t kept;
+    double edge_width; /* an open mesh's: the least width by its border edges (border_edges) */
 } region;
+
+/* The part of a cylinder's lowest line over one face (line_over_face). */
+typedef struct line_span {
+    double t[2];        /* along the axis */
+    uint32_t candidate; /* the face */
+} line_span;
 
 /* A corner position met this call: its first candidate with it inside. */
 typedef struct vertex_slot {
@@ -148,10 +165,13 @@ typedef struct vertex_slot {
     uint32_t stamp, first_inside; /* in use when stamp is the call's epoch */
 } vertex_slot;
 
-/* An edge (two vertex slots) through the primitive: its first candidate. */
+/* An edge (two vertex slots) of a candidate: its first candidate through
+ * the primitive, and how many candidates have it (1: the mesh's border,
+ * where the edge meets the primitive, since every face that has such an
+ * edge meets the primitive too). */
 typedef struct edge_slot {
     uint64_t key;
-    uint32_t stamp, first;
+    uint32_t stamp, first, uses;
 } edge_slot;
 
 struct glcollide_primitive_scratch {
@@ -177,6 +197,8 @@ struct glcollide_primitive_scratch {
     size_t manifold_capacity;
     double (*planes)[4]; /* a region's distinct face planes: normal, offset */
     size_t plane_capacity;
+    line_span *spans; /* a cylinder's lowest line over the region's faces */
+    size_t span_capacity;
 };
 
 int glcollide_primitive_scratch_create(glcollide_primitive_scratch **out)
@@ -207,6 +229,7 @@ void glcollide_primitive_scratch_destroy(glcollide_primitive_scratch **scratch)
     free(s->edges);
     free(s->manifold);
     free(s->planes);
+    free(s->spans);
     free(s);
     *scratch = NULL;
 }
@@ -592,6 +615,7 @@ static edge_slot *edge_slot_of(glcollide_primitive_scratch *s, uint32_t a, uint3
             e->stamp = s->epoch;
             e->key = key;
             e->first = UINT32_MAX;
+            e->uses = 0;
             return e;
         }
         if (e->key == key)
@@ -672,8 +696,10 @@ static int connect(glcollide_primitive_scratch *s, const frame *f, size_t count,
             /* an edge with a corner inside is joined through the corner, but
              * its slot must exist (its first candidate owns its crossings) */
             int j = (k + 1) % 3;
+            edge_slot *e = edge_slot_of(s, c->vertex[k], c->vertex[j]);
+            e->uses++;
             if (inside[k] || inside[j] || edge_meets(&f->shape, c->p + 3 * k, c->p + 3 * j))
-                join(s->candidates, &edge_slot_of(s, c->vertex[k], c->vertex[j])->first, i);
+                join(s->candidates, &e->first, i);
         }
     }
     size_t regions = 0;
@@ -815,6 +841,33 @@ static int add_cylinder_curve(glcollide_primitive_scratch *s, const frame *f, ui
 }
 
 /*
+ * Narrows [t0, t1] to where the point q0 + t dq (in the candidate's plane)
+ * lies inside the triangle: within each edge's half-plane,
+ * ((v1 - v0) x (q - v0)) . n >= 0. Returns 0 when nothing is left.
+ */
+static int clip_to_triangle(const candidate *c, const double q0[3], const double dq[3], double *t0,
+                            double *t1)
+{
+    for (int k = 0; k < 3 && *t0 <= *t1; k++) {
+        const double *v0 = c->p + 3 * k, *v1 = c->p + 3 * ((k + 1) % 3);
+        double e[3], m[3], w[3];
+        glcollide_vec3_sub(e, v1, v0);
+        glcollide_vec3_cross(m, c->normal, e); /* inward across the edge */
+        glcollide_vec3_sub(w, q0, v0);
+        double rest = glcollide_vec3_dot(m, w), slope = glcollide_vec3_dot(m, dq);
+        if (slope == 0.0) {
+            if (rest < 0.0)
+                return 0;
+        } else if (slope > 0.0) {
+            *t0 = fmax(*t0, -rest / slope);
+        } else {
+            *t1 = fmin(*t1, -rest / slope);
+        }
+    }
+    return *t0 <= *t1;
+}
+
+/*
  * The part of the capsule's core (z in [-h, h]) lying within the radius in
  * front of a face (its signed distance from the face's plane below r, above
  * -r) and over the face (its foot on the plane inside the triangle): the
@@ -846,23 +899,7 @@ static int core_over_face(const primitive_shape *sh, const candidate *c, double 
      * half-plane: ((v1 - v0) x (q - v0)) . n >= 0 */
     double q0[3] = {-a * n[0], -a * n[1], -a * n[2]};
     double dq[3] = {-b * n[0], -b * n[1], 1.0 - b * n[2]};
-    for (int k = 0; k < 3 && t0 <= t1; k++) {
-        const double *v0 = c->p + 3 * k, *v1 = c->p + 3 * ((k + 1) % 3);
-        double e[3], m[3], w[3];
-        glcollide_vec3_sub(e, v1, v0);
-        glcollide_vec3_cross(m, n, e); /* inward across the edge */
-        glcollide_vec3_sub(w, q0, v0);
-        double rest = glcollide_vec3_dot(m, w), slope = glcollide_vec3_dot(m, dq);
-        if (slope == 0.0) {
-            if (rest < 0.0)
-                return 0;
-        } else if (slope > 0.0) {
-            t0 = fmax(t0, -rest / slope);
-        } else {
-            t1 = fmin(t1, -rest / slope);
-        }
-    }
-    if (!(t0 <= t1))
+    if (!clip_to_triangle(c, q0, dq, &t0, &t1))
         return 0;
     const double ts[2] = {t0, t1};
     for (int e = 0; e < 2; e++)
@@ -1111,6 +1148,110 @@ static double primitive_point_depth(const glcollide_primitive_scratch *s, const 
     return fmax(depth, 0.0);
 }
 
+/*
+ * The part of a cylinder's lowest line toward the mesh, (line[0], line[1],
+ * t) for t in [-h, h], lying behind the face and over it (its foot along n
+ * on the face's plane inside the triangle): the interval of t in span.
+ * Returns 0 when there is none or the face does not face the cylinder
+ * (within 60 degrees of -n).
+ */
+static int line_over_face(const primitive_shape *sh, const double line[2], const double n[3],
+                          const candidate *c, double span[2])
+{
+    const double *nf = c->normal, *p0 = c->p;
+    double approach = glcollide_vec3_dot(nf, n);
+    if (!(approach < -0.5))
+        return 0;
+    /* the depth along n, d(t) = nf . (L(t) - p0) / approach = a + b t, >= 0 */
+    double a = (nf[0] * line[0] + nf[1] * line[1] - glcollide_vec3_dot(nf, p0)) / approach,
+           b = nf[2] / approach, t0 = -sh->half_length, t1 = sh->half_length;
+    if (b == 0.0) {
+        if (a < -sh->eps)
+            return 0;
+    } else if (b > 0.0) {
+        t0 = fmax(t0, (-sh->eps - a) / b);
+    } else {
+        t1 = fmin(t1, (-sh->eps - a) / b);
+    }
+    /* the foot F(t) = L(t) - d(t) n = f0 + t df, inside each edge's half-plane */
+    double f0[3] = {line[0] - a * n[0], line[1] - a * n[1], -a * n[2]};
+    double df[3] = {-b * n[0], -b * n[1], 1.0 - b * n[2]};
+    if (!clip_to_triangle(c, f0, df, &t0, &t1))
+        return 0;
+    span[0] = t0;
+    span[1] = t1;
+    return 1;
+}
+
+/*
+ * A cylinder lying on the mesh: the ends of its lowest line's part over and
+ * behind the region's faces (their spans joined) that lie within its
+ * length. Where the mesh ends under the line (a wheel overhanging the
+ * border of a road) or the line comes out of the faces (a wheel leaning by
+ * a hair), that end is the line contact's second end, which no rim point
+ * (outside the mesh there) or vertex (outside the cylinder) gives: with
+ * only the sunk rim's point the wheel stands on one point and rocks, as
+ * ODE's own cylinder collider (which gives both ends) does not. A capsule's
+ * line contact keeps its two ends the same way. The lowest line lies on
+ * the round side's axis of symmetry across the face: its ends do not move
+ * with the depth across the line, so they do not roll it.
+ */
+static int add_line_ends(glcollide_primitive_scratch *s, const frame *f, region *g,
+                         const double n[3], size_t *count)
+{
+    const primitive_shape *sh = &f->shape;
+    double plan = sqrt(n[0] * n[0] + n[1] * n[1]);
+    if (!(plan > 1e-9) || fabs(n[2]) >= direction_cone)
+        return GLCOLLIDE_OK; /* on a cap: its rim's fixed points */
+    double line[2] = {sh->radius * n[0] / plan, sh->radius * n[1] / plan};
+    if (reserve((void **)&s->spans, &s->span_capacity, g->member_count, sizeof *s->spans))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < g->member_count; k++) {
+        uint32_t i = s->members[g->first_member + k];
+        line_span span = {.candidate = i};
+        if (!line_over_face(sh, line, n, &s->candidates[i], span.t))
+            continue;
+        uint32_t j = m++; /* by start (insertion: few faces), ties by candidate */
+        while (j > 0 && (s->spans[j - 1].t[0] > span.t[0] ||
+                         (s->spans[j - 1].t[0] == span.t[0] && s->spans[j - 1].candidate > i))) {
+            s->spans[j] = s->spans[j - 1];
+            j--;
+        }
+        s->spans[j] = span;
+    }
+    uint32_t label = 0;
+    for (uint32_t k = 0; k < m;) {
+        /* one joined part: [start, end], the faces it ends on */
+        double start = s->spans[k].t[0], end = s->spans[k].t[1];
+        uint32_t first = s->spans[k].candidate, last = first;
+        for (k++; k < m && s->spans[k].t[0] <= end + sh->eps; k++)
+            if (s->spans[k].t[1] > end) {
+                end = s->spans[k].t[1];
+                last = s->spans[k].candidate;
+            }
+        const double ts[2] = {start, end};
+        const uint32_t faces[2] = {first, last};
+        for (int e = 0; e < 2; e++, label++) {
+            if (fabs(ts[e]) >= sh->half_length - sh->eps)
+                continue; /* a rim's own point */
+            const candidate *c = &s->candidates[faces[e]];
+            double q[3] = {line[0], line[1], ts[e]}, w[3];
+            glcollide_vec3_sub(w, q, c->p);
+            double depth =
+                fmax(glcollide_vec3_dot(c->normal, w) / glcollide_vec3_dot(c->normal, n), 0.0);
+            if (add_point(s, count, q, faces[e], SOURCE_PRIMITIVE, 66 + (label < 60 ? label : 60)))
+                return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+            point *p = &s->points[*count - 1];
+            p->depth = depth;
+            for (int j = 0; j < 3; j++)
+                p->hit[j] = q[j] - depth * n[j];
+            g->point_count++;
+        }
+    }
+    return GLCOLLIDE_OK;
+}
+
 /* Adds the primitive's points inside the mesh near the region, with their
  * depths along n. */
 static int add_primitive_points(glcollide_primitive_scratch *s, const frame *f, region *g,
@@ -1132,7 +1273,8 @@ static int add_primitive_points(glcollide_primitive_scratch *s, const frame *f, 
             p->hit[k] = q[j][k] - depth * n[k];
         g->point_count++;
     }
-    return GLCOLLIDE_OK;
+    return f->shape.kind == GLCOLLIDE_PRIMITIVE_CYLINDER ? add_line_ends(s, f, g, n, count)
+                                                         : GLCOLLIDE_OK;
 }
 
 /* ---------------------------------------------------------------- normals */
@@ -1278,6 +1420,99 @@ static int candidate_directions(const glcollide_primitive_scratch *s, const fram
 }
 
 /*
+ * An open mesh's border edges through the primitive (the top edge of a
+ * panel on the side of a game's ramp, which an overhanging wheel dips
+ * below). A sheet has no inside for the primitive to lie in: the points
+ * and vector area that measure a solid's overlap say nothing of how far
+ * the sheet must move to leave the primitive (its face normal gave a wheel
+ * over such a panel a width of 0, or of the wheel's whole overlap, 80 mm,
+ * where ODE's own collider lifts it by its dip of 3.6 mm). That distance
+ * along d is the largest exit along d of the sheet's part inside; its
+ * border edges' points inside bound it from below for every direction, and
+ * across an edge, in its face's plane toward the face (d = normal x edge),
+ * it is exact for a flat sheet: every point of the face inside lies behind
+ * the edge along d. Each edge's deepest point along its own d (the exit is
+ * concave along the edge: golden-section search) and its part's ends are
+ * kept as samples.
+ */
+enum { MAX_BORDER_EDGES = 16 };
+
+typedef struct border_edge {
+    double across[3]; /* d */
+    double deepest[3];
+    double width; /* the deepest point's exit along d */
+    uint32_t candidate;
+} border_edge;
+
+static int border_edges(glcollide_primitive_scratch *s, const frame *f, const region *g,
+                        border_edge edges[MAX_BORDER_EDGES],
+                        double samples[3 * MAX_BORDER_EDGES][3])
+{
+    const primitive_shape *sh = &f->shape;
+    int found = 0;
+    for (uint32_t m = 0; m < g->member_count && found < MAX_BORDER_EDGES; m++) {
+        uint32_t i = s->members[g->first_member + m];
+        const candidate *c = &s->candidates[i];
+        if (glcollide_vec3_dot(c->normal, c->normal) == 0.0)
+            continue;
+        for (int k = 0; k < 3 && found < MAX_BORDER_EDGES; k++) {
+            int j = (k + 1) % 3;
+            const double *a = c->p + 3 * k, *b = c->p + 3 * j;
+            double e[3], t0, t1;
+            glcollide_vec3_sub(e, b, a);
+            if (edge_slot_of(s, c->vertex[k], c->vertex[j])->uses != 1 ||
+                !primitive_line(sh, a, e, &t0, &t1))
+                continue;
+            t0 = fmax(t0, 0.0);
+            t1 = fmin(t1, 1.0);
+            border_edge *edge = &edges[found];
+            double *d = edge->across;
+            glcollide_vec3_cross(d, c->normal, e); /* toward the face */
+            double len = sqrt(glcollide_vec3_dot(d, d));
+            if (!(t0 <= t1) || !(len > 0.0))
+                continue;
+            for (int q = 0; q < 3; q++)
+                d[q] /= len;
+            static const double golden = 0.6180339887498949;
+            double lo = t0, hi = t1, x[3], best_t = t0, best = -1.0;
+            for (int step = 0; step < 48; step++) {
+                double ts[2] = {hi - golden * (hi - lo), lo + golden * (hi - lo)}, w[2];
+                for (int side = 0; side < 2; side++) {
+                    for (int q = 0; q < 3; q++)
+                        x[q] = a[q] + ts[side] * e[q];
+                    w[side] = primitive_exit(sh, x, d);
+                    if (w[side] > best)
+                        best = w[side], best_t = ts[side];
+                }
+                if (w[0] < w[1])
+                    lo = ts[0];
+                else
+                    hi = ts[1];
+            }
+            const double at[3] = {best_t, t0, t1};
+            for (int q = 0; q < 3; q++)
+                for (int r = 0; r < 3; r++)
+                    samples[3 * found + q][r] = a[r] + at[q] * e[r];
+            memcpy(edge->deepest, samples[3 * found], sizeof edge->deepest);
+            edge->width = best;
+            edge->candidate = i;
+            found++;
+        }
+    }
+    return found;
+}
+
+/* The largest exit along d of the border edges' samples. */
+static double samples_width(const primitive_shape *sh, const double (*samples)[3], int count,
+                            const double d[3])
+{
+    double w = 0.0;
+    for (int i = 0; i < count; i++)
+        w = fmax(w, primitive_exit(sh, samples[i], d));
+    return w;
+}
+
+/*
  * Box, cylinder: the normal across which the region's overlap is thinnest,
  * of the candidate directions (ties to the earlier: face normals before the
  * vector area, whose rounding would tilt a flush contact). The primitive's
@@ -1297,13 +1532,43 @@ static int clipped_normal(glcollide_primitive_scratch *s, const frame *f, region
     const double *cast = has_reference ? reference : directions[0];
     if (add_primitive_points(s, f, g, cast, count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    border_edge edges[MAX_BORDER_EDGES];
+    double samples[3 * MAX_BORDER_EDGES][3];
+    int edge_count = border_edges(s, f, g, edges, samples);
     double best = INFINITY;
     for (int i = 0; i < n; i++) {
         double w = width_along(f, s->points + g->first_point, g->point_count, directions[i]);
+        if (edge_count > 0)
+            w = fmax(w, samples_width(&f->shape, samples, 3 * edge_count, directions[i]));
         if (w < best) {
             best = w;
             memcpy(g->normal, directions[i], sizeof g->normal);
         }
+    }
+    int across = -1;
+    for (int e = 0; e < edge_count; e++) {
+        /* at a tie (within eps: a wheel resting on a panel's top edge) the
+         * edge's: a grazed panel pushing sideways held the wheel by
+         * friction */
+        double w = fmax(edges[e].width,
+                        samples_width(&f->shape, samples, 3 * edge_count, edges[e].across));
+        if (w <= best + f->shape.eps && (across < 0 || w < best)) {
+            best = w;
+            across = e;
+        }
+    }
+    if (edge_count > 0)
+        g->edge_width = best;
+    if (across >= 0) {
+        /* the sheet's own points, and the edge's deepest point: the
+         * primitive has no inside of an open sheet to lie in */
+        memcpy(g->normal, edges[across].across, sizeof g->normal);
+        *count = mesh_points;
+        g->point_count = mesh_count;
+        if (add_point(s, count, edges[across].deepest, edges[across].candidate, SOURCE_MESH, 32))
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        g->point_count++;
+        return GLCOLLIDE_OK;
     }
     if (memcmp(g->normal, cast, sizeof g->normal) != 0) { /* cast again along the normal */
         *count = mesh_points;
@@ -1392,6 +1657,8 @@ static void region_depths(glcollide_primitive_scratch *s, const frame *f, region
     int clipped =
         f->shape.kind == GLCOLLIDE_PRIMITIVE_BOX || f->shape.kind == GLCOLLIDE_PRIMITIVE_CYLINDER;
     g->width = clipped ? width_along(f, pts, g->point_count, g->normal) : deepest;
+    if (g->edge_width > 0.0) /* a sheet's width is not its points' */
+        g->width = fmax(g->width, g->edge_width);
     for (uint32_t i = 0; i < g->point_count; i++)
         pts[i].depth = fmin(fmax(pts[i].depth, 0.0), g->width);
 }
@@ -1552,6 +1819,48 @@ static int keep_curve_points(glcollide_primitive_scratch *s, const frame *f, reg
                     fmin(fmax(pts[i].depth, curve_point_sinking(s, (size_t)planes, f, g,
                                                                 pts[i].position, g->normal)),
                          g->width);
+        return GLCOLLIDE_OK;
+    }
+    if (f->shape.kind == GLCOLLIDE_PRIMITIVE_CYLINDER) {
+        /* A cylinder's cap pressed into a wedge of faces (a wheel against
+         * a spike, or against a box's face near its edge): the overlap's
+         * deepest part may lie where the mesh's edge crosses the cylinder
+         * (as a point of the mesh) or where the rim crosses a face below
+         * another (as a point of the cylinder), away from every rim sample
+         * and vertex, which then miss it (1.8 mm given where the wheel had
+         * to move 12.5 mm). Curve points deeper than all of those stay, at
+         * their depth. A cylinder lying on a face keeps none: the strip's
+         * edges are on the face, no deeper than its lowest line. */
+        double deepest = 0.0;
+        for (uint32_t i = 0; i < g->point_count; i++)
+            if (pts[i].source != SOURCE_CURVE)
+                deepest = fmax(deepest, pts[i].depth);
+        int64_t planes = region_planes(s, f, g);
+        if (planes < 0)
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < g->point_count; i++) {
+            if (pts[i].source == SOURCE_CURVE) {
+                double sinking = planes > 0 ? curve_point_sinking(s, (size_t)planes, f, g,
+                                                                  pts[i].position, g->normal)
+                                            : -1.0;
+                /* as a point of the mesh, from its place on the cylinder's
+                 * own surface (a crossing lies on the surface grown by eps,
+                 * where a ray along the surface is in or out by rounding) */
+                double on[3], plan = hypot(pts[i].position[0], pts[i].position[1]);
+                double pull = plan > f->shape.radius ? f->shape.radius / plan : 1.0;
+                on[0] = pts[i].position[0] * pull;
+                on[1] = pts[i].position[1] * pull;
+                on[2] = fmax(fmin(pts[i].position[2], f->shape.half_length), -f->shape.half_length);
+                double depth = fmax(pts[i].depth, primitive_exit(&f->shape, on, g->normal));
+                depth = fmin(fmax(depth, sinking), g->width);
+                if (!(depth > deepest + 0.01 * g->width))
+                    continue;
+                pts[i].depth = depth;
+            }
+            pts[kept++] = pts[i];
+        }
+        g->point_count = kept;
         return GLCOLLIDE_OK;
     }
     /* the hull only where a deep curve point asks for it */

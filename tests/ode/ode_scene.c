@@ -50,6 +50,7 @@ typedef struct run_state {
     int step, trace_from, trace_to; /* GLCOLLIDE_SCENE_TRACE=FROM[,TO]: contacts printed */
     uint64_t contact_hash;          /* every contact, bit for bit */
     dGeomID wheels[4];              /* a vehicle's: their contacts are counted */
+    const scene_desc *scene;
     long wheel_touches, wheel_single_touches, wheel_contacts;
 } run_state;
 
@@ -60,6 +61,13 @@ static void message_handler(int num, const char *msg, va_list ap)
     fprintf(stderr, "ODE message %d at step %d: ", num, current_step);
     vfprintf(stderr, msg, ap);
     fprintf(stderr, "\n");
+}
+
+/* Is g (its data: 8 * (solid + 1) + part) a side panel's? */
+static int touches_side_panel(const run_state *run, dGeomID g)
+{
+    intptr_t solid = (intptr_t)dGeomGetData(g) / 8 - 1;
+    return solid >= 0 && (size_t)solid < run->scene->count && run->scene->solids[solid].side_panel;
 }
 
 static void near_callback(void *data, dGeomID o1, dGeomID o2)
@@ -75,7 +83,8 @@ static void near_callback(void *data, dGeomID o1, dGeomID o2)
     if (n > run->max_step_contacts)
         run->max_step_contacts = n;
     for (int w = 0; w < 4 && n > 0; w++)
-        if (run->wheels[w] && (o1 == run->wheels[w] || o2 == run->wheels[w])) {
+        if (run->wheels[w] && (o1 == run->wheels[w] || o2 == run->wheels[w]) &&
+            !touches_side_panel(run, o1 == run->wheels[w] ? o2 : o1)) {
             run->wheel_touches++;
             run->wheel_single_touches += n == 1;
             run->wheel_contacts += n;
@@ -421,7 +430,8 @@ int scene_run(const scene_desc *scene, const scene_params *params, scene_figures
         glcollide_ode_shutdown(); /* ODE's own colliders only */
 
     dRandSetSeed(params->seed);
-    run_state run = {.params = params, .trace_from = -1, .contact_hash = CONTACT_HASH_START};
+    run_state run = {
+        .params = params, .scene = scene, .trace_from = -1, .contact_hash = CONTACT_HASH_START};
     dSetMessageHandler(message_handler); /* ODE's messages with the step they came at */
     const char *trace = getenv("GLCOLLIDE_SCENE_TRACE");
     if (trace) {

@@ -38,6 +38,7 @@ typedef struct scene_solid {
     double rotation[4]; /* w x y z */
     int fixed;          /* no body: static geometry */
     int primitive;      /* an ODE primitive in every flavour (trimesh-primitive pairs) */
+    int side_panel;     /* a vehicle's wheels touch its edge at a point: not counted */
     double density;
 } scene_solid;
 
@@ -148,8 +149,8 @@ typedef struct scene_figures {
     int max_contacts_step;    /* most contacts one dCollide call returned */
     double ms_per_step;       /* wall time per step (collision + solver) */
     double collide_ms_per_step;
-    double lifted; /* gripper: the object's rise at the hold's start */
-    double slip;   /* gripper: the object's motion against the palm over the hold */
+    double lifted;         /* gripper: the object's rise at the hold's start */
+    double slip;           /* gripper: the object's motion against the palm over the hold */
     uint64_t contact_hash; /* of every contact made (FNV-1a, bit for bit) */
     /* vehicle: its chassis' farthest x, largest |y|, and where it ends;
      * the wheels' contacts per dCollide call that returned any, and how

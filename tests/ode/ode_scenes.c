@@ -33,6 +33,8 @@ enum {
     MESH_CAR_RAMP,    /* 2.01 x 2 x 0.1 */
     MESH_PLATEAU,     /* 2 x 2 x 0.4 */
     MESH_NARROW_BEAM, /* 4 x 0.5 x 0.1 */
+    MESH_STRIP,       /* 24 x 0.2 x 0.1 */
+    MESH_PANEL,       /* an open mesh: a vertical rectangle 24 x 0.3, its top edge at z = 0 */
     MESH_COUNT
 };
 static glcollide_mesh *meshes[MESH_COUNT];
@@ -77,6 +79,13 @@ static const glcollide_mesh *mesh_of(int which)
     case MESH_CAR_RAMP: meshes[which] = test_mesh_box(car_ramp_half, one); break;
     case MESH_PLATEAU: meshes[which] = test_mesh_box((double[3]){1, 1, 0.2}, one); break;
     case MESH_NARROW_BEAM: meshes[which] = test_mesh_box((double[3]){2, 0.25, 0.05}, one); break;
+    case MESH_STRIP: meshes[which] = test_mesh_box((double[3]){12, 0.1, 0.05}, one); break;
+    case MESH_PANEL: {
+        const double corners[] = {-12, 0, -0.15, 12, 0, -0.15, 12, 0, 0.15, -12, 0, 0.15};
+        const uint32_t faces[] = {0, 1, 2, 0, 2, 3};
+        glcollide_mesh_create(corners, 4, faces, 2, "panel", &meshes[which]);
+        break;
+    }
     case MESH_BUNNY:
     case MESH_ROTOR:
         meshes[which] = (glcollide_mesh *)data_mesh(
@@ -265,16 +274,8 @@ static void cylinder_on_side(scene_desc *d)
  * there, straddling it, its wheels hanging in the pit, as the game's car
  * does on its first obstacle.
  */
-static void car_on_track(scene_desc *d)
+static void add_car(scene_desc *d)
 {
-    add(d, SCENE_BOX, (double[4]){6, 2, 0.1}, MESH_ROAD, 0, 0, -0.05, 1);
-    double a = atan(0.15), h = car_ramp_half[2];
-    scene_solid *ramp =
-        add(d, SCENE_BOX, (double[4]){2 * car_ramp_half[0], 2 * car_ramp_half[1], 2 * h},
-            MESH_CAR_RAMP, 3 + h * sin(a), 0, 0.15 - h * cos(a), 1);
-    rotate(ramp, -a, y_axis);
-    add(d, SCENE_BOX, (double[4]){2, 2, 0.4}, MESH_PLATEAU, 5, 0, 0.1, 1);
-    add(d, SCENE_BOX, (double[4]){4, 0.5, 0.1}, MESH_NARROW_BEAM, 8, 0, -0.05, 1);
     double radius = 0.2, wheel_z = radius + 0.01;
     scene_solid *chassis =
         add(d, SCENE_BOX, (double[4]){1.5, 0.68, 0.05}, PRIMITIVE, -1.5, 0, wheel_z + 0.07, 0);
@@ -293,6 +294,42 @@ static void car_on_track(scene_desc *d)
     d->vehicle.wheel_torque = 3.7;
     d->vehicle.suspension_erp = 0.22;
     d->vehicle.suspension_cfm = 0.06;
+}
+
+static void car_on_track(scene_desc *d)
+{
+    add(d, SCENE_BOX, (double[4]){6, 2, 0.1}, MESH_ROAD, 0, 0, -0.05, 1);
+    double a = atan(0.15), h = car_ramp_half[2];
+    scene_solid *ramp =
+        add(d, SCENE_BOX, (double[4]){2 * car_ramp_half[0], 2 * car_ramp_half[1], 2 * h},
+            MESH_CAR_RAMP, 3 + h * sin(a), 0, 0.15 - h * cos(a), 1);
+    rotate(ramp, -a, y_axis);
+    add(d, SCENE_BOX, (double[4]){2, 2, 0.4}, MESH_PLATEAU, 5, 0, 0.1, 1);
+    add(d, SCENE_BOX, (double[4]){4, 0.5, 0.1}, MESH_NARROW_BEAM, 8, 0, -0.05, 1);
+    add_car(d);
+}
+
+/*
+ * The same car driving from the road onto two strips 0.2 m wide (x 3 to
+ * 27, their tops at the road's height, nothing between them), one under
+ * each side's wheels, centred 0.05 m outside them: each wheel overhangs its
+ * strip's inner edge by 0.05 m, as the game's car does on its twin ramps,
+ * its line contact running from its outer rim to the strip's edge. As the
+ * game's ramps, each strip has a side panel of its own on its inner side:
+ * an open mesh of two triangles (a box 2 mm thick among primitives) whose
+ * top edge runs along the strip's, under the overhanging wheels.
+ */
+static void car_on_strips(scene_desc *d)
+{
+    add(d, SCENE_BOX, (double[4]){6, 2, 0.1}, MESH_ROAD, 0, 0, -0.05, 1);
+    for (int side = 0; side < 2; side++) {
+        double sign = side ? -1.0 : 1.0;
+        add(d, SCENE_BOX, (double[4]){24, 0.2, 0.1}, MESH_STRIP, 15, 0.5 * sign, -0.05, 1);
+        /* the game's side panel: an open sheet on the strip's inner side */
+        add(d, SCENE_BOX, (double[4]){24, 0.002, 0.3}, MESH_PANEL, 15, 0.4 * sign, -0.15, 1)
+            ->side_panel = 1;
+    }
+    add_car(d);
 }
 
 static const char *const names[] = {"box",
@@ -326,6 +363,7 @@ static const char *const names[] = {"box",
                                     "gripper-rotor-capsules",
                                     "gripper-bunny",
                                     "car-pit",
+                                    "car-strips",
                                     NULL};
 
 const char *const *scene_names(void)
@@ -412,6 +450,8 @@ int scene_by_name(const char *name, scene_desc *d)
         gripper(d, MESH_ROTOR, (double[4]){cos(pi / 4), 0, sin(pi / 4), 0}, 300, 1);
     } else if (strcmp(name, "car-pit") == 0) {
         car_on_track(d);
+    } else if (strcmp(name, "car-strips") == 0) {
+        car_on_strips(d);
     } else if (strcmp(name, "gripper-bunny") == 0) {
         /* up (mesh y) turned to z, squeezed where it is widest along x */
         gripper(d, MESH_BUNNY, (double[4]){cos(pi / 4), sin(pi / 4), 0, 0}, 200, 0);

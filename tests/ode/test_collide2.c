@@ -145,9 +145,10 @@ START_TEST(test_collide2_pairs)
     }
     glcollide_ode_stats stats;
     glcollide_ode_get_stats(&stats);
-    printf("collide2: %zu calls (%llu through glcollide's sweep, the rest ODE's), the same pairs as "
-           "dSpaceCollide2\n",
-           compared, stats.space_collide2s);
+    printf(
+        "collide2: %zu calls (%llu through glcollide's sweep, the rest ODE's), the same pairs as "
+        "dSpaceCollide2\n",
+        compared, stats.space_collide2s);
     /* most went through glcollide's own pairing (not all handed back to ODE) */
     ck_assert_uint_ge(stats.space_collide2s, compared / 2);
     dWorldDestroy(world);

@@ -413,6 +413,204 @@ START_TEST(test_capsule_over_patch)
 END_TEST
 
 /*
+ * A wheel overhanging the border of a road (a racing game's car on a track
+ * narrower than its wheels' span): a cylinder lying on a slab's top across
+ * its edge, its axis at a random angle to the edge, sunk by delta at a
+ * random pose. Its line contact runs from the rim over the top to the
+ * edge: exactly those two ends, each at depth delta, the normal the top's.
+ * Before, only the rim's point was given, and the wheel stood on one point.
+ */
+START_TEST(test_cylinder_over_edge)
+{
+    test_rng rng = {0xed9e};
+    const double radius = 0.04, half = 0.06;
+    for (int trial = 0; trial < 50; trial++) {
+        slab s = random_box(&rng, (double[3]){0.3, 0.3, 0.05}, (int[3]){1, 1, 1});
+        double down[3] = {-s.up[0], -s.up[1], -s.up[2]};
+        double x = test_rng_uniform(&rng, -0.15, 0.15), u = test_rng_uniform(&rng, -0.04, 0.04);
+        double yaw = test_rng_uniform(&rng, -0.5, 0.5);
+        double delta = exp(test_rng_uniform(&rng, log(1e-6), log(1e-2)));
+        double qz[4], qx[4], q[4];
+        axis_quat(2, yaw, qz);
+        axis_quat(0, pi / 2, qx); /* the axis along (sin yaw, -cos yaw, 0) */
+        quat_mul(qz, qx, q);
+        glcollide_primitive wheel =
+            on_slab(&s, GLCOLLIDE_PRIMITIVE_CYLINDER, (double[3]){radius, 2 * half},
+                    (double[3]){x, -0.3 + u, 0.05 + radius - delta}, q);
+        glcollide_contact c[64];
+        size_t n = contacts_of(&s.solid, &wheel, c, 64);
+        char what[96];
+        snprintf(what, sizeof what, "trial %d, yaw %.3f, delta %g", trial, yaw, delta);
+        ck_assert_msg(n == 2, "%s: %zu contacts", what, n);
+        require_normal(c, n, down, what);
+        require_depths(c, n, delta, what);
+        /* the lowest line: (x + t sin yaw, -0.3 + u - t cos yaw, 0.05 - delta);
+         * over the top for t in [-half, u / cos yaw] */
+        double ends[2][3], t_edge = u / cos(yaw);
+        place(s.t, s.q, (double[3]){x - half * sin(yaw), -0.3 + u + half * cos(yaw), 0.05 - delta},
+              0, ends[0]);
+        place(s.t, s.q, (double[3]){x + t_edge * sin(yaw), -0.3, 0.05 - delta}, 0, ends[1]);
+        ck_assert_msg(has_points(c, n, ends, 2, 1e-9), "%s: not at the rim and the edge", what);
+        release(&s.solid);
+    }
+}
+END_TEST
+
+/*
+ * An open mesh's edge: a vertical panel (two triangles, nothing else; a
+ * game's track builds the sides of its ramps so, apart from their tops) at
+ * a random pose, its top edge a little inside a wheel across it (the axis
+ * along the panel's normal) and a box lying across it, each dipping delta
+ * below the edge. The sheet leaves them soonest downward, across its edge:
+ * every normal the panel's down, the deepest contact on the edge under the
+ * wheel's lowest point at depth delta, none deeper. Before, the panel's
+ * part inside had the vector area of a side face and the wheel was pushed
+ * sideways by its whole overlap (80 mm in the game, where ODE's own
+ * collider lifts it by its dip).
+ */
+START_TEST(test_panel_edge)
+{
+    test_rng rng = {0x9a7e1};
+    const double positions[] = {-0.5, 0, -0.3, 0.5, 0, -0.3, 0.5, 0, 0, -0.5, 0, 0};
+    const uint32_t triangles[] = {0, 1, 2, 0, 2, 3};
+    glcollide_mesh *panel = NULL;
+    ck_assert_int_eq(glcollide_mesh_create(positions, 4, triangles, 2, "panel", &panel),
+                     GLCOLLIDE_OK);
+    for (int trial = 0; trial < 60; trial++) {
+        double q[4], t[3];
+        test_rng_quaternion(&rng, q);
+        for (int k = 0; k < 3; k++)
+            t[k] = test_rng_uniform(&rng, -1, 1);
+        solid m = make_solid(panel, t, q);
+        double x = test_rng_uniform(&rng, -0.2, 0.2), across = test_rng_uniform(&rng, -0.05, 0.05);
+        double delta = exp(test_rng_uniform(&rng, log(1e-5), log(2e-2)));
+        double down[3], qx[4], qw[4], foot[3];
+        place(t, q, (double[3]){0, 0, -1}, 1, down);
+        place(t, q, (double[3]){x, 0, 0}, 0, foot);
+        axis_quat(0, pi / 2, qx); /* the wheel's axis along the panel's normal */
+        quat_mul(q, qx, qw);
+        glcollide_primitive wheel = {.kind = GLCOLLIDE_PRIMITIVE_CYLINDER, .size = {0.2, 0.2}};
+        place(t, q, (double[3]){x, across, 0.2 - delta}, 0, wheel.pose.translation);
+        memcpy(wheel.pose.rotation, qw, sizeof qw);
+        glcollide_primitive box = {.kind = GLCOLLIDE_PRIMITIVE_BOX, .size = {0.3, 0.2, 0.1}};
+        place(t, q, (double[3]){x, across, 0.05 - delta}, 0, box.pose.translation);
+        memcpy(box.pose.rotation, q, sizeof box.pose.rotation);
+        const glcollide_primitive *shapes[2] = {&wheel, &box};
+        for (int which = 0; which < 2; which++) {
+            glcollide_contact c[64];
+            size_t n = contacts_of(&m, shapes[which], c, 64);
+            char what[96];
+            snprintf(what, sizeof what, "%s, trial %d, delta %g", which ? "box" : "wheel", trial,
+                     delta);
+            ck_assert_msg(n >= 1, "%s: no contact", what);
+            require_normal(c, n, down, what);
+            double deepest = 0.0;
+            for (size_t i = 0; i < n; i++)
+                deepest = fmax(deepest, c[i].depth);
+            ck_assert_msg(fabs(deepest - delta) <= 1e-9, "%s: deepest %.12g", what, deepest);
+            if (which == 0)
+                ck_assert_msg(has_points(c, n, &foot, 1, 1e-6),
+                              "%s: not under the wheel's lowest point", what);
+        }
+        m.mesh = NULL; /* the panel serves every trial */
+        release(&m);
+    }
+    glcollide_mesh_destroy(&panel);
+}
+END_TEST
+
+/*
+ * How far a box mesh of half sizes h (frame t, q) must move along unit n to
+ * clear the cylinder: its points (a grid over the solid) inside the box
+ * moved back by the travel, bisected. A lower bound, within the grid's
+ * spacing of the truth.
+ */
+static double cylinder_clearance(const double h[3], const double t[3], const double q[4],
+                                 const glcollide_primitive *cyl, const double n[3])
+{
+    double pts[12 * 48 * 16][3], nb[3];
+    size_t count = 0;
+    glcollide_pose box = {{t[0], t[1], t[2]}, {q[0], q[1], q[2], q[3]}};
+    into(&box, n, 1, nb);
+    for (int i = 0; i < 12; i++)
+        for (int j = 0; j < 48; j++)
+            for (int k = 0; k < 16; k++) {
+                double r = cyl->size[0] * (i + 1) / 12.0, a = 2 * pi * j / 48.0;
+                double local[3] = {r * cos(a), r * sin(a), cyl->size[1] * (k / 15.0 - 0.5)}, w[3];
+                place(cyl->pose.translation, cyl->pose.rotation, local, 0, w);
+                into(&box, w, 0, pts[count++]);
+            }
+    double lo = 0.0, hi = 0.2;
+    for (int step = 0; step < 40; step++) {
+        double travel = 0.5 * (lo + hi);
+        int meets = 0;
+        for (size_t i = 0; i < count && !meets; i++) {
+            int in = 1;
+            for (int k = 0; k < 3; k++)
+                in &= fabs(pts[i][k] - travel * nb[k]) <= h[k];
+            meets = in;
+        }
+        if (meets)
+            lo = travel;
+        else
+            hi = travel;
+    }
+    return lo;
+}
+
+/*
+ * A wheel's cap pressed at a slant into a box's face near its bottom edge
+ * (in the game, a wheel wedged against a spike): the cap's part in the box
+ * is cut by the bottom face, and it is deepest along that cut, whose ends
+ * are where the rim crosses the bottom face; the rim's fixed samples there
+ * lie outside the box. The deepest contact must report at least 0.9 of
+ * how far the box must move along the normal to clear the wheel (found by
+ * sampling); before, it reported the shallower samples' depth (1.8 mm in
+ * the game where 12.5 mm were needed).
+ */
+START_TEST(test_cylinder_cap_in_wedge)
+{
+    test_rng rng = {0x3ed6e};
+    const double h[3] = {0.1, 0.1, 0.1};
+    glcollide_mesh *box_mesh = test_mesh_box(h, (int[3]){1, 1, 1});
+    for (int trial = 0; trial < 20; trial++) {
+        double q[4], t[3];
+        test_rng_quaternion(&rng, q);
+        for (int k = 0; k < 3; k++)
+            t[k] = test_rng_uniform(&rng, -1, 1);
+        solid m = make_solid(box_mesh, t, q);
+        double slant = test_rng_uniform(&rng, 15, 30) * pi / 180,
+               sunk = test_rng_uniform(&rng, 0.002, 0.006);
+        double up = test_rng_uniform(&rng, 0.005, 0.02), r = 0.04, length = 0.1;
+        /* in the box's frame: the axis u = (0, cos slant, sin slant) into the
+         * front face y = -0.1, the cap's centre sunk behind it */
+        double u[3] = {0, cos(slant), sin(slant)}, qx[4], cap[3] = {0, -0.1 + sunk, -0.1 + up};
+        axis_quat(0, slant - pi / 2, qx);
+        glcollide_primitive wheel = {.kind = GLCOLLIDE_PRIMITIVE_CYLINDER, .size = {r, length}};
+        double centre[3];
+        for (int k = 0; k < 3; k++)
+            centre[k] = cap[k] - 0.5 * length * u[k];
+        place(t, q, centre, 0, wheel.pose.translation);
+        quat_mul(q, qx, wheel.pose.rotation);
+        glcollide_contact c[64];
+        size_t n = contacts_of(&m, &wheel, c, 64);
+        char what[96];
+        snprintf(what, sizeof what, "trial %d, slant %.1f deg", trial, slant * 180 / pi);
+        ck_assert_msg(n >= 1, "%s: no contact", what);
+        double deepest = 0.0;
+        for (size_t i = 0; i < n; i++)
+            deepest = fmax(deepest, c[i].depth);
+        double needed = cylinder_clearance(h, t, q, &wheel, c[0].normal);
+        ck_assert_msg(deepest >= 0.9 * needed, "%s: deepest %.6f, the box must move %.6f", what,
+                      deepest, needed);
+        m.mesh = NULL;
+        release(&m);
+    }
+    glcollide_mesh_destroy(&box_mesh);
+}
+END_TEST
+
+/*
  * A finely tessellated box in a plane's half-space at random poses: the
  * normal is the plane's, the deepest contact the deepest vertex at its
  * exact depth, every contact a vertex at its own depth or a point of the
@@ -498,6 +696,9 @@ Suite *suite_contacts_primitive(void)
     tcase_add_test(tc, test_box_corner);
     tcase_add_test(tc, test_plane);
     tcase_add_test(tc, test_capsule_over_patch);
+    tcase_add_test(tc, test_cylinder_over_edge);
+    tcase_add_test(tc, test_panel_edge);
+    tcase_add_test(tc, test_cylinder_cap_in_wedge);
     suite_add_tcase(suite, tc);
     return suite;
 }
