@@ -297,7 +297,7 @@ static int primitive_pair_by_name(const char *name, primitive_pair *s)
     return 1;
 }
 
-static const char *device = "CPU";
+static const char *device = "cpu";
 
 static void print_row(int csv, const char *bench, const char *scene, const char *method,
                       double triangles, double *times, int n, double contacts, double candidates,

@@ -304,24 +304,24 @@ if command -v gnuplot >/dev/null 2>&1; then
             cols=3
             [ "$panels" -lt 3 ] && cols=$panels
             rows=$(((panels + cols - 1) / cols))
-            png=$plots/$slug-$axis.png
+            plot_file=$plots/$slug-$axis.svg
             {
-                echo "set terminal pngcairo size $((cols * 520)),$((rows * 380)) font 'sans,9' noenhanced"
-                echo "set output '$png'"
+                echo "set terminal svg size $((cols * 520)),$((rows * 380)) font 'sans,9' noenhanced"
+                echo "set output '$plot_file'"
                 echo "set logscale xy; set grid; set key below; set ylabel 'median ms'"
                 echo "set multiplot layout $rows,$cols title '$title: time against $(echo $axis | sed 's|size|objects or particles|') (log-log; legend: least-squares slope)'"
                 sed "s/_/-/g" "$work/panels-$axis"
                 echo "unset multiplot"
             } >"$work/plot.gp"
             if gnuplot "$work/plot.gp" 2>>"$work/gnuplot.err"; then
-                rel=${png#"$src"/tests/bench/}
+                rel=${plot_file#"$src"/tests/bench/}
                 what=objects
                 [ $axis = triangles ] && what=triangles
                 plots_md="$plots_md
 ![$title: time against $what]($rel)
 "
             else
-                echo "gnuplot failed for $png:" >&2
+                echo "gnuplot failed for $plot_file:" >&2
                 cat "$work/gnuplot.err" >&2
             fi
         done
