@@ -1148,6 +1148,25 @@ static double primitive_point_depth(const glcollide_primitive_scratch *s, const 
     return fmax(depth, 0.0);
 }
 
+/* A point of the primitive inside the mesh, into region g: its depth along
+ * n, and where it leaves the mesh (hit). A non-finite point is not added. */
+static int add_primitive_point(glcollide_primitive_scratch *s, size_t *count, region *g,
+                               const double q[3], uint32_t candidate_index, uint32_t label,
+                               double depth, const double n[3])
+{
+    size_t before = *count;
+    if (add_point(s, count, q, candidate_index, SOURCE_PRIMITIVE, label))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    if (*count == before)
+        return GLCOLLIDE_OK;
+    point *p = &s->points[before];
+    p->depth = depth;
+    for (int k = 0; k < 3; k++)
+        p->hit[k] = q[k] - depth * n[k];
+    g->point_count++;
+    return GLCOLLIDE_OK;
+}
+
 /*
  * The part of a cylinder's lowest line toward the mesh, (line[0], line[1],
  * t) for t in [-h, h], lying behind the face and over it (its foot along n
@@ -1240,13 +1259,9 @@ static int add_line_ends(glcollide_primitive_scratch *s, const frame *f, region 
             glcollide_vec3_sub(w, q, c->p);
             double depth =
                 fmax(glcollide_vec3_dot(c->normal, w) / glcollide_vec3_dot(c->normal, n), 0.0);
-            if (add_point(s, count, q, faces[e], SOURCE_PRIMITIVE, 66 + (label < 60 ? label : 60)))
+            if (add_primitive_point(s, count, g, q, faces[e], 66 + (label < 60 ? label : 60), depth,
+                                    n))
                 return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-            point *p = &s->points[*count - 1];
-            p->depth = depth;
-            for (int j = 0; j < 3; j++)
-                p->hit[j] = q[j] - depth * n[j];
-            g->point_count++;
         }
     }
     return GLCOLLIDE_OK;
@@ -1265,13 +1280,8 @@ static int add_primitive_points(glcollide_primitive_scratch *s, const frame *f, 
         double depth = primitive_point_depth(s, f, g, q[j], n, &hit);
         if (depth < 0.0)
             continue;
-        if (add_point(s, count, q[j], hit, SOURCE_PRIMITIVE, label[j]))
+        if (add_primitive_point(s, count, g, q[j], hit, label[j], depth, n))
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-        point *p = &s->points[*count - 1];
-        p->depth = depth;
-        for (int k = 0; k < 3; k++)
-            p->hit[k] = q[j][k] - depth * n[k];
-        g->point_count++;
     }
     return f->shape.kind == GLCOLLIDE_PRIMITIVE_CYLINDER ? add_line_ends(s, f, g, n, count)
                                                          : GLCOLLIDE_OK;
@@ -1437,6 +1447,14 @@ static int candidate_directions(const glcollide_primitive_scratch *s, const fram
  */
 enum { MAX_BORDER_EDGES = 16 };
 
+/* The exit along d of the point a + t e of an edge. */
+static double edge_exit(const primitive_shape *sh, const double a[3], const double e[3], double t,
+                        const double d[3])
+{
+    double x[3] = {a[0] + t * e[0], a[1] + t * e[1], a[2] + t * e[2]};
+    return primitive_exit(sh, x, d);
+}
+
 typedef struct border_edge {
     double across[3]; /* d */
     double deepest[3];
@@ -1473,21 +1491,28 @@ static int border_edges(glcollide_primitive_scratch *s, const frame *f, const re
                 continue;
             for (int q = 0; q < 3; q++)
                 d[q] /= len;
+            /* golden-section search: each step keeps one probe's exit */
             static const double golden = 0.6180339887498949;
-            double lo = t0, hi = t1, x[3], best_t = t0, best = -1.0;
-            for (int step = 0; step < 48; step++) {
-                double ts[2] = {hi - golden * (hi - lo), lo + golden * (hi - lo)}, w[2];
-                for (int side = 0; side < 2; side++) {
-                    for (int q = 0; q < 3; q++)
-                        x[q] = a[q] + ts[side] * e[q];
-                    w[side] = primitive_exit(sh, x, d);
+            double lo = t0, hi = t1, best_t = t0, best = -1.0;
+            double ts[2] = {hi - golden * (hi - lo), lo + golden * (hi - lo)};
+            double w[2] = {edge_exit(sh, a, e, ts[0], d), edge_exit(sh, a, e, ts[1], d)};
+            for (int step = 0;; step++) {
+                for (int side = 0; side < 2; side++)
                     if (w[side] > best)
                         best = w[side], best_t = ts[side];
-                }
-                if (w[0] < w[1])
+                if (step == 48)
+                    break;
+                if (w[0] < w[1]) { /* the maximum lies above ts[0] */
                     lo = ts[0];
-                else
+                    ts[0] = ts[1], w[0] = w[1];
+                    ts[1] = lo + golden * (hi - lo);
+                    w[1] = edge_exit(sh, a, e, ts[1], d);
+                } else {
                     hi = ts[1];
+                    ts[1] = ts[0], w[1] = w[0];
+                    ts[0] = hi - golden * (hi - lo);
+                    w[0] = edge_exit(sh, a, e, ts[0], d);
+                }
             }
             const double at[3] = {best_t, t0, t1};
             for (int q = 0; q < 3; q++)
@@ -1567,7 +1592,7 @@ static int clipped_normal(glcollide_primitive_scratch *s, const frame *f, region
         g->point_count = mesh_count;
         if (add_point(s, count, edges[across].deepest, edges[across].candidate, SOURCE_MESH, 32))
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-        g->point_count++;
+        g->point_count = (uint32_t)(*count - g->first_point);
         return GLCOLLIDE_OK;
     }
     if (memcmp(g->normal, cast, sizeof g->normal) != 0) { /* cast again along the normal */
