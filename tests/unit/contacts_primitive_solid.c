@@ -20,6 +20,14 @@ solid make_solid(glcollide_mesh *mesh, const double translation[3], const double
     return out;
 }
 
+solid random_solid(test_rng *rng, glcollide_mesh *mesh, double spread, double t[3], double q[4])
+{
+    test_rng_quaternion(rng, q);
+    for (int k = 0; k < 3; k++)
+        t[k] = test_rng_uniform(rng, -spread, spread);
+    return make_solid(mesh, t, q);
+}
+
 void release(solid *s)
 {
     glcollide_bvh_destroy(&s->bvh);

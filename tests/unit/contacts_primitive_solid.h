@@ -6,6 +6,8 @@
 #ifndef GLCOLLIDE_TEST_CONTACTS_PRIMITIVE_SOLID_H
 #define GLCOLLIDE_TEST_CONTACTS_PRIMITIVE_SOLID_H
 
+#include "helpers/tests.h"
+
 #include <glcollide/geometry.h>
 #include <glcollide/primitives.h>
 
@@ -22,6 +24,9 @@ typedef struct solid {
 
 /* Takes mesh (not NULL), builds its BVH, places it; closed. */
 solid make_solid(glcollide_mesh *mesh, const double translation[3], const double q[4]);
+/* make_solid at a random pose: a random rotation q, then a translation t
+ * with each coordinate uniform in [-spread, spread] (drawn in that order). */
+solid random_solid(test_rng *rng, glcollide_mesh *mesh, double spread, double t[3], double q[4]);
 /* Destroys the BVH and the mesh. */
 void release(solid *s);
 

@@ -55,10 +55,7 @@ typedef struct slab {
 static slab random_box(test_rng *rng, const double half[3], const int grid[3])
 {
     slab s;
-    test_rng_quaternion(rng, s.q);
-    for (int k = 0; k < 3; k++)
-        s.t[k] = test_rng_uniform(rng, -2, 2);
-    s.solid = make_solid(test_mesh_box(half, grid), s.t, s.q);
+    s.solid = random_solid(rng, test_mesh_box(half, grid), 2, s.t, s.q);
     place(s.t, s.q, (double[3]){0, 0, 1}, 1, s.up);
     return s;
 }
@@ -369,10 +366,7 @@ START_TEST(test_capsule_over_patch)
     glcollide_mesh *patch = test_mesh_box((double[3]){half, half, 0.01}, (int[3]){3, 3, 1});
     for (int trial = 0; trial < 50; trial++) {
         double q[4], t[3];
-        test_rng_quaternion(&rng, q);
-        for (int k = 0; k < 3; k++)
-            t[k] = test_rng_uniform(&rng, -1, 1);
-        solid m = make_solid(patch, t, q);
+        solid m = random_solid(&rng, patch, 1, t, q);
         double yaw = test_rng_uniform(&rng, -0.6, 0.6), y0 = test_rng_uniform(&rng, -0.01, 0.01);
         double delta = exp(test_rng_uniform(&rng, log(1e-6), log(1e-3)));
         /* the core along (sin yaw, cos yaw, 0) through (0, y0), above the top (z = 0.01) */
@@ -478,10 +472,7 @@ START_TEST(test_panel_edge)
                      GLCOLLIDE_OK);
     for (int trial = 0; trial < 60; trial++) {
         double q[4], t[3];
-        test_rng_quaternion(&rng, q);
-        for (int k = 0; k < 3; k++)
-            t[k] = test_rng_uniform(&rng, -1, 1);
-        solid m = make_solid(panel, t, q);
+        solid m = random_solid(&rng, panel, 1, t, q);
         double x = test_rng_uniform(&rng, -0.2, 0.2), across = test_rng_uniform(&rng, -0.05, 0.05);
         double delta = exp(test_rng_uniform(&rng, log(1e-5), log(2e-2)));
         double down[3], qx[4], qw[4], foot[3];
@@ -575,10 +566,7 @@ START_TEST(test_cylinder_cap_in_wedge)
     glcollide_mesh *box_mesh = test_mesh_box(h, (int[3]){1, 1, 1});
     for (int trial = 0; trial < 20; trial++) {
         double q[4], t[3];
-        test_rng_quaternion(&rng, q);
-        for (int k = 0; k < 3; k++)
-            t[k] = test_rng_uniform(&rng, -1, 1);
-        solid m = make_solid(box_mesh, t, q);
+        solid m = random_solid(&rng, box_mesh, 1, t, q);
         double slant = test_rng_uniform(&rng, 15, 30) * pi / 180,
                sunk = test_rng_uniform(&rng, 0.002, 0.006);
         double up = test_rng_uniform(&rng, 0.005, 0.02), r = 0.04, length = 0.1;

@@ -31,10 +31,7 @@ START_TEST(test_rays)
     const double h[3] = {0.1, 0.07, 0.05};
     for (int trial = 0; trial < 50; trial++) {
         double q[4], t[3];
-        test_rng_quaternion(&rng, q);
-        for (int k = 0; k < 3; k++)
-            t[k] = test_rng_uniform(&rng, -1, 1);
-        solid m = make_solid(test_mesh_box(h, (int[3]){2, 3, 2}), t, q);
+        solid m = random_solid(&rng, test_mesh_box(h, (int[3]){2, 3, 2}), 1, t, q);
         /* along the box's local x through a random inner point */
         double local[3] = {-0.5, test_rng_uniform(&rng, -0.06, 0.06),
                            test_rng_uniform(&rng, -0.04, 0.04)},

@@ -134,10 +134,7 @@ START_TEST(test_depth_bound)
     size_t checked = 0;
     for (int trial = 0; trial < 400; trial++) {
         double q[4], t[3];
-        test_rng_quaternion(&rng, q);
-        for (int k = 0; k < 3; k++)
-            t[k] = test_rng_uniform(&rng, -0.5, 0.5);
-        solid m = make_solid(mesh, t, q);
+        solid m = random_solid(&rng, mesh, 0.5, t, q);
         glcollide_primitive p = {.kind = (glcollide_primitive_kind)(1 + trial % 4)};
         for (int k = 0; k < 3; k++)
             p.size[k] = test_rng_uniform(&rng, 0.02, 0.12);
