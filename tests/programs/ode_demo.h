@@ -239,6 +239,35 @@ static inline void ode_demo_report_bodies(dBodyID *bodies, int count, int digits
     printf("settled min_z %.6f max_speed %.6f\n", min_z, max_speed);
 }
 
+/* The falling programs' bodies: ODE's box, sphere and capsule, and the two
+ * demo trimeshes (a cube and an icosahedron), each with its unit-density
+ * mass. */
+typedef enum {
+    ODE_DEMO_BOX,
+    ODE_DEMO_SPHERE,
+    ODE_DEMO_CAPSULE,
+    ODE_DEMO_CUBE_MESH,
+    ODE_DEMO_ICO_MESH
+} ode_demo_shape;
+
+static inline dGeomID ode_demo_create(dSpaceID space, ode_demo_shape shape, dTriMeshDataID cube,
+                                      dTriMeshDataID ico, dMass *mass)
+{
+    switch (shape) {
+    case ODE_DEMO_BOX: dMassSetBox(mass, 1, 0.4, 0.3, 0.2); return dCreateBox(space, 0.4, 0.3, 0.2);
+    case ODE_DEMO_SPHERE: dMassSetSphere(mass, 1, 0.2); return dCreateSphere(space, 0.2);
+    case ODE_DEMO_CAPSULE:
+        dMassSetCapsule(mass, 1, 3, 0.1, 0.3);
+        return dCreateCapsule(space, 0.1, 0.3);
+    case ODE_DEMO_CUBE_MESH:
+        dMassSetBox(mass, 1, 0.5, 0.5, 0.5);
+        return dCreateTriMesh(space, cube, NULL, NULL, NULL);
+    case ODE_DEMO_ICO_MESH: break;
+    }
+    dMassSetSphere(mass, 1, 0.3);
+    return dCreateTriMesh(space, ico, NULL, NULL, NULL);
+}
+
 /* A small deterministic generator (the programs must not depend on libc's rand). */
 static inline double ode_demo_random(unsigned *state)
 {

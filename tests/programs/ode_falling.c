@@ -121,29 +121,9 @@ int main(int argc, char **argv)
         double x = ode_demo_random(&state) * 2.0 - 1.0;
         double y = ode_demo_random(&state) * 2.0 - 1.0;
         dMass mass;
-        dGeomID g;
-        switch (i % 5) {
-        case 0:
-            g = dCreateBox(space, 0.4, 0.3, 0.2);
-            dMassSetBox(&mass, 1, 0.4, 0.3, 0.2);
-            break;
-        case 1:
-            g = dCreateSphere(space, 0.2);
-            dMassSetSphere(&mass, 1, 0.2);
-            break;
-        case 2:
-            g = dCreateCapsule(space, 0.1, 0.3);
-            dMassSetCapsule(&mass, 1, 3, 0.1, 0.3);
-            break;
-        case 3:
-            g = dCreateTriMesh(space, cube, NULL, NULL, NULL);
-            dMassSetBox(&mass, 1, 0.5, 0.5, 0.5);
-            break;
-        default:
-            g = dCreateTriMesh(space, ico, NULL, NULL, NULL);
-            dMassSetSphere(&mass, 1, 0.3);
-            break;
-        }
+        static const ode_demo_shape shapes[5] = {ODE_DEMO_BOX, ODE_DEMO_SPHERE, ODE_DEMO_CAPSULE,
+                                                 ODE_DEMO_CUBE_MESH, ODE_DEMO_ICO_MESH};
+        dGeomID g = ode_demo_create(space, shapes[i % 5], cube, ico, &mass);
         bodies[i] = ode_demo_body(world, g, &mass, x, y, 0.5 + 0.25 * i, 0.3 * i);
     }
     ode_demo_run(world, space, contact_group, steps, 0.01, near_callback, NULL);

@@ -87,33 +87,10 @@ static void run_world(world_run *run)
         bodies[i] = dBodyCreate(run->world);
         dBodySetPosition(bodies[i], trimesh ? x - 1.5 : x + 1.0, y, 0.5 + 0.2 * i);
         dMass mass;
-        dGeomID g;
-        switch (i % 6) {
-        case 0:
-            g = dCreateTriMesh(space, cube, NULL, NULL, NULL);
-            dMassSetBox(&mass, 1, 0.5, 0.5, 0.5);
-            break;
-        case 1:
-            g = dCreateBox(space, 0.4, 0.3, 0.2);
-            dMassSetBox(&mass, 1, 0.4, 0.3, 0.2);
-            break;
-        case 2:
-            g = dCreateTriMesh(space, ico, NULL, NULL, NULL);
-            dMassSetSphere(&mass, 1, 0.3);
-            break;
-        case 3:
-            g = dCreateSphere(space, 0.2);
-            dMassSetSphere(&mass, 1, 0.2);
-            break;
-        case 4:
-            g = dCreateTriMesh(space, cube, NULL, NULL, NULL);
-            dMassSetBox(&mass, 1, 0.5, 0.5, 0.5);
-            break;
-        default:
-            g = dCreateCapsule(space, 0.1, 0.3);
-            dMassSetCapsule(&mass, 1, 3, 0.1, 0.3);
-            break;
-        }
+        static const ode_demo_shape shapes[6] = {ODE_DEMO_CUBE_MESH, ODE_DEMO_BOX,
+                                                 ODE_DEMO_ICO_MESH,  ODE_DEMO_SPHERE,
+                                                 ODE_DEMO_CUBE_MESH, ODE_DEMO_CAPSULE};
+        dGeomID g = ode_demo_create(space, shapes[i % 6], cube, ico, &mass);
         set_bits(g, trimesh ? TRIMESH_BITS : PRIMITIVE_BITS);
         dBodySetMass(bodies[i], &mass);
         dGeomSetBody(g, bodies[i]);
