@@ -265,14 +265,8 @@ static void cylinder_on_side(scene_desc *d)
  * A car modeled on a racing game's (one whose track is trimeshes, its
  * car ODE's boxes and cylinders): a chassis plate 1.5 x 0.68 x
  * 0.05 m of 4 kg on four wheels (cylinders of radius 0.2 m, 0.2 m wide,
- * 0.2 kg) 1.2 m apart along x and 0.9 m across, the rear wheels driven.
- * Its track: a road (its top z = 0, x from -3 to 3, 2 m wide), a ramp up
- * to a plateau 0.3 m high (x 2 to 4), the plateau (x 4 to 6), then a pit
- * crossed only by a beam 0.5 m wide at the road's height (x 6 to 10),
- * narrower than the gap between the wheels: the car leaves the plateau's
- * edge at about 8 m/s, its chassis lands on the beam nose first and stays
- * there, straddling it, its wheels hanging in the pit, as the game's car
- * does on its first obstacle.
+ * 0.2 kg) 1.2 m apart along x and 0.9 m across, the rear wheels driven,
+ * starting on the road at x = -1.5.
  */
 static void add_car(scene_desc *d)
 {
@@ -296,6 +290,15 @@ static void add_car(scene_desc *d)
     d->vehicle.suspension_cfm = 0.06;
 }
 
+/*
+ * The car's track (car-pit): a road (its top z = 0, x from -3 to 3, 2 m
+ * wide), a ramp up to a plateau 0.3 m high (x 2 to 4), the plateau (x 4 to
+ * 6), then a pit crossed only by a beam 0.5 m wide at the road's height (x
+ * 6 to 10), narrower than the gap between the wheels: the car leaves the
+ * plateau's edge at about 8 m/s, its chassis lands on the beam nose first
+ * and stays there, straddling it, its wheels hanging in the pit, as the
+ * game's car does on its first obstacle.
+ */
 static void car_on_track(scene_desc *d)
 {
     add(d, SCENE_BOX, (double[4]){6, 2, 0.1}, MESH_ROAD, 0, 0, -0.05, 1);
