@@ -47,7 +47,7 @@ int plugin_pair_read(plugin_thread *t, int kind, dGeomID g1, dGeomID g2, plugin_
         return 0;
     /* This step's GPU candidates, kept by the lower geom first: only while
      * both geoms have the captures and transforms they were culled with. */
-    int swapped = g1 > g2;
+    int swapped = plugin_step_swapped(g1, g2);
     const plugin_step_pair *p = plugin_step_find(&t->step, swapped ? g2 : g1, swapped ? g1 : g2);
     if (p && p->generation_a == (swapped ? pair->generation2 : pair->generation1) &&
         p->generation_b == (swapped ? pair->generation1 : pair->generation2) &&
@@ -135,8 +135,7 @@ int plugin_pair_collide(int kind, dGeomID g1, dGeomID g2, int flags, dContactGeo
     const plugin_answer *answer = plugin_ahead_find(t, &pair);
     if (answer) {
         count = answer->count < max_contacts ? answer->count : max_contacts;
-        if (plugin_reserve((void **)&s->contacts, &s->contact_capacity, count,
-                           sizeof *s->contacts))
+        if (plugin_reserve((void **)&s->contacts, &s->contact_capacity, count, sizeof *s->contacts))
             return 0;
         memcpy(s->contacts, plugin_answer_contacts(t, answer), count * sizeof *s->contacts);
         plugin_count(&plugin.counters.ahead_served, 1);

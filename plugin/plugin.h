@@ -141,6 +141,14 @@ typedef struct plugin_step_cache {
     plugin_pair_table table; /* (a, b) -> pairs */
 } plugin_step_cache;
 
+/* The order the step cache keeps a pair of geoms in: the lower address
+ * first. 1 when (g1, g2) is the other way round: the one place that says
+ * which geom of a pair comes first. */
+static inline int plugin_step_swapped(dGeomID g1, dGeomID g2)
+{
+    return (uintptr_t)g2 < (uintptr_t)g1;
+}
+
 /* The step pair of geoms (a, b), a < b, or NULL: constant time. */
 const plugin_step_pair *plugin_step_find(const plugin_step_cache *cache, dGeomID a, dGeomID b);
 
@@ -154,6 +162,13 @@ typedef struct plugin_geom_info {
 
 /* One call of glcollide_ode_space_collide at one nesting depth (a near
  * callback may collide a nested space with it again). */
+/* A trimesh pair of a space as the culling world's objects: (lower,
+ * higher) object, and the pair's index in the space's pairs. */
+typedef struct plugin_cull_pair {
+    glcollide_index_pair objects;
+    size_t k;
+} plugin_cull_pair;
+
 typedef struct plugin_space_buffers {
     dGeomID *geoms;
     size_t geom_count, geom_capacity;
@@ -161,8 +176,21 @@ typedef struct plugin_space_buffers {
     size_t info_capacity;
     glcollide_aabb *boxes;
     size_t box_capacity;
+    /* Per listed geom, read once per step: its capture (trimeshes; NULL for
+     * the others, or none), and for the culling world's objects, its
+     * transform (position + quaternion) when culled. */
+    const plugin_mesh **meshes;
+    size_t mesh_capacity;
+    dReal (*transforms)[7];
+    size_t transform_capacity;
     int32_t *scene_object; /* geom -> object of the culling scene, -1 if none */
     size_t scene_object_capacity;
+    /* The trimesh pairs handed to the culling, sorted by objects, and
+     * those objects alone: the query's pairs. */
+    plugin_cull_pair *cull_pairs;
+    size_t cull_pair_capacity;
+    glcollide_index_pair *cull_objects;
+    size_t cull_object_capacity;
     unsigned char *keep; /* pair -> reported to the callback */
     size_t keep_capacity;
     glcollide_pair_list pairs;
@@ -216,9 +244,9 @@ void plugin_scratch_free(plugin_scratch *scratch);
 enum { PLUGIN_PAIR_TRIMESH = 1, PLUGIN_PAIR_PRIMITIVE = 2 };
 typedef struct plugin_pair {
     int kind;
-    dGeomID g1, g2;                   /* the collider's arguments (the trimesh first) */
-    const plugin_mesh *m1, *m2;       /* captures (m2: NULL for a primitive) */
-    uint64_t generation1, generation2; /* theirs (0 for none) */
+    dGeomID g1, g2;                     /* the collider's arguments (the trimesh first) */
+    const plugin_mesh *m1, *m2;         /* captures (m2: NULL for a primitive) */
+    uint64_t generation1, generation2;  /* theirs (0 for none) */
     dReal transform1[7], transform2[7]; /* position + quaternion (a primitive's: 0) */
     glcollide_pose pose1, pose2;
     glcollide_primitive primitive; /* PRIMITIVE: g2 as glcollide's, pose included */
@@ -282,8 +310,8 @@ typedef struct plugin_thread {
     size_t cull_mesh_capacity;
     glcollide_query_result cull_result;    /* kept: its arrays are reused */
     glcollide_query_result stencil_result; /* this step's interfering objects */
-    plugin_scratch scratch; /* the colliders' own, for calls on this thread */
-    plugin_ahead ahead;     /* this step's contacts computed ahead */
+    plugin_scratch scratch;                /* the colliders' own, for calls on this thread */
+    plugin_ahead ahead;                    /* this step's contacts computed ahead */
 } plugin_thread;
 
 /* ------------------------------------------------------------- state.c */
@@ -408,8 +436,7 @@ void plugin_ahead_free(plugin_ahead *ahead);
 /* The trimesh-trimesh collider (dColliderFn). */
 int plugin_trimesh_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip);
 /* Its contacts of a read pair, ranked (plugin_pair_contacts' contract). */
-int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t max,
-                            size_t *count);
+int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t max, size_t *count);
 
 /* ------------------------------------------------------------- primitive.c */
 

@@ -38,7 +38,7 @@ static void note_info(plugin_space_buffers *buffers, size_t i)
 /* Box of a geom: ODE's; for trimeshes, grown to cover the captured vertices
  * too, since ODE's goes stale when vertices change (ODE's own trimesh box, from
  * the rotated box of the mesh, is otherwise the larger: the pairs stay ODE's). */
-static void geom_box(plugin_thread *t, dGeomID g, int trimesh, glcollide_aabb *box)
+static void geom_box(dGeomID g, const plugin_mesh *captured, glcollide_aabb *box)
 {
     dReal aabb[6];
     dGeomGetAABB(g, aabb);
@@ -46,7 +46,6 @@ static void geom_box(plugin_thread *t, dGeomID g, int trimesh, glcollide_aabb *b
         box->min[k] = (double)aabb[2 * k];
         box->max[k] = (double)aabb[2 * k + 1];
     }
-    const plugin_mesh *captured = trimesh ? plugin_geom_mesh(t, g) : NULL;
     if (!captured || !captured->mesh->triangle_count)
         return;
     /* The box of the captured mesh's box, rotated: no per-vertex work for
@@ -147,39 +146,41 @@ static int kept_trimesh_pair(const plugin_space_buffers *buffers, size_t k)
  * pair group (none: count 0) for this step's dCollide calls, with what the
  * stencil pass said of the pair (stencil: it ran; interfering: flagged).
  * Returns 0 when the pair is left for dCollide to find its own candidates
- * (out of memory, no capture). */
+ * (out of memory). */
 static int keep_candidates(plugin_thread *t, const plugin_space_buffers *buffers, size_t k,
                            const glcollide_triangle_pair *group, size_t count, int stencil,
                            int interfering)
 {
     plugin_step_cache *cache = &t->step;
-    dGeomID ga = buffers->geoms[buffers->pairs.pairs[k].a];
-    dGeomID gb = buffers->geoms[buffers->pairs.pairs[k].b];
-    const plugin_mesh *ma = plugin_geom_mesh(t, ga), *mb = plugin_geom_mesh(t, gb);
-    if (!ma || !mb ||
-        plugin_reserve((void **)&cache->candidates, &cache->candidate_capacity,
+    if (plugin_reserve((void **)&cache->candidates, &cache->candidate_capacity,
                        cache->candidate_count + count, sizeof *cache->candidates) ||
         plugin_reserve((void **)&cache->pairs, &cache->pair_capacity, cache->pair_count + 1,
                        sizeof *cache->pairs))
         return 0;
-    /* the group's object_a is geom a (objects follow the geoms' order);
-     * stored as (lower geom, higher geom) */
-    int swapped = gb < ga;
+    /* geoms (first, second) in the cache's order; the group's triangle_a
+     * is the lower object's */
+    uint32_t i = buffers->pairs.pairs[k].a, j = buffers->pairs.pairs[k].b;
+    if (plugin_step_swapped(buffers->geoms[i], buffers->geoms[j])) {
+        uint32_t swap = i;
+        i = j;
+        j = swap;
+    }
+    int first_lower = buffers->scene_object[i] < buffers->scene_object[j];
     glcollide_index_pair *out = cache->candidates + cache->candidate_count;
     for (size_t c = 0; c < count; c++)
-        out[c] = swapped ? (glcollide_index_pair){group[c].triangle_b, group[c].triangle_a}
-                         : (glcollide_index_pair){group[c].triangle_a, group[c].triangle_b};
+        out[c] = first_lower ? (glcollide_index_pair){group[c].triangle_a, group[c].triangle_b}
+                             : (glcollide_index_pair){group[c].triangle_b, group[c].triangle_a};
     plugin_step_pair *p = &cache->pairs[cache->pair_count];
-    *p = (plugin_step_pair){.a = swapped ? gb : ga,
-                            .b = swapped ? ga : gb,
+    *p = (plugin_step_pair){.a = buffers->geoms[i],
+                            .b = buffers->geoms[j],
                             .first = cache->candidate_count,
                             .count = count,
-                            .generation_a = swapped ? mb->generation : ma->generation,
-                            .generation_b = swapped ? ma->generation : mb->generation,
+                            .generation_a = buffers->meshes[i]->generation,
+                            .generation_b = buffers->meshes[j]->generation,
                             .stencil = stencil,
                             .interfering = interfering};
-    plugin_geom_transform(p->a, p->transform_a);
-    plugin_geom_transform(p->b, p->transform_b);
+    memcpy(p->transform_a, buffers->transforms[i], sizeof p->transform_a);
+    memcpy(p->transform_b, buffers->transforms[j], sizeof p->transform_b);
     cache->pair_count++;
     if (plugin_pair_table_add(&cache->table, p->a, p->b, (uint32_t)(cache->pair_count - 1),
                               step_pair_key, cache) != GLCOLLIDE_OK) {
@@ -193,15 +194,13 @@ static int keep_candidates(plugin_thread *t, const plugin_space_buffers *buffers
 /* Can one solid of pair k lie inside the other, by the exact test's own
  * filter (plugin_may_contain)? Such a pair is never culled: it has no
  * triangle pair to find, yet its dCollide pushes the inner one out. */
-static int may_contain_pair(plugin_thread *t, const plugin_space_buffers *buffers, size_t k)
+static int may_contain_pair(const plugin_space_buffers *buffers, size_t k)
 {
-    dGeomID ga = buffers->geoms[buffers->pairs.pairs[k].a];
-    dGeomID gb = buffers->geoms[buffers->pairs.pairs[k].b];
-    const plugin_mesh *ma = plugin_geom_mesh(t, ga), *mb = plugin_geom_mesh(t, gb);
-    if (!ma || !mb)
-        return 1;
-    glcollide_pose oa = plugin_geom_pose(ga), ob = plugin_geom_pose(gb);
-    return plugin_may_contain(ma, &oa, mb, &ob) || plugin_may_contain(mb, &ob, ma, &oa);
+    uint32_t i = buffers->pairs.pairs[k].a, j = buffers->pairs.pairs[k].b;
+    const plugin_mesh *mi = buffers->meshes[i], *mj = buffers->meshes[j];
+    glcollide_pose oi = plugin_transform_pose(buffers->transforms[i]),
+                   oj = plugin_transform_pose(buffers->transforms[j]);
+    return plugin_may_contain(mi, &oi, mj, &oj) || plugin_may_contain(mj, &oj, mi, &oi);
 }
 
 /* A GPU query's work into the plugin's counters. */
@@ -221,16 +220,16 @@ static void count_gpu_work(const glcollide_query_stats *stats)
  * step). Returns 1 when the pass ran (t->stencil_result holds its pairs).
  */
 static int stencil_flags(plugin_thread *t, const plugin_space_buffers *buffers,
-                         glcollide_context *context)
+                         glcollide_context *context, const glcollide_query_options *far)
 {
     int resolution = atomic_load_explicit(&plugin.stencil_resolution, memory_order_relaxed);
     if (resolution <= 0)
         return 0;
     for (size_t i = 0; i < buffers->geom_count; i++)
-        if (buffers->scene_object[i] >= 0 && !plugin_geom_mesh(t, buffers->geoms[i])->closed)
+        if (buffers->scene_object[i] >= 0 && !buffers->meshes[i]->closed)
             return 0;
     unsigned long long start = plugin_now_ns();
-    glcollide_query_options options = glcollide_query_default_options();
+    glcollide_query_options options = *far;
     options.method = GLCOLLIDE_METHOD_STENCIL;
     options.level = GLCOLLIDE_LEVEL_OBJECTS;
     options.resolution = resolution;
@@ -241,16 +240,6 @@ static int stencil_flags(plugin_thread *t, const plugin_space_buffers *buffers,
     plugin_count(&plugin.counters.stencil_passes, 1);
     plugin_count(&plugin.counters.stencil_ns, plugin_now_ns() - start);
     return 1;
-}
-
-/* Is key among the first count sorted pairs, walking on from *at (keys
- * come in order)? */
-static int sorted_find(const glcollide_index_pair *pairs, size_t count, size_t *at,
-                       const glcollide_index_pair *key)
-{
-    while (*at < count && glcollide_index_pair_compare(&pairs[*at], key) < 0)
-        ++*at;
-    return *at < count && glcollide_index_pair_compare(&pairs[*at], key) == 0;
 }
 
 /* World mesh of capture m: registered once per world, with its BVH. A
@@ -316,9 +305,10 @@ static long wanted_objects(plugin_thread *t, plugin_space_buffers *buffers)
     for (size_t k = 0; k < pairs->count; k++)
         if (kept_trimesh_pair(buffers, k))
             buffers->scene_object[pairs->pairs[k].a] = buffers->scene_object[pairs->pairs[k].b] = 0;
-    /* captures first: a capture may change the registry */
+    /* the captures (made when the geoms were described) first: a capture
+     * may change the registry */
     for (size_t i = 0; i < buffers->geom_count; i++)
-        if (buffers->scene_object[i] == 0 && !plugin_geom_mesh(t, buffers->geoms[i]))
+        if (buffers->scene_object[i] == 0 && !buffers->meshes[i])
             return -1;
     unsigned long long version = atomic_load(&plugin.capture_epoch);
     if (!t->cull_world || t->cull_version != version) {
@@ -333,7 +323,7 @@ static long wanted_objects(plugin_thread *t, plugin_space_buffers *buffers)
     for (size_t i = 0; i < buffers->geom_count; i++) {
         if (buffers->scene_object[i] != 0)
             continue;
-        uint32_t m = world_mesh(t, plugin_geom_mesh(t, buffers->geoms[i]));
+        uint32_t m = world_mesh(t, buffers->meshes[i]);
         if (m == UINT32_MAX || plugin_reserve((void **)&t->cull_meshes, &t->cull_mesh_capacity,
                                               (size_t)count + 1, sizeof *t->cull_meshes))
             return -1;
@@ -343,12 +333,15 @@ static long wanted_objects(plugin_thread *t, plugin_space_buffers *buffers)
     return count;
 }
 
-/* Poses the world's objects as the wanted geoms stand: moved where the
- * objects are those of the last step (same number, same meshes), else
- * listed again. */
-static int pose_world(plugin_thread *t, const plugin_space_buffers *buffers, size_t count)
+/* Poses the world's objects as the wanted geoms stand (their transforms
+ * read here, once per step): moved where the objects are those of the last
+ * step (same number, same meshes), else listed again. */
+static int pose_world(plugin_thread *t, plugin_space_buffers *buffers, size_t count)
 {
     glcollide_world *world = t->cull_world;
+    if (plugin_reserve((void **)&buffers->transforms, &buffers->transform_capacity,
+                       buffers->geom_count, sizeof *buffers->transforms))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     int same = glcollide_world_object_count(world) == count;
     for (size_t o = 0; o < count && same; o++)
         same = glcollide_world_object(world, (uint32_t)o)->mesh == t->cull_meshes[o];
@@ -358,7 +351,8 @@ static int pose_world(plugin_thread *t, const plugin_space_buffers *buffers, siz
         int32_t o = buffers->scene_object[i];
         if (o < 0)
             continue;
-        glcollide_pose pose = plugin_geom_pose(buffers->geoms[i]);
+        plugin_geom_transform(buffers->geoms[i], buffers->transforms[i]);
+        glcollide_pose pose = plugin_transform_pose(buffers->transforms[i]);
         int status =
             same ? glcollide_world_set_pose(world, (uint32_t)o, pose.translation, pose.rotation)
                  : glcollide_world_add_object(world, t->cull_meshes[o], pose.translation,
@@ -369,31 +363,81 @@ static int pose_world(plugin_thread *t, const plugin_space_buffers *buffers, siz
     return GLCOLLIDE_OK;
 }
 
+static int compare_cull_pairs(const void *x, const void *y)
+{
+    return glcollide_index_pair_compare(&((const plugin_cull_pair *)x)->objects,
+                                        &((const plugin_cull_pair *)y)->objects);
+}
+
+/* The kept trimesh pairs as object pairs, sorted (the order a world query
+ * takes them in), into buffers->cull_pairs and cull_objects; how many, or
+ * -1 when out of memory. A space's pairs come sorted already (its objects
+ * follow its list); dSpaceCollide2's come by the iterated geom. */
+static long cull_pairs(plugin_space_buffers *buffers)
+{
+    const glcollide_pair_list *pairs = &buffers->pairs;
+    size_t n = 0;
+    int sorted = 1;
+    for (size_t k = 0; k < pairs->count; k++) {
+        if (!kept_trimesh_pair(buffers, k))
+            continue;
+        if (plugin_reserve((void **)&buffers->cull_pairs, &buffers->cull_pair_capacity, n + 1,
+                           sizeof *buffers->cull_pairs))
+            return -1;
+        uint32_t a = (uint32_t)buffers->scene_object[pairs->pairs[k].a],
+                 b = (uint32_t)buffers->scene_object[pairs->pairs[k].b];
+        plugin_cull_pair *p = &buffers->cull_pairs[n];
+        *p = (plugin_cull_pair){{a < b ? a : b, a < b ? b : a}, k};
+        sorted &= !n || glcollide_index_pair_compare(&p[-1].objects, &p->objects) < 0;
+        n++;
+    }
+    if (!sorted)
+        qsort(buffers->cull_pairs, n, sizeof *buffers->cull_pairs, compare_cull_pairs);
+    if (plugin_reserve((void **)&buffers->cull_objects, &buffers->cull_object_capacity, n,
+                       sizeof *buffers->cull_objects))
+        return -1;
+    for (size_t c = 0; c < n; c++)
+        buffers->cull_objects[c] = buffers->cull_pairs[c].objects;
+    return (long)n;
+}
+
+/* Is given (a pair the query was given) the next of a result's pairs,
+ * *at? They come in the order given, some left out: stepped on when so. */
+static int next_found(const glcollide_query_result *result, size_t *at,
+                      const glcollide_index_pair *given)
+{
+    if (*at >= result->pair_count || result->pairs[*at].a != given->a ||
+        result->pairs[*at].b != given->b)
+        return 0;
+    ++*at;
+    return 1;
+}
+
 /*
  * FAR over the trimeshes of the pairs in keep (those still marked), on the
  * thread's persistent world: meshes registered (and uploaded) once, the
- * geoms posed, one GPU query for all of them. The world's pairs come sorted
- * as the space's pairs are (its objects follow the space's order), so one
- * walk over both finds each pair's group of candidates. Pairs without
- * candidate triangle pairs are unmarked; the others' candidates are kept
- * for the step.
+ * geoms posed, one GPU query for all of them, on the space's own pairs (not
+ * swept again). Pairs without candidate triangle pairs are unmarked; the
+ * others' candidates are kept for the step.
  */
 static void cull_trimesh_pairs(plugin_thread *t, plugin_space_buffers *buffers)
 {
-    const glcollide_pair_list *pairs = &buffers->pairs;
     unsigned long long start = plugin_now_ns();
     long count = wanted_objects(t, buffers);
-    if (count < 0 || pose_world(t, buffers, (size_t)count) != GLCOLLIDE_OK)
+    long given = count < 0 ? -1 : cull_pairs(buffers);
+    if (given < 0 || pose_world(t, buffers, (size_t)count) != GLCOLLIDE_OK)
         return; /* logged; every pair goes to the callback */
     glcollide_query_options options = glcollide_query_default_options();
     options.method = GLCOLLIDE_METHOD_FAR;
     options.level = GLCOLLIDE_LEVEL_TRIANGLES;
+    options.pairs = buffers->cull_objects;
+    options.pair_count = (size_t)given;
     glcollide_context *context = plugin_gpu_begin();
     if (!context)
         return; /* the CPU path serves */
     glcollide_query_result *result = &t->cull_result;
     int status = glcollide_world_query(t->cull_world, context, &options, result);
-    int stencil = status == GLCOLLIDE_OK && stencil_flags(t, buffers, context);
+    int stencil = status == GLCOLLIDE_OK && stencil_flags(t, buffers, context, &options);
     plugin_gpu_end(context);
     if (status != GLCOLLIDE_OK)
         return;
@@ -401,25 +445,22 @@ static void cull_trimesh_pairs(plugin_thread *t, plugin_space_buffers *buffers)
     plugin_count(&c->gpu_queries, 1);
     count_gpu_work(&result->stats);
     size_t g = 0, f = 0;
-    for (size_t k = 0; k < pairs->count; k++) {
-        if (!kept_trimesh_pair(buffers, k))
-            continue;
-        glcollide_index_pair key = {(uint32_t)buffers->scene_object[pairs->pairs[k].a],
-                                     (uint32_t)buffers->scene_object[pairs->pairs[k].b]};
-        int found = sorted_find(result->pairs, result->pair_count, &g, &key);
-        size_t first = found ? result->pair_first[g] : 0;
-        size_t group = found ? result->pair_first[g + 1] - first : 0;
-        int flagged =
-            stencil && sorted_find(t->stencil_result.pairs, t->stencil_result.pair_count, &f, &key);
+    for (size_t p = 0; p < (size_t)given; p++) {
+        const plugin_cull_pair *pair = &buffers->cull_pairs[p];
+        int found = next_found(result, &g, &pair->objects);
+        size_t first = found ? result->pair_first[g - 1] : 0;
+        size_t group = found ? result->pair_first[g] - first : 0;
+        int flagged = stencil && next_found(&t->stencil_result, &f, &pair->objects);
         /* No triangle pair, not flagged, no containment possible: apart. */
-        if (group == 0 && !flagged && !may_contain_pair(t, buffers, k)) {
-            buffers->keep[k] = 0;
+        if (group == 0 && !flagged && !may_contain_pair(buffers, pair->k)) {
+            buffers->keep[pair->k] = 0;
             plugin_count(&c->culled_pairs, 1);
             if (stencil)
                 plugin_stencil_agreement(0, 0);
             continue;
         }
-        keep_candidates(t, buffers, k, result->triangle_pairs + first, group, stencil, flagged);
+        keep_candidates(t, buffers, pair->k, result->triangle_pairs + first, group, stencil,
+                        flagged);
     }
     plugin_count(&c->cull_ns, plugin_now_ns() - start);
 }
@@ -472,6 +513,8 @@ static int describe_geoms(plugin_thread *t, plugin_space_buffers *buffers)
     size_t count = buffers->geom_count;
     if (plugin_reserve((void **)&buffers->boxes, &buffers->box_capacity, count,
                        sizeof *buffers->boxes) ||
+        plugin_reserve((void **)&buffers->meshes, &buffers->mesh_capacity, count,
+                       sizeof *buffers->meshes) ||
         plugin_reserve((void **)&buffers->info, &buffers->info_capacity, count,
                        sizeof *buffers->info) ||
         plugin_reserve((void **)&buffers->scene_object, &buffers->scene_object_capacity, count,
@@ -480,7 +523,9 @@ static int describe_geoms(plugin_thread *t, plugin_space_buffers *buffers)
     for (size_t i = 0; i < count; i++) {
         buffers->scene_object[i] = -1;
         note_info(buffers, i);
-        geom_box(t, buffers->geoms[i], buffers->info[i].trimesh, &buffers->boxes[i]);
+        buffers->meshes[i] =
+            buffers->info[i].trimesh ? plugin_geom_mesh(t, buffers->geoms[i]) : NULL;
+        geom_box(buffers->geoms[i], buffers->meshes[i], &buffers->boxes[i]);
     }
     return GLCOLLIDE_OK;
 }
@@ -561,8 +606,7 @@ static void space_collide(plugin_thread *t, plugin_space_buffers *buffers, dSpac
  * own: its aabb_test is ODE's to call).
  */
 static int space_collide2(plugin_thread *t, plugin_space_buffers *buffers, dSpaceID collided,
-                          dGeomID iterated, int iterated_first, void *data,
-                          dNearCallback *callback)
+                          dGeomID iterated, int iterated_first, void *data, dNearCallback *callback)
 {
     if (list_geoms(t, buffers, collided) != GLCOLLIDE_OK)
         return 0;
@@ -594,8 +638,8 @@ static int space_collide2(plugin_thread *t, plugin_space_buffers *buffers, dSpac
     glcollide_pair_list_sort_unique(pairs);
     for (size_t k = 0; k < pairs->count; k++) {
         uint32_t i = pairs->pairs[k].b, j = (uint32_t)first + pairs->pairs[k].a;
-        pairs->pairs[k] = iterated_first ? (glcollide_index_pair){j, i}
-                                         : (glcollide_index_pair){i, j};
+        pairs->pairs[k] =
+            iterated_first ? (glcollide_index_pair){j, i} : (glcollide_index_pair){i, j};
     }
     hand_over(t, buffers, data, callback);
     return 1;

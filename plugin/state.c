@@ -159,7 +159,11 @@ void plugin_space_buffers_free(plugin_space_buffers *buffers)
     free(buffers->geoms);
     free(buffers->info);
     free(buffers->boxes);
+    free(buffers->meshes);
+    free(buffers->transforms);
     free(buffers->scene_object);
+    free(buffers->cull_pairs);
+    free(buffers->cull_objects);
     free(buffers->keep);
     glcollide_pair_list_clear(&buffers->pairs);
     glcollide_scratch_destroy(&buffers->sap);

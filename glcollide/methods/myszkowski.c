@@ -68,9 +68,9 @@
  * list node (262,144 at first, grown as needed).
  */
 #include "gpu/gl_internal.h"
+#include "gpu/shaders.h"
 #include "methods/myszkowski_rays.h"
 #include "methods/query.h"
-#include "gpu/shaders.h"
 
 #include <glcollide/myszkowski.h>
 
@@ -1356,7 +1356,8 @@ int glcollide_query_convex(glcollide_world *persistent, glcollide_context *conte
     if ((status = glcollide_world_space_get(persistent, &world)) != GLCOLLIDE_OK)
         return status;
     glcollide_pair_list candidates = {0};
-    status = glcollide_sap_pairs_ws(world->bounds, world->object_count, 0, &candidates, NULL);
+    status = glcollide_query_box_pairs(options, world->bounds, world->object_count, 0, &candidates,
+                                       NULL);
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = candidates.count;

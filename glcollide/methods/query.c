@@ -50,16 +50,14 @@ static int check_options(const glcollide_query_options *options, const glcollide
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "query: unknown level %d",
                               (int)options->level);
     if (options->threads < 0 || options->threads > GLCOLLIDE_WORKERS_MAX)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "query: threads %d outside 0..%d", options->threads,
-                              GLCOLLIDE_WORKERS_MAX);
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "query: threads %d outside 0..%d",
+                              options->threads, GLCOLLIDE_WORKERS_MAX);
     if (options->resolution < 16 || options->resolution > 16384)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
                               "query: resolution %d outside 16..16384", options->resolution);
     switch (options->method) {
     case GLCOLLIDE_METHOD_EXACT:
-    case GLCOLLIDE_METHOD_SAP:
-        return GLCOLLIDE_OK;
+    case GLCOLLIDE_METHOD_SAP: return GLCOLLIDE_OK;
     case GLCOLLIDE_METHOD_CULLIDE:
     case GLCOLLIDE_METHOD_FAR:
     case GLCOLLIDE_METHOD_STENCIL:
@@ -97,6 +95,8 @@ int glcollide_world_query(glcollide_world *world, glcollide_context *context,
     if (!world || !options)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "query: world or options is NULL");
     int status = check_options(options, context);
+    if (status == GLCOLLIDE_OK)
+        status = glcollide_query_check_pairs(options, world->object_count);
     if (status != GLCOLLIDE_OK)
         return status;
     double start = glcollide_now_ms();

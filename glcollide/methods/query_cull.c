@@ -449,9 +449,8 @@ int glcollide_query_cull(glcollide_world *world, glcollide_context *context,
     if (status != GLCOLLIDE_OK)
         return status;
     glcollide_pair_list *pairs = &world->pairs;
-    pairs->count = 0;
-    status =
-        glcollide_sap_pairs_ws(world->boxes, world->object_count, margin, pairs, &world->workspace);
+    status = glcollide_query_box_pairs(options, world->boxes, world->object_count, margin, pairs,
+                                       &world->workspace);
     if (status == GLCOLLIDE_OK)
         status = tighten_pairs(world, s, margin);
     if (status != GLCOLLIDE_OK)

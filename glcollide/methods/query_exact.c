@@ -135,9 +135,8 @@ int glcollide_query_exact(glcollide_world *world, const glcollide_query_options 
     if (status != GLCOLLIDE_OK)
         return status;
     glcollide_pair_list *candidates = &world->pairs;
-    candidates->count = 0;
-    status = glcollide_sap_pairs_ws(world->boxes, world->object_count, options->distance / 2,
-                                    candidates, &world->workspace);
+    status = glcollide_query_box_pairs(options, world->boxes, world->object_count,
+                                       options->distance / 2, candidates, &world->workspace);
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = candidates->count;

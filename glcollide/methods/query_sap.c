@@ -16,9 +16,8 @@ int glcollide_query_sap(glcollide_world *world, const glcollide_query_options *o
     if (status != GLCOLLIDE_OK)
         return status;
     glcollide_pair_list *pairs = &world->pairs;
-    pairs->count = 0;
-    status = glcollide_sap_pairs_ws(boxes, world->object_count, options->distance / 2, pairs,
-                                    &world->workspace);
+    status = glcollide_query_box_pairs(options, boxes, world->object_count, options->distance / 2,
+                                       pairs, &world->workspace);
     if (status != GLCOLLIDE_OK)
         return status;
     result->stats.aabb_pairs = pairs->count;

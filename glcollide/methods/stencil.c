@@ -64,8 +64,8 @@
  */
 #include "methods/stencil.h"
 #include "gpu/gpu_mesh.h"
-#include "methods/query.h"
 #include "gpu/shaders.h"
+#include "methods/query.h"
 
 #include <float.h>
 #include <math.h>
@@ -124,7 +124,8 @@ struct glcollide_stencil_cache {
     size_t found_capacity, mesh_buffer_capacity, command_capacity, slot_capacity;
     size_t slots_filled; /* the slot buffer holds 0, 1, ... up to here */
     GLuint sample_texture, owner_texture, depth_texture, depth_stencil_texture;
-    GLuint framebuffers[2]; /* samples (ids, owners, depths + depth/stencil), faces (depth/stencil) */
+    GLuint
+        framebuffers[2]; /* samples (ids, owners, depths + depth/stencil), faces (depth/stencil) */
     int resolution;
     size_t max_records; /* records the record buffer holds */
     /* The world whose meshes are on the GPU, and where. */
@@ -223,8 +224,7 @@ static GLuint make_texture(GLenum format, int side)
     return texture;
 }
 
-static int prepare(glcollide_context *context, int resolution,
-                   struct glcollide_stencil_cache **out)
+static int prepare(glcollide_context *context, int resolution, struct glcollide_stencil_cache **out)
 {
     struct glcollide_stencil_cache *cache = glcollide_context_cache_find(context, &cache_kind);
     if (!cache) {
@@ -269,12 +269,16 @@ static int prepare(glcollide_context *context, int resolution,
     cache->depth_stencil_texture = make_texture(GL_DEPTH32F_STENCIL8, resolution);
     glGenFramebuffers(2, cache->framebuffers);
     glBindFramebuffer(GL_FRAMEBUFFER, cache->framebuffers[0]);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, cache->sample_texture, 0);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, cache->owner_texture, 0);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT2, GL_TEXTURE_2D, cache->depth_texture, 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                           cache->sample_texture, 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D,
+                           cache->owner_texture, 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT2, GL_TEXTURE_2D,
+                           cache->depth_texture, 0);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_TEXTURE_2D,
                            cache->depth_stencil_texture, 0);
-    const GLenum draw_buffers[3] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1, GL_COLOR_ATTACHMENT2};
+    const GLenum draw_buffers[3] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1,
+                                    GL_COLOR_ATTACHMENT2};
     glDrawBuffers(3, draw_buffers);
     GLenum ok0 = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     glBindFramebuffer(GL_FRAMEBUFFER, cache->framebuffers[1]);
@@ -1189,7 +1193,8 @@ int glcollide_stencil_world(glcollide_world *world, glcollide_context *context,
 }
 
 int glcollide_stencil_run(glcollide_world *world, glcollide_context *context,
-                          const glcollide_stencil_options *options, glcollide_stencil_result *result)
+                          const glcollide_stencil_options *options,
+                          glcollide_stencil_result *result)
 {
     if (!result)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "stencil: result is NULL");
@@ -1215,8 +1220,12 @@ int glcollide_query_stencil(glcollide_world *world, glcollide_context *context,
     glcollide_stencil_result found;
     memset(&found, 0, sizeof found);
     int status = glcollide_stencil_world(world, context, &stencil, &found);
+    /* Pairs given: the answer among them. The objects are still swept: how
+     * many boxes overlap one another bounds the solids at a pixel, which the
+     * counters must hold, whichever pairs are asked about. */
     for (size_t k = 0; k < found.pair_count && status == GLCOLLIDE_OK; k++)
-        status = glcollide_result_add_pair(result, found.pairs[k].a, found.pairs[k].b);
+        if (glcollide_query_pair_given(options, found.pairs[k].a, found.pairs[k].b))
+            status = glcollide_result_add_pair(result, found.pairs[k].a, found.pairs[k].b);
     if (status == GLCOLLIDE_OK)
         result->stats = found.stats;
     glcollide_stencil_result_clear(&found);

@@ -12,6 +12,58 @@
 #include <stdlib.h>
 #include <string.h>
 
+int glcollide_query_check_pairs(const glcollide_query_options *options, size_t object_count)
+{
+    if (!options->pairs) {
+        if (options->pair_count)
+            return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                                  "query: %zu pairs given but pairs is NULL", options->pair_count);
+        return GLCOLLIDE_OK;
+    }
+    for (size_t k = 0; k < options->pair_count; k++) {
+        const glcollide_index_pair *p = &options->pairs[k];
+        if (!(p->a < p->b) || p->b >= object_count)
+            return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                                  "query: pair %zu (%u, %u) is not (a, b) with a < b < %zu "
+                                  "objects",
+                                  k, p->a, p->b, object_count);
+        if (k && glcollide_index_pair_compare(&options->pairs[k - 1], p) >= 0)
+            return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                                  "query: pair %zu (%u, %u) does not follow pair %zu (%u, %u): "
+                                  "pairs must be sorted by (a, b), none twice",
+                                  k, p->a, p->b, k - 1, options->pairs[k - 1].a,
+                                  options->pairs[k - 1].b);
+    }
+    return GLCOLLIDE_OK;
+}
+
+int glcollide_query_box_pairs(const glcollide_query_options *options, const glcollide_aabb *boxes,
+                              size_t count, double margin, glcollide_pair_list *pairs,
+                              glcollide_workspace *workspace)
+{
+    pairs->count = 0;
+    if (!options->pairs)
+        return glcollide_sap_pairs_ws(boxes, count, margin, pairs, workspace);
+    for (size_t k = 0; k < options->pair_count; k++) {
+        const glcollide_aabb *a = &boxes[options->pairs[k].a], *b = &boxes[options->pairs[k].b];
+        int overlap = 1;
+        for (int c = 0; c < 3; c++)
+            overlap &= (a->min[c] - margin <= b->max[c] + margin) &
+                       (b->min[c] - margin <= a->max[c] + margin);
+        if (overlap && glcollide_pair_list_push(pairs, options->pairs[k].a, options->pairs[k].b) !=
+                           GLCOLLIDE_OK)
+            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    }
+    return GLCOLLIDE_OK;
+}
+
+int glcollide_query_pair_given(const glcollide_query_options *options, uint32_t a, uint32_t b)
+{
+    glcollide_index_pair key = {a, b};
+    return !options->pairs || bsearch(&key, options->pairs, options->pair_count, sizeof key,
+                                      glcollide_index_pair_compare) != NULL;
+}
+
 typedef struct pairs_job {
     const glcollide_pair_list *pairs;
     glcollide_world_pair_fn fn;
@@ -32,10 +84,10 @@ static void pair_task(void *user, size_t k, int worker)
 /* Appends part's triangle pairs to result and adds its counters. */
 static int merge_part(glcollide_query_result *result, const glcollide_query_result *part)
 {
-    int status = glcollide_array_reserve(
-        (void **)&result->triangle_pairs, &result->triangle_pair_capacity,
-        result->triangle_pair_count + part->triangle_pair_count, sizeof *result->triangle_pairs,
-        "query");
+    int status =
+        glcollide_array_reserve((void **)&result->triangle_pairs, &result->triangle_pair_capacity,
+                                result->triangle_pair_count + part->triangle_pair_count,
+                                sizeof *result->triangle_pairs, "query");
     if (status != GLCOLLIDE_OK)
         return status;
     memcpy(result->triangle_pairs + result->triangle_pair_count, part->triangle_pairs,
@@ -46,8 +98,8 @@ static int merge_part(glcollide_query_result *result, const glcollide_query_resu
     return GLCOLLIDE_OK;
 }
 
-int glcollide_world_pairs_run(glcollide_world *world, const glcollide_pair_list *pairs,
-                              int threads, glcollide_world_pair_fn fn, void *user,
+int glcollide_world_pairs_run(glcollide_world *world, const glcollide_pair_list *pairs, int threads,
+                              glcollide_world_pair_fn fn, void *user,
                               glcollide_query_result *result)
 {
     if (threads <= 0)
@@ -71,8 +123,7 @@ int glcollide_world_pairs_run(glcollide_world *world, const glcollide_pair_list 
         if (!parts)
             return glcollide_fail(GLCOLLIDE_ERROR_OUT_OF_MEMORY,
                                   "query: out of memory for %d threads' results", threads);
-        memset(parts + world->part_count, 0,
-               ((size_t)threads - world->part_count) * sizeof *parts);
+        memset(parts + world->part_count, 0, ((size_t)threads - world->part_count) * sizeof *parts);
         world->parts = parts;
         world->part_count = (size_t)threads;
     }

@@ -216,6 +216,25 @@ int glcollide_world_space_triangle_pairs(const glcollide_world_space *space,
                                          double margin, glcollide_query_result *result,
                                          glcollide_world_scratch *scratch);
 
+/* ------------------------------------------------------------- candidate pairs */
+
+/* Are options->pairs usable on a world of object_count objects (a < b <
+ * object_count, sorted, none twice)? INVALID_ARGUMENT (logged) if not. */
+int glcollide_query_check_pairs(const glcollide_query_options *options, size_t object_count);
+
+/*
+ * The object pairs a query considers, into pairs (emptied first): with
+ * options->pairs, those of them whose boxes, grown by margin, overlap (the
+ * sweep's own inequalities, so exactly the swept pairs among them), in
+ * their order; else the sweep over the count boxes.
+ */
+int glcollide_query_box_pairs(const glcollide_query_options *options, const glcollide_aabb *boxes,
+                              size_t count, double margin, glcollide_pair_list *pairs,
+                              glcollide_workspace *workspace);
+
+/* Is (a, b) (a < b) among options->pairs (always, without them)? */
+int glcollide_query_pair_given(const glcollide_query_options *options, uint32_t a, uint32_t b);
+
 /* ------------------------------------------------------------- pairs on threads */
 
 /* One object pair's work on worker (0..threads-1): *found when the pair is

@@ -423,6 +423,17 @@ START_TEST(test_other_gpu_methods_world_vs_fresh)
                           kept.pairs[k].b == fresh.pairs[k].b);
             glcollide_query_result_clear(&fresh);
         }
+        /* pairs given in place of the sweep: the swept answer among them */
+        static const glcollide_method given[] = {GLCOLLIDE_METHOD_CULLIDE, GLCOLLIDE_METHOD_FAR,
+                                                 GLCOLLIDE_METHOD_STENCIL, GLCOLLIDE_METHOD_CONVEX};
+        for (size_t m = 0; m < sizeof given / sizeof given[0]; m++)
+            for (int level = 0; level < (given[m] <= GLCOLLIDE_METHOD_FAR ? 2 : 1); level++) {
+                glcollide_query_options options = glcollide_query_default_options();
+                options.method = given[m];
+                options.level = level ? GLCOLLIDE_LEVEL_TRIANGLES : GLCOLLIDE_LEVEL_OBJECTS;
+                options.resolution = 256;
+                test_query_given_pairs(world, context, &options);
+            }
     }
     glcollide_query_result_clear(&kept);
     glcollide_world_destroy(&world);

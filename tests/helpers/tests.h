@@ -111,6 +111,18 @@ glcollide_query_result test_run_query(const test_scene *scene, glcollide_context
                                       glcollide_method method, glcollide_level level,
                                       int resolution, double distance);
 
+/*
+ * The world query with pairs given (options->pairs) against the same query
+ * sweeping: every third object pair of the world (apart or not) given, the
+ * answer must be exactly the swept answer's pairs among them, with the same
+ * triangle pairs - for CULLIDE and FAR, whose views draw only the objects
+ * of the pairs, pairs among them, and (FAR) holding every exact answer
+ * among them; and the four ways of giving bad pairs are refused. Returns
+ * how many of the swept answer's pairs were given.
+ */
+size_t test_query_given_pairs(glcollide_world *world, glcollide_context *context,
+                              const glcollide_query_options *options);
+
 /* A caller's own framebuffer (a 32 x 32 RGBA8 renderbuffer), created and
  * bound in the current GL context; the caller deletes both (GLuint). */
 void test_gl_framebuffer_create(unsigned int *framebuffer, unsigned int *renderbuffer);

@@ -156,7 +156,10 @@ START_TEST(test_collide2_pairs)
 END_TEST
 
 /* Trimesh knots in one space against tori in another: the pairs' contacts
- * computed ahead are dCollide's, at every thread count. */
+ * computed ahead are dCollide's, at every thread count, with GPU culling or
+ * without (which hands on no pair without contacts: those are not hashed).
+ * extra tori make the knots' space the one ODE iterates; flip passes the
+ * tori's space first. */
 static void hash_contacts(void *data, dGeomID o1, dGeomID o2)
 {
     uint64_t *h = data;
@@ -164,10 +167,11 @@ static void hash_contacts(void *data, dGeomID o1, dGeomID o2)
     int n = dCollide(o1, o2, 32, contacts, sizeof contacts[0]);
     for (int i = 0; i < n; i++)
         *h = contact_hash_add(*h, &contacts[i]);
-    *h = contact_hash_bytes(*h, &n, sizeof n);
+    if (n)
+        *h = contact_hash_bytes(*h, &n, sizeof n);
 }
 
-static uint64_t knots_against_tori(int threads)
+static uint64_t knots_against_tori(int threads, int extra, int flip)
 {
     glcollide_ode_set_threads(threads);
     glcollide_mesh *meshes[2] = {NULL, NULL};
@@ -189,7 +193,9 @@ static uint64_t knots_against_tori(int threads)
                                (int)(3 * meshes[m]->triangle_count));
     }
     dSpaceID spaces[2] = {dSimpleSpaceCreate(NULL), dHashSpaceCreate(NULL)};
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 8 + 2 * extra; i++) {
+        if (i >= 8 && i % 2 == 0)
+            continue; /* the extra geoms: tori */
         dGeomID g = dCreateTriMesh(spaces[i % 2], data[i % 2], NULL, NULL, NULL);
         dGeomSetData(g, (void *)(intptr_t)(i + 1));
         dGeomSetPosition(g, 0.3 * i, 0.05 * i, 0.02 * i);
@@ -198,7 +204,7 @@ static uint64_t knots_against_tori(int threads)
         dGeomSetRotation(g, r);
     }
     uint64_t h = CONTACT_HASH_START;
-    glcollide_ode_space_collide2((dGeomID)spaces[0], (dGeomID)spaces[1], &h, hash_contacts);
+    glcollide_ode_space_collide2((dGeomID)spaces[flip], (dGeomID)spaces[!flip], &h, hash_contacts);
     for (int k = 0; k < 2; k++)
         dSpaceDestroy(spaces[k]);
     for (int m = 0; m < 2; m++) {
@@ -213,14 +219,49 @@ static uint64_t knots_against_tori(int threads)
 
 START_TEST(test_collide2_contacts_ahead)
 {
-    uint64_t alone = knots_against_tori(1);
+    uint64_t alone = knots_against_tori(1, 0, 0);
     glcollide_ode_reset_stats();
-    uint64_t threaded = knots_against_tori(4);
+    uint64_t threaded = knots_against_tori(4, 0, 0);
     glcollide_ode_stats stats;
     glcollide_ode_get_stats(&stats);
     ck_assert_msg(threaded == alone, "contacts across two spaces differ with 4 threads");
     ck_assert_uint_gt(stats.ahead_pairs, 2);
     ck_assert_uint_ge(stats.ahead_served, stats.ahead_pairs);
+    glcollide_ode_set_threads(0);
+}
+END_TEST
+
+/* GPU culling across two spaces (either one iterated, either one first)
+ * keeps the pairs and candidates the CPU path finds: the same contacts. */
+START_TEST(test_collide2_gpu_equals_cpu)
+{
+    const char *skip = getenv("GLCOLLIDE_TEST_SKIP_GL");
+    if (skip && strcmp(skip, "1") == 0)
+        return;
+    for (int extra = 0; extra <= 2; extra += 2)
+        for (int flip = 0; flip < 2; flip++) {
+            glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_NEVER);
+            glcollide_ode_reset_stats();
+            uint64_t cpu = knots_against_tori(2, extra, flip);
+            glcollide_ode_stats stats;
+            glcollide_ode_get_stats(&stats);
+            unsigned long long contacts = stats.contacts;
+            glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_ALWAYS);
+            glcollide_ode_reset_stats();
+            uint64_t gpu = knots_against_tori(2, extra, flip);
+            glcollide_ode_get_stats(&stats);
+            printf("collide2 on the GPU, %d extra tori, %s space first: %llu contacts, %llu "
+                   "GPU queries, %llu pairs culled\n",
+                   extra, flip ? "the tori's" : "the knots'", stats.contacts, stats.gpu_queries,
+                   stats.culled_pairs);
+            ck_assert_uint_gt(contacts, 0);
+            ck_assert_uint_gt(stats.gpu_queries, 0);
+            ck_assert_msg(gpu == cpu,
+                          "collide2, %d extra tori, flip %d: GPU culling changes the contacts "
+                          "(%llu against %llu on the CPU)",
+                          extra, flip, stats.contacts, contacts);
+        }
+    glcollide_ode_set_gpu(GLCOLLIDE_ODE_GPU_AUTO);
     glcollide_ode_set_threads(0);
 }
 END_TEST
@@ -233,6 +274,7 @@ Suite *suite_ode_collide2(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_collide2_pairs);
     tcase_add_test(tc, test_collide2_contacts_ahead);
+    tcase_add_test(tc, test_collide2_gpu_equals_cpu);
     suite_add_tcase(suite, tc);
     return suite;
 }

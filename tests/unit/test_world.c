@@ -150,8 +150,7 @@ START_TEST(test_world_frames_vs_fresh)
                         ck_assert_int_eq(glcollide_world_query(world, NULL, &options, &kept[slot]),
                                          GLCOLLIDE_OK);
                         glcollide_query_result fresh;
-                        ck_assert_int_eq(scene_query(scene, NULL, &options, &fresh),
-                                         GLCOLLIDE_OK);
+                        ck_assert_int_eq(scene_query(scene, NULL, &options, &fresh), GLCOLLIDE_OK);
                         char what[64];
                         snprintf(what, sizeof what, "seed %d %s level %d distance %d", seed,
                                  glcollide_method_name(options.method), level, d);
@@ -594,27 +593,36 @@ START_TEST(test_world_solid_checks_cached)
 }
 END_TEST
 
-/* The exact method's object pairs on the workers: the same pairs and
- * triangle pairs, in the same order, with 1, 2, 3 and 8 threads, at both
- * levels, with and without a distance; bad thread counts refused. */
-START_TEST(test_world_query_threads)
+/* A world of objects random poses in a cube of side side, on 3 random
+ * meshes (into meshes, destroyed by the caller after the world). */
+static glcollide_world *random_world(uint64_t seed, int objects, double side,
+                                     glcollide_mesh *meshes[3])
 {
-    test_rng rng = {0x7E4D5000u};
-    glcollide_mesh *meshes[3];
+    test_rng rng = {seed};
     glcollide_world *world = NULL;
     ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
     for (int m = 0; m < 3; m++) {
         meshes[m] = test_random_mesh(&rng, test_rng_uniform(&rng, 0.4, 1.0));
         ck_assert_int_eq(glcollide_world_add_mesh(world, meshes[m], NULL), GLCOLLIDE_OK);
     }
-    for (int o = 0; o < 120; o++) {
-        double t[3] = {test_rng_uniform(&rng, 0, 5), test_rng_uniform(&rng, 0, 5),
-                       test_rng_uniform(&rng, 0, 5)},
+    for (int o = 0; o < objects; o++) {
+        double t[3] = {test_rng_uniform(&rng, 0, side), test_rng_uniform(&rng, 0, side),
+                       test_rng_uniform(&rng, 0, side)},
                q[4];
         test_rng_quaternion(&rng, q);
         ck_assert_int_eq(glcollide_world_add_object(world, test_rng_below(&rng, 3), t, q, NULL),
                          GLCOLLIDE_OK);
     }
+    return world;
+}
+
+/* The exact method's object pairs on the workers: the same pairs and
+ * triangle pairs, in the same order, with 1, 2, 3 and 8 threads, at both
+ * levels, with and without a distance; bad thread counts refused. */
+START_TEST(test_world_query_threads)
+{
+    glcollide_mesh *meshes[3];
+    glcollide_world *world = random_world(0x7E4D5000u, 120, 5, meshes);
     const int threads[] = {1, 2, 3, 8, 0};
     for (int level = 0; level < 2; level++)
         for (int d = 0; d < 2; d++) {
@@ -659,6 +667,27 @@ START_TEST(test_world_query_threads)
 }
 END_TEST
 
+/* Pairs given in place of the sweep (an ODE space's own): exact and sap,
+ * both levels, with and without a distance, the swept answer among them. */
+START_TEST(test_world_query_given_pairs)
+{
+    glcollide_mesh *meshes[3];
+    glcollide_world *world = random_world(0x61E3A000u, 60, 4, meshes);
+    for (int m = 0; m < 2; m++)
+        for (int level = 0; level < 2; level++)
+            for (int d = 0; d < 2; d++) {
+                glcollide_query_options options = glcollide_query_default_options();
+                options.method = m ? GLCOLLIDE_METHOD_SAP : GLCOLLIDE_METHOD_EXACT;
+                options.level = level ? GLCOLLIDE_LEVEL_TRIANGLES : GLCOLLIDE_LEVEL_OBJECTS;
+                options.distance = d ? 0.05 : 0.0;
+                ck_assert_uint_gt(test_query_given_pairs(world, NULL, &options), 3);
+            }
+    glcollide_world_destroy(&world);
+    for (int m = 0; m < 3; m++)
+        glcollide_mesh_destroy(&meshes[m]);
+}
+END_TEST
+
 Suite *suite_world(void)
 {
     Suite *s = suite_create("world");
@@ -673,6 +702,7 @@ Suite *suite_world(void)
     tcase_add_test(tc, test_world_memory_linear);
     tcase_add_test(tc, test_world_solid_checks_cached);
     tcase_add_test(tc, test_world_query_threads);
+    tcase_add_test(tc, test_world_query_given_pairs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -421,6 +421,12 @@ typedef enum glcollide_level {
 GLCOLLIDE_API int glcollide_method_from_name(const char *name, glcollide_method *method);
 GLCOLLIDE_API const char *glcollide_method_name(glcollide_method method);
 
+/* A pair of indices: objects (a < b) in results, triangles (of A, of B) in
+ * candidates. The one pair type of the library. */
+typedef struct glcollide_index_pair {
+    uint32_t a, b;
+} glcollide_index_pair;
+
 typedef struct glcollide_query_options {
     glcollide_method method;
     glcollide_level level;
@@ -431,16 +437,23 @@ typedef struct glcollide_query_options {
      * the library's count (glcollide_workers_count), 1 the calling thread
      * alone. The answer is the same for any count. */
     int threads;
+    /* The object pairs to consider, in place of the sweep over every
+     * object's box (NULL: the sweep). Each (a, b) has a < b < the world's
+     * object count, sorted by (a, b), none twice (else INVALID_ARGUMENT).
+     * A pair given is tested as a swept one would be (its boxes must still
+     * overlap, within distance), so the answer is the swept answer's pairs
+     * among those given - except CULLIDE's and FAR's candidates, which
+     * depend on the objects drawn (those of the pairs given): FAR's still
+     * hold every pair that touches. A program with a broad phase of its
+     * own (an ODE space) passes the pairs it found and the objects are not
+     * swept again. pair_count 0 with pairs not NULL: no pair. */
+    const glcollide_index_pair *pairs;
+    size_t pair_count;
 } glcollide_query_options;
 
-/* Defaults: exact, objects, resolution 1024, distance 0, threads 0. */
+/* Defaults: exact, objects, resolution 1024, distance 0, threads 0, pairs
+ * NULL (the sweep). */
 GLCOLLIDE_API glcollide_query_options glcollide_query_default_options(void);
-
-/* A pair of indices: objects (a < b) in results, triangles (of A, of B) in
- * candidates. The one pair type of the library. */
-typedef struct glcollide_index_pair {
-    uint32_t a, b;
-} glcollide_index_pair;
 
 typedef struct glcollide_triangle_pair {
     uint32_t object_a, triangle_a; /* object_a < object_b */
