@@ -92,6 +92,12 @@ PyArrayObject *glcollide_python_points(PyObject *obj, const char *what)
 
 PyArrayObject *glcollide_python_faces(PyObject *obj, const char *what)
 {
+    return glcollide_python_index_rows(obj, what, 3, "face", "vertex");
+}
+
+PyArrayObject *glcollide_python_index_rows(PyObject *obj, const char *what, npy_intp cols,
+                                           const char *row, const char *item)
+{
     PyArrayObject *array = any_array(obj, what);
     if (!array)
         return NULL;
@@ -99,17 +105,17 @@ PyArrayObject *glcollide_python_faces(PyObject *obj, const char *what)
     /* An empty list comes as float64: no faces. */
     int empty_list = PyArray_SIZE(array) == 0 && !PyArray_Check(obj);
     if (kind != 'i' && kind != 'u' && !empty_list) {
-        PyErr_Format(PyExc_TypeError, "%s: expected integer vertex indices, got dtype %s", what,
+        PyErr_Format(PyExc_TypeError, "%s: expected integer %s indices, got dtype %s", what, item,
                      PyArray_DESCR(array)->typeobj->tp_name);
         Py_DECREF(array);
         return NULL;
     }
     if (empty_list && PyArray_NDIM(array) == 1) {
         Py_DECREF(array);
-        npy_intp dims[2] = {0, 3};
+        npy_intp dims[2] = {0, cols};
         return (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_UINT32);
     }
-    if (check_shape(array, what, -1, 3, 0)) {
+    if (check_shape(array, what, -1, cols, 0)) {
         Py_DECREF(array);
         return NULL;
     }
@@ -144,8 +150,8 @@ PyArrayObject *glcollide_python_faces(PyObject *obj, const char *what)
             ok = u <= UINT32_MAX;
         }
         if (!ok) {
-            glcollide_python_invalid("%s: face %ld has vertex index %lld, outside 0..%u", what,
-                                     (long)(i / 3), value, UINT32_MAX);
+            glcollide_python_invalid("%s: %s %ld has %s index %lld, outside 0..%u", what, row,
+                                     (long)(i / cols), item, value, UINT32_MAX);
             Py_DECREF(wide);
             Py_DECREF(out);
             return NULL;

@@ -63,6 +63,10 @@ PyArrayObject *glcollide_python_points(PyObject *obj, const char *what);
  * vertex count). Raises TypeError (not integers) or glcollide.InvalidInput.
  */
 PyArrayObject *glcollide_python_faces(PyObject *obj, const char *what);
+/* The same for (m, cols) indices, named row (each row) and item (each
+ * index) in messages: glcollide_python_faces is (3, "face", "vertex"). */
+PyArrayObject *glcollide_python_index_rows(PyObject *obj, const char *what, npy_intp cols,
+                                           const char *row, const char *item);
 /* A (rows, cols) float64 C-contiguous array from obj, as
  * glcollide_python_points (rows < 0: any number of rows). */
 PyArrayObject *glcollide_python_doubles(PyObject *obj, const char *what, npy_intp rows,

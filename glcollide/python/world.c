@@ -18,6 +18,7 @@
 #include <math.h>
 #include <pythread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A registered mesh: the library's view of two arrays the World keeps. */
@@ -518,13 +519,59 @@ static int run_query(world_object *w, const glcollide_query_options *options)
     return status;
 }
 
+/*
+ * pairs= of query: (k, 2) object indices in any order, each row either way
+ * round, repeats allowed; into *out (PyMem, the caller frees) sorted by
+ * (a, b) with a < b, once each, as the library takes them. -1 with an
+ * exception: not integers, the wrong shape, an object paired with itself,
+ * an index beyond the world's objects.
+ */
+static int query_pairs(world_object *w, PyObject *obj, glcollide_index_pair **out, size_t *count)
+{
+    PyArrayObject *rows = glcollide_python_index_rows(obj, "query: pairs", 2, "pair", "object");
+    if (!rows)
+        return -1;
+    size_t n = (size_t)PyArray_DIM(rows, 0), objects = glcollide_world_object_count(w->world);
+    const uint32_t *in = PyArray_DATA(rows);
+    glcollide_index_pair *pairs = PyMem_Malloc((n ? n : 1) * sizeof *pairs);
+    if (!pairs) {
+        Py_DECREF(rows);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++) {
+        uint32_t a = in[2 * k], b = in[2 * k + 1];
+        if (a == b || a >= objects || b >= objects) {
+            glcollide_python_invalid(a == b ? "query: pair %zu pairs object %u with itself"
+                                            : "query: pair %zu (%u, %u) names an object beyond "
+                                              "the world's %zu",
+                                     k, a, b, objects);
+            Py_DECREF(rows);
+            PyMem_Free(pairs);
+            return -1;
+        }
+        pairs[k] = (glcollide_index_pair){a < b ? a : b, a < b ? b : a};
+    }
+    Py_DECREF(rows);
+    qsort(pairs, n, sizeof *pairs, glcollide_index_pair_compare);
+    size_t kept = 0;
+    for (size_t k = 0; k < n; k++)
+        if (!kept || glcollide_index_pair_compare(&pairs[kept - 1], &pairs[k]) != 0)
+            pairs[kept++] = pairs[k];
+    *out = pairs;
+    *count = kept;
+    return 0;
+}
+
 static PyObject *world_query(world_object *w, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"method", "level", "distance", "resolution", NULL};
+    static char *keywords[] = {"method", "level", "distance", "resolution", "pairs", NULL};
     const char *method_name = "exact", *level_name = "objects";
+    PyObject *pairs_in = Py_None;
     glcollide_query_options options = glcollide_query_default_options();
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|ssdi:query", keywords, &method_name,
-                                     &level_name, &options.distance, &options.resolution))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|ssdiO:query", keywords, &method_name,
+                                     &level_name, &options.distance, &options.resolution,
+                                     &pairs_in))
         return NULL;
     glcollide_python_capture_begin();
     int known = glcollide_method_from_name(method_name, &options.method);
@@ -533,11 +580,18 @@ static PyObject *world_query(world_object *w, PyObject *args, PyObject *kwargs)
         return glcollide_python_raise(known);
     if (parse_level(level_name, &options.level))
         return NULL;
+    glcollide_index_pair *pairs = NULL;
     world_lock(w);
+    if (pairs_in != Py_None && query_pairs(w, pairs_in, &pairs, &options.pair_count)) {
+        world_unlock(w);
+        return NULL;
+    }
+    options.pairs = pairs;
     glcollide_python_capture_begin();
     int status;
     Py_BEGIN_ALLOW_THREADS status = run_query(w, &options);
     Py_END_ALLOW_THREADS glcollide_python_capture_end();
+    PyMem_Free(pairs);
     PyObject *out = NULL;
     if (status == GLCOLLIDE_OK) {
         w->stats = w->result.stats;

@@ -131,6 +131,16 @@ def test_query_options(world):
         world.query(distance=math.nan)
     with pytest.raises(glcollide.InvalidInput, match="query: resolution 3 outside 16..16384"):
         world.query(method="sap", resolution=3)
+    with pytest.raises(glcollide.InvalidInput, match="pairs object 0 with itself"):
+        world.query(pairs=[[0, 0]])
+    with pytest.raises(glcollide.InvalidInput, match="beyond the world's"):
+        world.query(pairs=[[0, 99]])
+    with pytest.raises(glcollide.InvalidInput, match="outside 0..4294967295"):
+        world.query(pairs=[[0, -1]])
+    with pytest.raises(glcollide.InvalidInput, match=r"expected shape \(n, 2\)"):
+        world.query(pairs=[[0, 1, 2]])
+    with pytest.raises(TypeError, match="integer object indices"):
+        world.query(pairs=[[0.5, 1]])
 
 
 def test_files(tmp_path):

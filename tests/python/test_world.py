@@ -49,6 +49,29 @@ def test_query_equals_glcollide_query_on_random_worlds(tmp_path, seed):
                                   triangles), options
 
 
+@pytest.mark.parametrize("level", ["objects", "triangles"])
+def test_query_on_pairs_given(tmp_path, level):
+    """pairs= (an allowed-collision list, a broad phase of one's own): the
+    answer among those pairs, whatever their order, orientation or repeats."""
+    rng = np.random.default_rng(11)
+    scene = random_scene(str(tmp_path), rng, objects=24)
+    world = world_of_scene(scene)
+    everything = world.query(level=level)
+    count = world.object_count
+    given = [(b, a) if (a + b) % 2 else (a, b)
+             for a in range(count) for b in range(a + 1, count) if (3 * a + b) % 4 != 1]
+    rng.shuffle(given)
+    given = given + given[:5]
+    answer = world.query(level=level, pairs=np.array(given))
+    wanted = {(min(a, b), max(a, b)) for a, b in given}
+    columns = [0, 2] if level == "triangles" else [0, 1]
+    keep = np.array([(row[columns[0]], row[columns[1]]) in wanted for row in everything.tolist()],
+                    dtype=bool)
+    assert len(everything) > len(answer) > 0
+    assert np.array_equal(answer, everything[keep])
+    assert world.query(pairs=[]).shape == (0, 2)
+
+
 def test_query_follows_poses_as_a_fresh_scene(tmp_path):
     """Moved objects answer as a scene file of the moved poses does."""
     rng = np.random.default_rng(7)

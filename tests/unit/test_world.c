@@ -682,6 +682,16 @@ START_TEST(test_world_query_given_pairs)
                 options.distance = d ? 0.05 : 0.0;
                 ck_assert_uint_gt(test_query_given_pairs(world, NULL, &options), 3);
             }
+    /* an empty list: no pair to consider (not the sweep) */
+    glcollide_index_pair none = {0, 1};
+    glcollide_query_options options = glcollide_query_default_options();
+    options.pairs = &none;
+    options.pair_count = 0;
+    glcollide_query_result r = {0};
+    ck_assert_int_eq(glcollide_world_query(world, NULL, &options, &r), GLCOLLIDE_OK);
+    ck_assert_uint_eq(r.pair_count, 0);
+    ck_assert_uint_eq(r.stats.aabb_pairs, 0);
+    glcollide_query_result_clear(&r);
     glcollide_world_destroy(&world);
     for (int m = 0; m < 3; m++)
         glcollide_mesh_destroy(&meshes[m]);
