@@ -520,22 +520,20 @@ static int run_query(world_object *w, const glcollide_query_options *options)
 }
 
 /*
- * pairs= of query: (k, 2) object indices in any order, each row either way
- * round, repeats allowed; into *out (PyMem, the caller frees) sorted by
- * (a, b) with a < b, once each, as the library takes them. -1 with an
- * exception: not integers, the wrong shape, an object paired with itself,
- * an index beyond the world's objects.
+ * pairs= of query, rows (k, 2) of object indices (converted before the
+ * world's lock is taken: a conversion may run Python code) in any order,
+ * each either way round, repeats allowed; into *out (PyMem, the caller
+ * frees) sorted by (a, b) with a < b, once each, as the library takes them.
+ * The lock held. -1 with an exception: an object paired with itself, an
+ * index beyond the world's objects.
  */
-static int query_pairs(world_object *w, PyObject *obj, glcollide_index_pair **out, size_t *count)
+static int query_pairs(world_object *w, PyArrayObject *rows, glcollide_index_pair **out,
+                       size_t *count)
 {
-    PyArrayObject *rows = glcollide_python_index_rows(obj, "query: pairs", 2, "pair", "object");
-    if (!rows)
-        return -1;
     size_t n = (size_t)PyArray_DIM(rows, 0), objects = glcollide_world_object_count(w->world);
     const uint32_t *in = PyArray_DATA(rows);
     glcollide_index_pair *pairs = PyMem_Malloc((n ? n : 1) * sizeof *pairs);
     if (!pairs) {
-        Py_DECREF(rows);
         PyErr_NoMemory();
         return -1;
     }
@@ -546,13 +544,11 @@ static int query_pairs(world_object *w, PyObject *obj, glcollide_index_pair **ou
                                             : "query: pair %zu (%u, %u) names an object beyond "
                                               "the world's %zu",
                                      k, a, b, objects);
-            Py_DECREF(rows);
             PyMem_Free(pairs);
             return -1;
         }
         pairs[k] = (glcollide_index_pair){a < b ? a : b, a < b ? b : a};
     }
-    Py_DECREF(rows);
     qsort(pairs, n, sizeof *pairs, glcollide_index_pair_compare);
     size_t kept = 0;
     for (size_t k = 0; k < n; k++)
@@ -580,9 +576,15 @@ static PyObject *world_query(world_object *w, PyObject *args, PyObject *kwargs)
         return glcollide_python_raise(known);
     if (parse_level(level_name, &options.level))
         return NULL;
+    PyArrayObject *rows = NULL;
+    if (pairs_in != Py_None &&
+        !(rows = glcollide_python_index_rows(pairs_in, "query: pairs", 2, "pair", "object")))
+        return NULL;
     glcollide_index_pair *pairs = NULL;
     world_lock(w);
-    if (pairs_in != Py_None && query_pairs(w, pairs_in, &pairs, &options.pair_count)) {
+    int bad = rows && query_pairs(w, rows, &pairs, &options.pair_count);
+    Py_XDECREF(rows);
+    if (bad) {
         world_unlock(w);
         return NULL;
     }
