@@ -283,6 +283,19 @@ int glcollide_point_in_mesh_arrays(const double *positions, const uint32_t *tria
 double glcollide_winding_number_arrays(const double *positions, const uint32_t *triangles,
                                        size_t triangle_count, const double p[3]);
 
+/* Do a and b overlap once each is grown by margin on every side? The
+ * inequalities the sweep tests (each box grown, then compared), so pairs
+ * filtered with it are exactly those the sweep finds among them. */
+static inline int glcollide_aabb_overlap_grown(const glcollide_aabb *a, const glcollide_aabb *b,
+                                               double margin)
+{
+    int overlap = 1;
+    for (int c = 0; c < 3; c++)
+        overlap &=
+            (a->min[c] - margin <= b->max[c] + margin) & (b->min[c] - margin <= a->max[c] + margin);
+    return overlap;
+}
+
 /* Sweep-and-prune with scratch bytes from workspace (NULL: allocates), for
  * the world and the methods, which keep workspaces of their own. */
 int glcollide_sap_pairs_ws(const glcollide_aabb *boxes, size_t count, double margin,

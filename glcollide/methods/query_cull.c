@@ -425,16 +425,10 @@ static int tighten_pairs(glcollide_world *world, cull_scratch *s, double margin)
             s->tight_at[o] = stamp;
         }
     size_t kept = 0;
-    for (size_t k = 0; k < pairs->count; k++) {
-        const glcollide_aabb *a = &s->tight_boxes[pairs->pairs[k].a];
-        const glcollide_aabb *b = &s->tight_boxes[pairs->pairs[k].b];
-        int overlap = 1;
-        for (int c = 0; c < 3; c++)
-            overlap &= a->min[c] - margin <= b->max[c] + margin &&
-                       b->min[c] - margin <= a->max[c] + margin;
-        if (overlap)
+    for (size_t k = 0; k < pairs->count; k++)
+        if (glcollide_aabb_overlap_grown(&s->tight_boxes[pairs->pairs[k].a],
+                                         &s->tight_boxes[pairs->pairs[k].b], margin))
             pairs->pairs[kept++] = pairs->pairs[k];
-    }
     pairs->count = kept;
     return GLCOLLIDE_OK;
 }

@@ -45,13 +45,9 @@ int glcollide_query_box_pairs(const glcollide_query_options *options, const glco
     if (!options->pairs)
         return glcollide_sap_pairs_ws(boxes, count, margin, pairs, workspace);
     for (size_t k = 0; k < options->pair_count; k++) {
-        const glcollide_aabb *a = &boxes[options->pairs[k].a], *b = &boxes[options->pairs[k].b];
-        int overlap = 1;
-        for (int c = 0; c < 3; c++)
-            overlap &= (a->min[c] - margin <= b->max[c] + margin) &
-                       (b->min[c] - margin <= a->max[c] + margin);
-        if (overlap && glcollide_pair_list_push(pairs, options->pairs[k].a, options->pairs[k].b) !=
-                           GLCOLLIDE_OK)
+        uint32_t a = options->pairs[k].a, b = options->pairs[k].b;
+        if (glcollide_aabb_overlap_grown(&boxes[a], &boxes[b], margin) &&
+            glcollide_pair_list_push(pairs, a, b) != GLCOLLIDE_OK)
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     }
     return GLCOLLIDE_OK;
