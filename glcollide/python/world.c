@@ -18,7 +18,6 @@
 #include <math.h>
 #include <pythread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* A registered mesh: the library's view of two arrays the World keeps. */
@@ -522,21 +521,15 @@ static int run_query(world_object *w, const glcollide_query_options *options)
 /*
  * pairs= of query, rows (k, 2) of object indices (converted before the
  * world's lock is taken: a conversion may run Python code) in any order,
- * each either way round, repeats allowed; into *out (PyMem, the caller
- * frees) sorted by (a, b) with a < b, once each, as the library takes them.
- * The lock held. -1 with an exception: an object paired with itself, an
- * index beyond the world's objects.
+ * each either way round, repeats allowed; into out (empty; the caller
+ * clears it) sorted by (a, b) with a < b, once each, as the library takes
+ * them. The lock held. -1 with an exception: an object paired with itself,
+ * an index beyond the world's objects.
  */
-static int query_pairs(world_object *w, PyArrayObject *rows, glcollide_index_pair **out,
-                       size_t *count)
+static int query_pairs(world_object *w, PyArrayObject *rows, glcollide_pair_list *out)
 {
     size_t n = (size_t)PyArray_DIM(rows, 0), objects = glcollide_world_object_count(w->world);
     const uint32_t *in = PyArray_DATA(rows);
-    glcollide_index_pair *pairs = PyMem_Malloc((n ? n : 1) * sizeof *pairs);
-    if (!pairs) {
-        PyErr_NoMemory();
-        return -1;
-    }
     for (size_t k = 0; k < n; k++) {
         uint32_t a = in[2 * k], b = in[2 * k + 1];
         if (a == b || a >= objects || b >= objects) {
@@ -544,18 +537,14 @@ static int query_pairs(world_object *w, PyArrayObject *rows, glcollide_index_pai
                                             : "query: pair %zu (%u, %u) names an object beyond "
                                               "the world's %zu",
                                      k, a, b, objects);
-            PyMem_Free(pairs);
             return -1;
         }
-        pairs[k] = (glcollide_index_pair){a < b ? a : b, a < b ? b : a};
+        if (glcollide_pair_list_push(out, a < b ? a : b, a < b ? b : a) != GLCOLLIDE_OK) {
+            PyErr_NoMemory();
+            return -1;
+        }
     }
-    qsort(pairs, n, sizeof *pairs, glcollide_index_pair_compare);
-    size_t kept = 0;
-    for (size_t k = 0; k < n; k++)
-        if (!kept || glcollide_index_pair_compare(&pairs[kept - 1], &pairs[k]) != 0)
-            pairs[kept++] = pairs[k];
-    *out = pairs;
-    *count = kept;
+    glcollide_pair_list_sort_unique(out);
     return 0;
 }
 
@@ -580,20 +569,24 @@ static PyObject *world_query(world_object *w, PyObject *args, PyObject *kwargs)
     if (pairs_in != Py_None &&
         !(rows = glcollide_python_index_rows(pairs_in, "query: pairs", 2, "pair", "object")))
         return NULL;
-    glcollide_index_pair *pairs = NULL;
+    glcollide_pair_list pairs = {0};
     world_lock(w);
-    int bad = rows && query_pairs(w, rows, &pairs, &options.pair_count);
+    int bad = rows && query_pairs(w, rows, &pairs);
     Py_XDECREF(rows);
     if (bad) {
         world_unlock(w);
+        glcollide_pair_list_clear(&pairs);
         return NULL;
     }
-    options.pairs = pairs;
+    /* an empty list given: no pair (NULL would be the sweep) */
+    static const glcollide_index_pair none = {0, 0};
+    options.pairs = rows ? (pairs.count ? pairs.pairs : &none) : NULL;
+    options.pair_count = pairs.count;
     glcollide_python_capture_begin();
     int status;
     Py_BEGIN_ALLOW_THREADS status = run_query(w, &options);
     Py_END_ALLOW_THREADS glcollide_python_capture_end();
-    PyMem_Free(pairs);
+    glcollide_pair_list_clear(&pairs);
     PyObject *out = NULL;
     if (status == GLCOLLIDE_OK) {
         w->stats = w->result.stats;
