@@ -8,8 +8,9 @@
  * parent, so a reverse sweep over the array is a bottom-up order (refit).
  *
  * Leaves hold up to GLCOLLIDE_BVH_LEAF_SIZE = 8 triangles (median splits
- * leave 4 to 8): the exact answer is decided on per-triangle boxes anyway
- * (stored contiguously per leaf), so small leaves buy nothing in precision,
+ * leave 4 to 8): the answer is decided on per-triangle boxes anyway (stored
+ * contiguously per leaf, as 16-bit steps across the leaf's box: 12 bytes a
+ * triangle, not 48; see "slot boxes"), so small leaves buy nothing in precision,
  * while fewer nodes mean less memory, less refit work and fewer node-node
  * tests in the simultaneous descent; a leaf-leaf visit costs at most 64 box
  * tests on contiguous data, cheaper than the nodes and stack traffic it
@@ -88,6 +89,88 @@ static inline void box_decode(const bvh_box *box, glcollide_aabb *out)
         out->min[k] = box->c[k] - box->h[k];
         out->max[k] = box->c[k] + box->h[k];
     }
+}
+
+/* ---------------------------------------------------------------- slot boxes
+ *
+ * A slot's box is stored as steps across its leaf's box (bvh_slot_box): a
+ * corner at step u in [0, 65535] lies at c + (2 u - 65535) s, with s =
+ * (h - g) / 65535, so a decoded box has centre (c - 65535 s) + (lo + hi) s
+ * and half extent (hi - lo) s + g. g = (|c| + h) 2^-48 (h at most) covers the
+ * rounding of those sums and leaves room for the tests' own, as
+ * box_encode's growth does; at full width a slot box is its leaf's box, so a
+ * leaf still encloses its slots' boxes up to a few ulps. slot_encode rounds
+ * the corners outward and then checks the box as decoded against the
+ * triangle's, widening it a step at a time until it encloses it: whatever
+ * the rounding, a test on a decoded box never rejects what the triangle's
+ * exact box would meet.
+ */
+#define SLOT_STEPS 65535
+
+/* A leaf's box as the decoding of its slots uses it: the centre of a slot
+ * box at steps 0 and 0 (c - 65535 s), the step s and the growth g. */
+typedef struct slot_scale {
+    double base[3], step[3], grow[3];
+} slot_scale;
+
+static inline void slot_scale_set(const bvh_box *leaf, slot_scale *out)
+{
+    for (int k = 0; k < 3; k++) {
+        double h = leaf->h[k], g = (fabs(leaf->c[k]) + h) * 0x1p-48 + 0x1p-1070;
+        out->grow[k] = g < h ? g : h;
+        out->step[k] = (h - out->grow[k]) * (1.0 / SLOT_STEPS);
+        out->base[k] = leaf->c[k] - SLOT_STEPS * out->step[k];
+    }
+}
+
+static inline void slot_decode(const slot_scale *scale, const bvh_slot_box *slot, bvh_box *out)
+{
+    for (int k = 0; k < 3; k++) {
+        double lo = slot->lo[k], hi = slot->hi[k];
+        out->c[k] = scale->base[k] + (lo + hi) * scale->step[k];
+        out->h[k] = (hi - lo) * scale->step[k] + scale->grow[k];
+    }
+}
+
+/* The steps of a leaf's slot enclosing box (a triangle's exact box). */
+static void slot_encode(const slot_scale *scale, const glcollide_aabb *box, bvh_slot_box *out)
+{
+    for (int k = 0; k < 3; k++) {
+        double lo = 0.0, hi = SLOT_STEPS, step = scale->step[k];
+        if (step > 0.0) { /* NaN or out of range: clamped, to the whole leaf at worst */
+            lo = floor(0.5 * ((box->min[k] - scale->base[k]) / step));
+            hi = ceil(0.5 * ((box->max[k] - scale->base[k]) / step));
+            lo = lo > 0.0 ? (lo < SLOT_STEPS ? lo : SLOT_STEPS) : 0.0;
+            hi = hi < SLOT_STEPS ? (hi > lo ? hi : lo) : SLOT_STEPS;
+        }
+        out->lo[k] = (uint16_t)lo;
+        out->hi[k] = (uint16_t)hi;
+    }
+    for (int widened = 1; widened;) {
+        bvh_box decoded;
+        slot_decode(scale, out, &decoded);
+        widened = 0;
+        for (int k = 0; k < 3; k++) {
+            if (decoded.c[k] - decoded.h[k] > box->min[k] && out->lo[k] > 0) {
+                out->lo[k]--;
+                widened = 1;
+            }
+            if (decoded.c[k] + decoded.h[k] < box->max[k] && out->hi[k] < SLOT_STEPS) {
+                out->hi[k]++;
+                widened = 1;
+            }
+        }
+    }
+}
+
+/* The boxes of a leaf's slots, decoded (out[i]: slot leaf->first + i). */
+static inline void leaf_boxes(const glcollide_bvh *bvh, const bvh_node *leaf,
+                              bvh_box out[GLCOLLIDE_BVH_LEAF_SIZE])
+{
+    slot_scale scale;
+    slot_scale_set(&leaf->box, &scale);
+    for (uint32_t i = 0; i < leaf->count; i++)
+        slot_decode(&scale, &bvh->slot_boxes[leaf->first + i], &out[i]);
 }
 
 /* Inclusive overlap of a and b after growing each by margin on every side:
@@ -285,26 +368,32 @@ void glcollide_bvh_refit_positions(glcollide_bvh *bvh, const double *positions)
     if (!bvh || !positions || bvh->node_count == 0)
         return;
     glcollide_aabb_empty(&bvh->bounds);
-    for (size_t s = 0; s < bvh->triangle_count; s++) {
-        glcollide_aabb box;
-        triangle_box(positions, bvh->triangles + 3 * s, &box);
-        box_union(&bvh->bounds, &box);
-        box_encode(&box, &bvh->slot_boxes[s]);
-    }
-    /* A node's box encloses its children's (each level grows by a few ulps;
-     * bounds keeps the exact box of them all). */
+    /* Bottom-up. A leaf's box encloses its triangles' exact boxes, and its
+     * slots are stored in it; an inner node's encloses its children's (each
+     * level grows by a few ulps; bounds keeps the exact box of them all). */
     for (size_t i = bvh->node_count; i-- > 0;) {
         bvh_node *node = &bvh->nodes[i];
-        uint32_t parts = node->count ? node->count : 2;
         glcollide_aabb box, part;
-        for (uint32_t p = 0; p < parts; p++) {
-            box_decode(node->count ? &bvh->slot_boxes[node->first + p]
-                                   : &bvh->nodes[node->first + p].box,
-                       p ? &part : &box);
-            if (p)
+        if (!node->count) {
+            box_decode(&bvh->nodes[node->first].box, &box);
+            box_decode(&bvh->nodes[node->first + 1].box, &part);
+            box_union(&box, &part);
+            box_encode(&box, &node->box);
+            continue;
+        }
+        for (uint32_t s = node->first; s < node->first + node->count; s++) {
+            triangle_box(positions, bvh->triangles + 3 * (size_t)s, s > node->first ? &part : &box);
+            if (s > node->first)
                 box_union(&box, &part);
         }
+        box_union(&bvh->bounds, &box);
         box_encode(&box, &node->box);
+        slot_scale scale;
+        slot_scale_set(&node->box, &scale);
+        for (uint32_t s = node->first; s < node->first + node->count; s++) {
+            triangle_box(positions, bvh->triangles + 3 * (size_t)s, &part);
+            slot_encode(&scale, &part, &bvh->slot_boxes[s]);
+        }
     }
 }
 
@@ -363,8 +452,10 @@ static void visit_frontier(const glcollide_bvh *bvh, int depth, int triangles, f
          * than the leaf's box, and exact for a small mesh. */
         if (triangles && node->count && d < depth &&
             (depth - d >= 31 || node->count <= (uint32_t)1 << (depth - d))) {
+            bvh_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
+            leaf_boxes(bvh, node, boxes);
             for (uint32_t s = 0; s < node->count; s++)
-                visit(data, &bvh->slot_boxes[node->first + s]);
+                visit(data, &boxes[s]);
             continue;
         }
         visit(data, &node->box);
@@ -525,22 +616,26 @@ static inline void place_a(const object_frames *f, const bvh_box *x, placed_box 
 static int leaf_pairs(const glcollide_bvh *a, const bvh_node *na, const glcollide_bvh *b,
                       const bvh_node *nb, double margin, glcollide_bvh_pair_fn fn, void *user)
 {
-    for (uint32_t i = na->first; i < na->first + na->count; i++) {
-        const bvh_box *box_a = &a->slot_boxes[i];
-        if (!overlap_margin(box_a, &nb->box, margin))
+    bvh_box boxes_a[GLCOLLIDE_BVH_LEAF_SIZE], boxes_b[GLCOLLIDE_BVH_LEAF_SIZE];
+    leaf_boxes(a, na, boxes_a);
+    leaf_boxes(b, nb, boxes_b);
+    for (uint32_t i = 0; i < na->count; i++) {
+        if (!overlap_margin(&boxes_a[i], &nb->box, margin))
             continue;
-        for (uint32_t j = nb->first; j < nb->first + nb->count; j++)
-            if (overlap_margin(box_a, &b->slot_boxes[j], margin) && fn(a->ids[i], b->ids[j], user))
+        for (uint32_t j = 0; j < nb->count; j++)
+            if (overlap_margin(&boxes_a[i], &boxes_b[j], margin) &&
+                fn(a->ids[na->first + i], b->ids[nb->first + j], user))
                 return 1;
     }
     return 0;
 }
 
-/* The triangle boxes of one leaf of b placed in a's frame, kept from one
- * leaf pair to the next: consecutive leaf pairs often share b's leaf (a
- * leaf of b beside the leaf children of a node of a). */
+/* The triangle boxes of one leaf of b, decoded and placed in a's frame,
+ * kept from one leaf pair to the next: consecutive leaf pairs often share
+ * b's leaf (a leaf of b beside the leaf children of a node of a). */
 typedef struct placed_leaf {
     const bvh_node *leaf; /* NULL: none yet */
+    bvh_box own[GLCOLLIDE_BVH_LEAF_SIZE];
     placed_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
 } placed_leaf;
 
@@ -555,28 +650,31 @@ static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const 
     place_b(f, &nb->box, &nb_in_a);
     /* The outcomes of these tests follow no pattern a branch predictor can
      * learn: they are counted and masked rather than branched on. */
+    bvh_box boxes_a[GLCOLLIDE_BVH_LEAF_SIZE];
+    leaf_boxes(a, na, boxes_a);
     uint32_t keep[GLCOLLIDE_BVH_LEAF_SIZE], kept = 0;
     for (uint32_t i = 0; i < na->count; i++) { /* a's boxes that can meet b's leaf at all */
-        keep[kept] = na->first + i;
-        kept += (uint32_t)meets_placed(&a->slot_boxes[na->first + i], f->node_grow_a, &nb_in_a);
+        keep[kept] = i;
+        kept += (uint32_t)meets_placed(&boxes_a[i], f->node_grow_a, &nb_in_a);
     }
     if (!kept)
         return 0;
     for (uint32_t k = 0; k < kept; k++)
-        place_a(f, &a->slot_boxes[keep[k]], &a_in_b[k]);
+        place_a(f, &boxes_a[keep[k]], &a_in_b[k]);
     if (last_b->leaf != nb) {
+        leaf_boxes(b, nb, last_b->own);
         for (uint32_t j = 0; j < nb->count; j++)
-            place_b(f, &b->slot_boxes[nb->first + j], &b_in_a[j]);
+            place_b(f, &last_b->own[j], &b_in_a[j]);
         last_b->leaf = nb;
     }
     for (uint32_t k = 0; k < kept; k++) {
-        uint32_t i = keep[k], pairs = 0; /* bit j: the pair (i, nb->first + j) meets on a's axes */
+        uint32_t i = keep[k], pairs = 0; /* bit j: the pair (i, j) meets on a's axes */
         for (uint32_t j = 0; j < nb->count; j++)
-            pairs |= (uint32_t)meets_placed(&a->slot_boxes[i], f->grow_a, &b_in_a[j]) << j;
+            pairs |= (uint32_t)meets_placed(&boxes_a[i], f->grow_a, &b_in_a[j]) << j;
         for (; pairs; pairs &= pairs - 1) {
-            uint32_t j = nb->first + (uint32_t)__builtin_ctz(pairs);
-            if (meets_placed(&b->slot_boxes[j], f->grow_b, &a_in_b[k]) &&
-                fn(a->ids[i], b->ids[j], user))
+            uint32_t j = (uint32_t)__builtin_ctz(pairs);
+            if (meets_placed(&last_b->own[j], f->grow_b, &a_in_b[k]) &&
+                fn(a->ids[na->first + i], b->ids[nb->first + j], user))
                 return 1;
         }
     }
@@ -630,6 +728,7 @@ typedef struct large_part {
     placed_box box_in_detail;
     int first_axis; /* the box's thinnest */
     uint32_t first, count;
+    bvh_box slots[GLCOLLIDE_BVH_PART_SLOTS]; /* decoded, in the part's frame */
     placed_box slots_in_detail[GLCOLLIDE_BVH_PART_SLOTS];
 } large_part;
 
@@ -668,11 +767,13 @@ static int part_leaf_pairs(const tree_side *detail, int detail_is_a, const large
                            const bvh_node *n, glcollide_bvh_pair_fn fn, void *user)
 {
     const glcollide_bvh *t = detail->tree, *p = part->side.tree;
+    bvh_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
+    leaf_boxes(t, n, boxes);
     uint32_t keep[GLCOLLIDE_BVH_LEAF_SIZE], kept = 0;
     placed_box in_part[GLCOLLIDE_BVH_LEAF_SIZE];
-    for (uint32_t i = n->first; i < n->first + n->count; i++)
-        if (place_meeting(&t->slot_boxes[i], detail->grow, detail->r, detail->abs_r, detail->t,
-                          part->box, part->side.node_grow, part->first_axis, &in_part[kept]))
+    for (uint32_t i = 0; i < n->count; i++)
+        if (place_meeting(&boxes[i], detail->grow, detail->r, detail->abs_r, detail->t, part->box,
+                          part->side.node_grow, part->first_axis, &in_part[kept]))
             keep[kept++] = i;
     if (!kept)
         return 0;
@@ -683,17 +784,16 @@ static int part_leaf_pairs(const tree_side *detail, int detail_is_a, const large
         part_keep[part_kept] = j;
         part_kept +=
             (uint32_t)(meets_placed(&n->box, detail->node_grow, &part->slots_in_detail[j]) &
-                       meets_placed(&p->slot_boxes[part->first + j], part->side.node_grow,
-                                    &n_in_part));
+                       meets_placed(&part->slots[j], part->side.node_grow, &n_in_part));
     }
     for (uint32_t k = 0; k < kept; k++) {
         uint32_t i = keep[k];
         for (uint32_t m = 0; m < part_kept; m++) {
             uint32_t j = part_keep[m];
-            if (!(meets_placed(&t->slot_boxes[i], detail->grow, &part->slots_in_detail[j]) &
-                  meets_placed(&p->slot_boxes[part->first + j], part->side.grow, &in_part[k])))
+            if (!(meets_placed(&boxes[i], detail->grow, &part->slots_in_detail[j]) &
+                  meets_placed(&part->slots[j], part->side.grow, &in_part[k])))
                 continue;
-            uint32_t id = t->ids[i], part_id = p->ids[part->first + j];
+            uint32_t id = t->ids[n->first + i], part_id = p->ids[part->first + j];
             if (detail_is_a ? fn(id, part_id, user) : fn(part_id, id, user))
                 return 1;
         }
@@ -706,9 +806,8 @@ static int part_descent(const tree_side *detail, int detail_is_a, large_part *pa
                         glcollide_bvh_pair_fn fn, void *user)
 {
     const tree_side *ps = &part->side;
-    const glcollide_bvh *p = ps->tree;
     for (uint32_t j = 0; j < part->count; j++)
-        glcollide_bvh_place(&p->slot_boxes[part->first + j], ps->grow, ps->r, ps->abs_r, ps->t,
+        glcollide_bvh_place(&part->slots[j], ps->grow, ps->r, ps->abs_r, ps->t,
                             &part->slots_in_detail[j]);
     glcollide_bvh_place(part->box, ps->grow, ps->r, ps->abs_r, ps->t, &part->box_in_detail);
     part->first_axis = thinnest_axis(part->box);
@@ -737,9 +836,17 @@ static int large_part_pairs(const glcollide_bvh *a, const glcollide_bvh *b, cons
                             void *user)
 {
     large_part part;
+    const glcollide_bvh *tree = large_b ? b : a;
     const bvh_node *large = large_b ? &b->nodes[ib] : &a->nodes[ia];
     part.first = part.count = 0;
-    small_subtree(large_b ? b : a, large, &part.first, &part.count); /* node_children checked it */
+    small_subtree(tree, large, &part.first, &part.count); /* node_children checked it */
+    if (large->count) {
+        leaf_boxes(tree, large, part.slots);
+    } else {
+        const bvh_node *left = &tree->nodes[large->first];
+        leaf_boxes(tree, left, part.slots);
+        leaf_boxes(tree, left + 1, part.slots + left->count);
+    }
     tree_side detail = large_b ? side_a(a, f) : side_b(b, f);
     part.side = large_b ? side_b(b, f) : side_a(a, f);
     part.box = &large->box;
@@ -932,6 +1039,17 @@ int glcollide_bvh_overlap_posed(const glcollide_bvh *a, const glcollide_pose *po
     return overlap_descent(a, b, &f, margin, fn, user);
 }
 
+/* Every slot's box, decoded (slot order); NULL when out of memory. */
+static bvh_box *all_slot_boxes(const glcollide_bvh *bvh)
+{
+    bvh_box *boxes = glcollide_alloc_array(bvh->triangle_count, sizeof *boxes);
+    if (boxes)
+        for (size_t i = 0; i < bvh->node_count; i++)
+            if (bvh->nodes[i].count)
+                leaf_boxes(bvh, &bvh->nodes[i], boxes + bvh->nodes[i].first);
+    return boxes;
+}
+
 int glcollide_bvh_overlap_posed_all(const glcollide_bvh *a, const glcollide_pose *pose_a,
                                     const glcollide_bvh *b, const glcollide_pose *pose_b,
                                     double margin, glcollide_bvh_pair_fn fn, void *user)
@@ -940,20 +1058,23 @@ int glcollide_bvh_overlap_posed_all(const glcollide_bvh *a, const glcollide_pose
     if (!a || !b || !pose_a || !pose_b || !fn || !a->node_count || !b->node_count ||
         !make_frames(a, pose_a, b, pose_b, margin, &f))
         return 0;
+    bvh_box *boxes_a = all_slot_boxes(a), *boxes_b = all_slot_boxes(b);
     placed_box *b_in_a = glcollide_alloc_array(b->triangle_count, sizeof *b_in_a);
-    if (!b_in_a)
-        return 0;
-    for (size_t j = 0; j < b->triangle_count; j++)
-        place_b(&f, &b->slot_boxes[j], &b_in_a[j]);
     int stop = 0;
-    for (size_t i = 0; i < a->triangle_count && !stop; i++) {
-        placed_box a_in_b;
-        place_a(&f, &a->slot_boxes[i], &a_in_b);
-        for (size_t j = 0; j < b->triangle_count && !stop; j++)
-            stop = meets_placed(&a->slot_boxes[i], f.grow_a, &b_in_a[j]) &&
-                   meets_placed(&b->slot_boxes[j], f.grow_b, &a_in_b) &&
-                   fn(a->ids[i], b->ids[j], user);
+    if (boxes_a && boxes_b && b_in_a) {
+        for (size_t j = 0; j < b->triangle_count; j++)
+            place_b(&f, &boxes_b[j], &b_in_a[j]);
+        for (size_t i = 0; i < a->triangle_count && !stop; i++) {
+            placed_box a_in_b;
+            place_a(&f, &boxes_a[i], &a_in_b);
+            for (size_t j = 0; j < b->triangle_count && !stop; j++)
+                stop = meets_placed(&boxes_a[i], f.grow_a, &b_in_a[j]) &&
+                       meets_placed(&boxes_b[j], f.grow_b, &a_in_b) &&
+                       fn(a->ids[i], b->ids[j], user);
+        }
     }
+    free(boxes_a);
+    free(boxes_b);
     free(b_in_a);
     return stop;
 }
@@ -1057,8 +1178,10 @@ int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,
     while (top > 0) {
         const bvh_node *node = &bvh->nodes[stack[--top]];
         if (node->count) {
-            for (uint32_t s = node->first; s < node->first + node->count; s++)
-                if (meets_aabb(&bvh->slot_boxes[s], box) && fn(bvh->ids[s], user))
+            bvh_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
+            leaf_boxes(bvh, node, boxes);
+            for (uint32_t s = 0; s < node->count; s++)
+                if (meets_aabb(&boxes[s], box) && fn(bvh->ids[node->first + s], user))
                     return 1;
             continue;
         }
@@ -1166,8 +1289,10 @@ double glcollide_bvh_nearest_positions(const glcollide_bvh *bvh, const double *p
         if (box_distance2(&node->box, p) >= best2)
             continue;
         if (node->count) {
+            bvh_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
+            leaf_boxes(bvh, node, boxes);
             for (uint32_t s = node->first; s < node->first + node->count; s++) {
-                if (box_distance2(&bvh->slot_boxes[s], p) >= best2)
+                if (box_distance2(&boxes[s - node->first], p) >= best2)
                     continue;
                 const uint32_t *t = bvh->triangles + 3 * (size_t)s;
                 double q[3];
@@ -1231,9 +1356,11 @@ int glcollide_bvh_query_half_space(const glcollide_bvh *bvh, const double normal
     while (top > 0) {
         const bvh_node *node = &bvh->nodes[stack[--top]];
         if (node->count) {
-            for (uint32_t s = node->first; s < node->first + node->count; s++)
-                if (box_reaches_half_space(&bvh->slot_boxes[s], normal, offset) &&
-                    fn(bvh->ids[s], user))
+            bvh_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
+            leaf_boxes(bvh, node, boxes);
+            for (uint32_t s = 0; s < node->count; s++)
+                if (box_reaches_half_space(&boxes[s], normal, offset) &&
+                    fn(bvh->ids[node->first + s], user))
                     return 1;
             continue;
         }
@@ -1296,8 +1423,10 @@ int glcollide_bvh_query_oriented_box(const glcollide_bvh *bvh, const double cent
     while (top > 0) {
         const bvh_node *node = &bvh->nodes[stack[--top]];
         if (node->count) {
-            for (uint32_t s = node->first; s < node->first + node->count; s++)
-                if (box_meets_oriented(&bvh->slot_boxes[s], &o) && fn(bvh->ids[s], user))
+            bvh_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
+            leaf_boxes(bvh, node, boxes);
+            for (uint32_t s = 0; s < node->count; s++)
+                if (box_meets_oriented(&boxes[s], &o) && fn(bvh->ids[node->first + s], user))
                     return 1;
             continue;
         }
@@ -1355,9 +1484,11 @@ int glcollide_bvh_query_ray(const glcollide_bvh *bvh, const double origin[3],
         if (ray_enters_box(&node->box, origin, inverse, *t_max) == INFINITY)
             continue;
         if (node->count) {
-            for (uint32_t s = node->first; s < node->first + node->count; s++)
-                if (ray_enters_box(&bvh->slot_boxes[s], origin, inverse, *t_max) < INFINITY &&
-                    fn(bvh->ids[s], user))
+            bvh_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
+            leaf_boxes(bvh, node, boxes);
+            for (uint32_t s = 0; s < node->count; s++)
+                if (ray_enters_box(&boxes[s], origin, inverse, *t_max) < INFINITY &&
+                    fn(bvh->ids[node->first + s], user))
                     return 1;
             continue;
         }

@@ -25,6 +25,17 @@ typedef struct bvh_box {
     double c[3], h[3];
 } bvh_box;
 
+/*
+ * A triangle's box in its leaf: the corners as 16-bit steps across the
+ * leaf's box (2 h / 65535 each), rounded outward (12 bytes against 48 for a
+ * bvh_box; bvh.c decodes a leaf's slots to bvh_boxes where it tests them).
+ * A box is a step or two wider than the triangle's, which only lets a few
+ * more pairs reach the exact tests.
+ */
+typedef struct bvh_slot_box {
+    uint16_t lo[3], hi[3];
+} bvh_slot_box;
+
 typedef struct bvh_node {
     bvh_box box;
     uint32_t first; /* leaf: first slot; inner: first child */
@@ -36,7 +47,7 @@ struct glcollide_bvh {
     size_t triangle_count;
     uint32_t *triangles; /* 3 vertex indices per slot, in leaf order */
     uint32_t *ids;       /* the caller's triangle index of each slot */
-    bvh_box *slot_boxes; /* box of each slot's triangle */
+    bvh_slot_box *slot_boxes; /* box of each slot's triangle, in its leaf's */
     bvh_node *nodes;
     size_t node_count;
     glcollide_aabb bounds; /* the exact box of all triangles */

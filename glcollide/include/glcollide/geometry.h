@@ -148,7 +148,12 @@ GLCOLLIDE_API int glcollide_sap_pairs_across(const glcollide_aabb *boxes_a, size
  * topology is built once (median split of centroids); glcollide_bvh_refit
  * recomputes the boxes for new positions of the same vertices (a moved or
  * deformed instance) in O(n). The BVH keeps its own copy of the triangle
- * indices, not of the positions.
+ * indices, not of the positions. Each triangle's box is kept in 12 bytes,
+ * as 16-bit steps across its leaf's box rounded outward, so the queries below
+ * test it up to a step or two (1/65535 of a leaf's box, of 4 to 8
+ * triangles) wider than the triangle's exact box: they report every triangle
+ * or pair the exact boxes would, and may report a few that only come within
+ * such a step. What they report are candidates for exact tests.
  */
 typedef struct glcollide_bvh glcollide_bvh;
 
@@ -183,7 +188,8 @@ typedef int (*glcollide_bvh_triangle_fn)(uint32_t triangle, void *user);
 
 /*
  * Calls fn once for every pair of triangles (of a, of b) whose boxes overlap
- * inclusively after growing each by margin (>= 0) on every side. Order is
+ * inclusively after growing each by margin (>= 0) on every side (and for a
+ * few whose boxes only come within a step: see glcollide_bvh). Order is
  * unspecified. Returns 1 if fn stopped the traversal, 0 otherwise.
  * a and b may be the same BVH (then pairs (i, j) and (j, i) both appear and
  * (i, i) too; the caller filters).
