@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for a mesh of triangle_count triangles and count slots. */
-static int side_reserve(plugin_side *side, size_t triangle_count, size_t count)
+/* Room for the marks and slot map of a mesh of triangle_count triangles. */
+static int side_reserve_map(plugin_side *side, size_t triangle_count)
 {
     if (triangle_count > side->map_capacity) {
         size_t words = (triangle_count + 63) / 64, old_words = (side->map_capacity + 63) / 64;
@@ -33,6 +33,16 @@ static int side_reserve(plugin_side *side, size_t triangle_count, size_t count)
         memset(side->marks + old_words, 0, (words - old_words) * sizeof *marks);
         side->map_capacity = triangle_count;
     }
+    return GLCOLLIDE_OK;
+}
+
+/* Room for the slots of the triangles marked (each once: a triangle is in
+ * several candidates, and the room kept is the most a pair needed). */
+static int side_reserve_slots(plugin_side *side, size_t triangle_count)
+{
+    size_t count = 0;
+    for (size_t w = 0; w < (triangle_count + 63) / 64; w++)
+        count += (size_t)__builtin_popcountll(side->marks[w]);
     return plugin_reserve((void **)&side->positions, &side->positions_capacity, 9 * count,
                           sizeof *side->positions) ||
                    plugin_reserve((void **)&side->triangles, &side->triangles_capacity, 3 * count,
@@ -114,14 +124,21 @@ static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcol
                         const glcollide_index_pair *candidates, size_t count)
 {
     plugin_side *sides = t->sides;
-    if (side_reserve(&sides[0], ma->triangle_count, count) ||
-        side_reserve(&sides[1], mb->triangle_count, count) ||
+    if (side_reserve_map(&sides[0], ma->triangle_count) ||
+        side_reserve_map(&sides[1], mb->triangle_count) ||
         plugin_reserve((void **)&t->local_candidates, &t->local_candidate_capacity, count,
                        sizeof *t->local_candidates))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     for (size_t i = 0; i < count; i++) {
         side_mark(&sides[0], candidates[i].a);
         side_mark(&sides[1], candidates[i].b);
+    }
+    if (side_reserve_slots(&sides[0], ma->triangle_count) ||
+        side_reserve_slots(&sides[1], mb->triangle_count)) {
+        for (int k = 0; k < 2; k++) /* the marks are left cleared for the next call */
+            memset(sides[k].marks, 0,
+                   (((k ? mb : ma)->triangle_count + 63) / 64) * sizeof *sides[k].marks);
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     }
     side_place(&sides[0], ma, oa);
     side_place(&sides[1], mb, ob);
