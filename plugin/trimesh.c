@@ -36,13 +36,12 @@ static int side_reserve_map(plugin_side *side, size_t triangle_count)
     return GLCOLLIDE_OK;
 }
 
-/* Room for the slots of the triangles marked (each once: a triangle is in
- * several candidates, and the room kept is the most a pair needed). */
-static int side_reserve_slots(plugin_side *side, size_t triangle_count)
+/* Room for the slots of the triangles marked (side->used of them: a
+ * triangle is in several candidates, and the room kept is the most a pair
+ * needed). */
+static int side_reserve_slots(plugin_side *side)
 {
-    size_t count = 0;
-    for (size_t w = 0; w < (triangle_count + 63) / 64; w++)
-        count += (size_t)__builtin_popcountll(side->marks[w]);
+    size_t count = side->used;
     return plugin_reserve((void **)&side->positions, &side->positions_capacity, 9 * count,
                           sizeof *side->positions) ||
                    plugin_reserve((void **)&side->triangles, &side->triangles_capacity, 3 * count,
@@ -53,10 +52,12 @@ static int side_reserve_slots(plugin_side *side, size_t triangle_count)
                : GLCOLLIDE_OK;
 }
 
-/* Notes mesh triangle t as used on a side. */
+/* Notes mesh triangle t as used on a side, counting it in used once. */
 static inline void side_mark(plugin_side *side, uint32_t t)
 {
-    side->marks[t / 64] |= (uint64_t)1 << (t % 64);
+    uint64_t bit = (uint64_t)1 << (t % 64), *word = &side->marks[t / 64];
+    side->used += !(*word & bit);
+    *word |= bit;
 }
 
 /* The side's marked triangles in increasing order, into ids (a scan of the
@@ -129,12 +130,12 @@ static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcol
         plugin_reserve((void **)&t->local_candidates, &t->local_candidate_capacity, count,
                        sizeof *t->local_candidates))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    sides[0].used = sides[1].used = 0;
     for (size_t i = 0; i < count; i++) {
         side_mark(&sides[0], candidates[i].a);
         side_mark(&sides[1], candidates[i].b);
     }
-    if (side_reserve_slots(&sides[0], ma->triangle_count) ||
-        side_reserve_slots(&sides[1], mb->triangle_count)) {
+    if (side_reserve_slots(&sides[0]) || side_reserve_slots(&sides[1])) {
         for (int k = 0; k < 2; k++) /* the marks are left cleared for the next call */
             memset(sides[k].marks, 0,
                    (((k ? mb : ma)->triangle_count + 63) / 64) * sizeof *sides[k].marks);

@@ -639,10 +639,18 @@ typedef struct placed_leaf {
     placed_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
 } placed_leaf;
 
+/* The decoded triangle boxes of one leaf of a, kept likewise (a leaf of a
+ * beside the children of a node of b). */
+typedef struct decoded_leaf {
+    const bvh_node *leaf; /* NULL: none yet */
+    bvh_box own[GLCOLLIDE_BVH_LEAF_SIZE];
+} decoded_leaf;
+
 /* Leaves of a and b in their own frames: every triangle box of each placed
  * in the other's frame once, then each pair costs comparisons. */
 static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const glcollide_bvh *b,
-                              const bvh_node *nb, const object_frames *f, placed_leaf *last_b,
+                              const bvh_node *nb, const object_frames *f, decoded_leaf *last_a,
+                              placed_leaf *last_b,
                               glcollide_bvh_pair_fn fn, void *user)
 {
     placed_box a_in_b[GLCOLLIDE_BVH_LEAF_SIZE], *b_in_a = last_b->boxes;
@@ -650,8 +658,11 @@ static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const 
     place_b(f, &nb->box, &nb_in_a);
     /* The outcomes of these tests follow no pattern a branch predictor can
      * learn: they are counted and masked rather than branched on. */
-    bvh_box boxes_a[GLCOLLIDE_BVH_LEAF_SIZE];
-    leaf_boxes(a, na, boxes_a);
+    const bvh_box *boxes_a = last_a->own;
+    if (last_a->leaf != na) {
+        leaf_boxes(a, na, last_a->own);
+        last_a->leaf = na;
+    }
     uint32_t keep[GLCOLLIDE_BVH_LEAF_SIZE], kept = 0;
     for (uint32_t i = 0; i < na->count; i++) { /* a's boxes that can meet b's leaf at all */
         keep[kept] = i;
@@ -939,7 +950,9 @@ static int overlap_descent_from(const glcollide_bvh *a, const glcollide_bvh *b,
     size_t top = 1;
     stack[0][0] = ia;
     stack[0][1] = ib;
+    decoded_leaf last_a;
     placed_leaf last_b;
+    last_a.leaf = NULL;
     last_b.leaf = NULL;
     while (top > 0) {
         top--;
@@ -948,7 +961,7 @@ static int overlap_descent_from(const glcollide_bvh *a, const glcollide_bvh *b,
         const bvh_node *na = &a->nodes[ia];
         const bvh_node *nb = &b->nodes[ib];
         if (na->count && nb->count) {
-            int stop = f ? leaf_pairs_objects(a, na, b, nb, f, &last_b, fn, user)
+            int stop = f ? leaf_pairs_objects(a, na, b, nb, f, &last_a, &last_b, fn, user)
                          : leaf_pairs(a, na, b, nb, margin, fn, user);
             if (stop)
                 return 1;
