@@ -71,6 +71,7 @@ void plugin_ahead_reset(plugin_thread *t)
     plugin_ahead *ahead = &t->ahead;
     plugin_pair_table_clear(&ahead->table);
     ahead->answer_count = 0;
+    t->scratch.answer_count = 0;
     for (int w = 0; w < ahead->worker_count; w++)
         ahead->workers[w].answer_count = 0;
 }
@@ -125,16 +126,20 @@ typedef struct ahead_job {
 static void compute_answer(void *user, size_t index, int worker)
 {
     const ahead_job *job = user;
-    plugin_ahead *ahead = &job->t->ahead;
-    plugin_answer *answer = &ahead->answers[job->first + index];
-    plugin_scratch *s = &ahead->workers[worker];
+    plugin_answer *answer = &job->t->ahead.answers[job->first + index];
+    plugin_scratch *s = plugin_ahead_scratch(job->t, worker);
     size_t max = s->ranked_max ? s->ranked_max : RANKED_FIRST, count = 0;
+    /* The pairs are what is shared out: a pair's own work (its descent, its
+     * triangle tests) would find the workers busy and run here anyway, and
+     * its split form only costs memory then. The answer is the same. */
+    s->threads = 1;
     for (;;) {
         answer->status = plugin_pair_contacts(s, &answer->pair, max, &count);
         if (answer->status != GLCOLLIDE_OK || count < max || max >= RANKED_ENOUGH)
             break;
         max *= 4; /* the list may have been cut: again with room */
     }
+    s->threads = 0;
     if (max > s->ranked_max)
         s->ranked_max = max;
     if (answer->status != GLCOLLIDE_OK)
@@ -151,18 +156,20 @@ static void compute_answer(void *user, size_t index, int worker)
     s->answer_count += count;
 }
 
-/* Scratch for every worker a job of threads may use. */
+/* Scratch for every worker a job of threads may use but the caller, which
+ * uses its own (plugin_ahead_scratch). */
 static int reserve_workers(plugin_ahead *ahead, int threads)
 {
-    if (threads <= ahead->worker_count)
+    int others = threads - 1;
+    if (others <= ahead->worker_count)
         return GLCOLLIDE_OK;
-    plugin_scratch *workers = realloc(ahead->workers, (size_t)threads * sizeof *workers);
+    plugin_scratch *workers = realloc(ahead->workers, (size_t)others * sizeof *workers);
     if (!workers)
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     memset(workers + ahead->worker_count, 0,
-           (size_t)(threads - ahead->worker_count) * sizeof *workers);
+           (size_t)(others - ahead->worker_count) * sizeof *workers);
     ahead->workers = workers;
-    ahead->worker_count = threads;
+    ahead->worker_count = others;
     return GLCOLLIDE_OK;
 }
 

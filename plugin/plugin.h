@@ -234,6 +234,7 @@ typedef struct plugin_scratch {
     glcollide_contact *answers;
     size_t answer_count, answer_capacity;
     size_t ranked_max; /* the ranked buffer that sufficed so far (at least 64) */
+    int threads; /* for one pair's work: 0, plugin_threads(); 1 inside a job already shared out */
 } plugin_scratch;
 
 void plugin_scratch_free(plugin_scratch *scratch);
@@ -271,7 +272,7 @@ typedef struct plugin_ahead {
     plugin_answer *answers;
     size_t answer_count, answer_capacity;
     plugin_pair_table table; /* (g1, g2) -> answers */
-    plugin_scratch *workers; /* one per worker of the jobs */
+    plugin_scratch *workers; /* one per worker of the jobs but the caller (worker 0) */
     int worker_count;
 } plugin_ahead;
 
@@ -420,11 +421,20 @@ void plugin_ahead_compute(plugin_thread *t, const plugin_space_buffers *buffers)
 void plugin_ahead_reset(plugin_thread *t);
 /* The answer computed ahead for pair, as it is now, or NULL. */
 const plugin_answer *plugin_ahead_find(const plugin_thread *t, const plugin_pair *pair);
+/* The scratch worker w of a job of thread t's ahead computation uses: the
+ * caller (worker 0) its thread's own, so that a thread keeps one set of
+ * contact scratch whether its steps run on workers or not (the answers kept
+ * there are apart from what a dCollide computed afresh uses). */
+static inline plugin_scratch *plugin_ahead_scratch(plugin_thread *t, int worker)
+{
+    return worker == 0 ? &t->scratch : &t->ahead.workers[worker - 1];
+}
 /* An answer's ranked contacts. */
 static inline glcollide_contact *plugin_answer_contacts(const plugin_thread *t,
                                                         const plugin_answer *a)
 {
-    return t->ahead.workers[a->worker].answers + a->first;
+    const plugin_scratch *s = a->worker == 0 ? &t->scratch : &t->ahead.workers[a->worker - 1];
+    return s->answers + a->first;
 }
 /* The threads a job of the plugin may use (glcollide_ode_set_threads, else
  * the library's count). */

@@ -184,7 +184,7 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
     const glcollide_mesh *ma = da->mesh, *mb = db->mesh;
     const glcollide_pose *oa = &pair->pose1, *ob = &pair->pose2;
     unsigned long long start = plugin_now_ns();
-    int threads = plugin_threads();
+    int threads = s->threads ? s->threads : plugin_threads();
     *count = 0;
 
     /* Candidates: this step's GPU culling (kept as (lower geom, higher
