@@ -127,12 +127,88 @@ static int read_source(const plugin_source *src, double *positions, uint32_t *tr
 }
 
 /*
- * A new capture of a trimesh data: from its registered arrays (exact) or, for
- * data glcollide was not told about, through dGeomTriMeshGetTriangle (which
- * hands out OPCODE's float copies of the vertices, three per triangle).
+ * Can a capture use a registered source's arrays as they are, rather than a
+ * copy? Double vertices three to a stride and 32-bit indices three to a
+ * stride (what dGeomTriMeshDataBuildDouble is mostly given) are laid out as
+ * a glcollide_mesh's. ODE reads them in place for as long as the data lives,
+ * and so may glcollide (glcollide_ode_trimesh_data_build_double's contract),
+ * which then keeps no second copy of every mesh.
  */
-static glcollide_mesh *capture(dGeomID geom, const plugin_source *src)
+static int borrowable(const plugin_source *src)
 {
+    return src && !src->single && src->vertex_count > 0 && src->index_count > 0 &&
+           src->vertex_stride == (int)(3 * sizeof(double)) &&
+           sizeof(dTriIndex) == sizeof(uint32_t) &&
+           src->tri_stride == (int)(3 * sizeof(dTriIndex)) &&
+           (uintptr_t)src->vertices % _Alignof(double) == 0 &&
+           (uintptr_t)src->indices % _Alignof(uint32_t) == 0;
+}
+
+/* Are the vertices of a data's capture finite? 0, or -1 with the first that
+ * is not logged (as glcollide_mesh_create refuses a new one). */
+static int positions_finite(dTriMeshDataID data, const double *positions, size_t vertex_count)
+{
+    for (size_t i = 0; i < 3 * vertex_count; i++)
+        if (!isfinite(positions[i])) {
+            glcollide_log(GLCOLLIDE_LOG_ERROR, "trimesh data %p: vertex %zu is not finite",
+                          (void *)data, i / 3);
+            return -1;
+        }
+    return 0;
+}
+
+/* The checks glcollide_mesh_create makes of a copy, made of a borrowable
+ * source in place: every index in range and every coordinate finite (the
+ * first failure logged). 0, or -1. */
+static int source_valid(const plugin_source *src)
+{
+    const uint32_t *triangles = src->indices;
+    size_t vertex_count = (size_t)src->vertex_count, index_count = (size_t)src->index_count;
+    for (size_t i = 0; i < index_count; i++)
+        if (triangles[i] >= vertex_count) {
+            glcollide_log(GLCOLLIDE_LOG_ERROR, "trimesh data %p: triangle %zu uses vertex %u of %zu",
+                          (void *)src->data, i / 3, triangles[i], vertex_count);
+            return -1;
+        }
+    return positions_finite(src->data, src->vertices, vertex_count);
+}
+
+/* A capture that borrows a borrowable source's arrays (NULL if they fail
+ * source_valid or memory is short). */
+static glcollide_mesh *borrow(const plugin_source *src)
+{
+    if (source_valid(src) < 0)
+        return NULL;
+    glcollide_mesh *mesh = calloc(1, sizeof *mesh);
+    if (mesh)
+        *mesh = (glcollide_mesh){(double *)(uintptr_t)src->vertices,
+                                 (uint32_t *)(uintptr_t)src->indices, (size_t)src->vertex_count,
+                                 (size_t)src->index_count / 3, NULL};
+    return mesh;
+}
+
+/* Frees a capture's mesh (only the struct where the arrays are borrowed). */
+static void capture_free(glcollide_mesh **mesh, int borrowed)
+{
+    if (borrowed) {
+        free(*mesh);
+        *mesh = NULL;
+    } else {
+        glcollide_mesh_destroy(mesh);
+    }
+}
+
+/*
+ * A new capture of a trimesh data: from its registered arrays (exact:
+ * borrowed where borrowable, else copied) or, for data glcollide was not
+ * told about, through dGeomTriMeshGetTriangle (which hands out OPCODE's
+ * float copies of the vertices, three per triangle). *borrowed tells which.
+ */
+static glcollide_mesh *capture(dGeomID geom, const plugin_source *src, int *borrowed)
+{
+    *borrowed = borrowable(src);
+    if (*borrowed)
+        return borrow(src);
     size_t vertex_count, triangle_count;
     if (src) {
         vertex_count = (size_t)src->vertex_count;
@@ -166,22 +242,37 @@ static glcollide_mesh *capture(dGeomID geom, const plugin_source *src)
 /*
  * A changed data read again into its existing capture when the counts still
  * fit (a deforming mesh): 1 done with the same triangles (refit), 2 done with
- * other triangles (rebuild), 0 when a new capture is needed, -1 on error.
+ * other triangles (rebuild), 0 when a new capture is needed, -1 on error. A
+ * borrowed capture has nothing to read: the arrays are checked again where
+ * they still are the source's, and its BVH tells whether its triangles
+ * changed.
  */
-static int recapture_in_place(dGeomID geom, const plugin_source *src, glcollide_mesh *mesh)
+static int recapture_in_place(dGeomID geom, const plugin_source *src, plugin_mesh *entry)
 {
+    glcollide_mesh *mesh = entry->mesh;
+    if (entry->borrowed) {
+        if (!borrowable(src) || src->vertices != mesh->positions ||
+            src->indices != mesh->triangles || (size_t)src->vertex_count != mesh->vertex_count ||
+            (size_t)src->index_count / 3 != mesh->triangle_count)
+            return 0;
+        if (source_valid(src) < 0)
+            return -1;
+        return glcollide_bvh_same_triangles(entry->bvh, mesh) ? 1 : 2;
+    }
     if (src) {
         if ((size_t)src->vertex_count != mesh->vertex_count ||
             (size_t)src->index_count / 3 != mesh->triangle_count)
             return 0;
         int changed = read_source(src, mesh->positions, mesh->triangles);
-        return changed < 0 ? -1 : 1 + changed;
+        if (changed < 0 || positions_finite(src->data, mesh->positions, mesh->vertex_count) < 0)
+            return -1;
+        return 1 + changed;
     }
     if ((size_t)dGeomTriMeshGetTriangleCount(geom) != mesh->triangle_count ||
         mesh->vertex_count != 3 * mesh->triangle_count)
         return 0;
     capture_positions(geom, mesh->triangle_count, mesh->positions);
-    return 1;
+    return positions_finite(entry->data, mesh->positions, mesh->vertex_count) < 0 ? -1 : 1;
 }
 
 static plugin_mesh *find_mesh(dTriMeshDataID data)
@@ -255,28 +346,30 @@ static plugin_mesh *mesh_entry(dGeomID geom, dTriMeshDataID data, size_t triangl
     if (src && (size_t)src->index_count / 3 != triangle_count)
         src = NULL; /* rebuilt behind glcollide's back: the registration is stale */
     if (entry) {
-        int done = recapture_in_place(geom, src, entry->mesh);
+        int done = recapture_in_place(geom, src, entry);
         if (done < 0)
             return NULL;
         if (done > 0)
             return captured(entry, done == 1, 0);
     }
-    glcollide_mesh *mesh = capture(geom, src);
+    int borrowed;
+    glcollide_mesh *mesh = capture(geom, src, &borrowed);
     if (!mesh)
         return NULL;
     if (entry) {
-        glcollide_mesh_destroy(&entry->mesh);
+        capture_free(&entry->mesh, entry->borrowed);
         entry->mesh = mesh;
+        entry->borrowed = borrowed;
         return captured(entry, 0, 0);
     }
     entry = calloc(1, sizeof *entry);
     if (!entry || plugin_reserve((void **)&plugin.meshes, &plugin.mesh_capacity,
                                  plugin.mesh_count + 1, sizeof *plugin.meshes) != GLCOLLIDE_OK) {
         free(entry);
-        glcollide_mesh_destroy(&mesh);
+        capture_free(&mesh, borrowed);
         return NULL;
     }
-    *entry = (plugin_mesh){.data = data, .mesh = mesh};
+    *entry = (plugin_mesh){.data = data, .mesh = mesh, .borrowed = borrowed};
     plugin.meshes[plugin.mesh_count++] = entry;
     return captured(entry, 0, 1);
 }
@@ -302,7 +395,7 @@ const plugin_mesh *plugin_geom_mesh(plugin_thread *t, dGeomID geom)
 static void mesh_free(plugin_mesh *entry)
 {
     glcollide_bvh_destroy(&entry->bvh);
-    glcollide_mesh_destroy(&entry->mesh);
+    capture_free(&entry->mesh, entry->borrowed);
     free(entry);
 }
 

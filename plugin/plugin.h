@@ -31,7 +31,8 @@ typedef struct plugin_mesh {
     uint64_t id;           /* of the entry, for its life: unique in the process */
     uint64_t generation;   /* of the capture: unique in the process, never reused */
     int stale;             /* vertices changed: capture again before use */
-    glcollide_mesh *mesh;  /* owned */
+    glcollide_mesh *mesh;  /* owned; its arrays too unless borrowed */
+    int borrowed;          /* mesh's arrays are the registered source's own (not copies) */
     glcollide_aabb bounds; /* object space */
     glcollide_bvh *bvh;    /* object space */
     int closed;            /* a closed solid: containment can be decided */

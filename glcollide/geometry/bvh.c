@@ -132,16 +132,23 @@ static inline void slot_decode(const slot_scale *scale, const bvh_slot_box *slot
     }
 }
 
-/* The steps of a leaf's slot enclosing box (a triangle's exact box). */
-static void slot_encode(const slot_scale *scale, const glcollide_aabb *box, bvh_slot_box *out)
+/* The steps of a leaf's slot enclosing box (a triangle's exact box);
+ * per_step: 1 / (2 s) on each axis (0 where s is 0). The first guess only
+ * needs to be near: the check below makes it enclose. */
+static void slot_encode(const slot_scale *scale, const double per_step[3],
+                        const glcollide_aabb *box, bvh_slot_box *out)
 {
     for (int k = 0; k < 3; k++) {
-        double lo = 0.0, hi = SLOT_STEPS, step = scale->step[k];
-        if (step > 0.0) { /* NaN or out of range: clamped, to the whole leaf at worst */
-            lo = floor(0.5 * ((box->min[k] - scale->base[k]) / step));
-            hi = ceil(0.5 * ((box->max[k] - scale->base[k]) / step));
-            lo = lo > 0.0 ? (lo < SLOT_STEPS ? lo : SLOT_STEPS) : 0.0;
-            hi = hi < SLOT_STEPS ? (hi > lo ? hi : lo) : SLOT_STEPS;
+        uint32_t lo = 0, hi = SLOT_STEPS;
+        if (per_step[k] > 0.0) { /* NaN or out of range: clamped, to the whole leaf at worst */
+            double l = (box->min[k] - scale->base[k]) * per_step[k],
+                   h = (box->max[k] - scale->base[k]) * per_step[k];
+            lo = l > 0.0 ? (l < SLOT_STEPS ? (uint32_t)l : SLOT_STEPS) : 0; /* floor */
+            if (h < SLOT_STEPS) {
+                hi = h > 0.0 ? (uint32_t)h : 0;
+                hi += hi < h; /* ceil */
+                hi = hi > lo ? hi : lo;
+            }
         }
         out->lo[k] = (uint16_t)lo;
         out->hi[k] = (uint16_t)hi;
@@ -381,19 +388,23 @@ void glcollide_bvh_refit_positions(glcollide_bvh *bvh, const double *positions)
             box_encode(&box, &node->box);
             continue;
         }
-        for (uint32_t s = node->first; s < node->first + node->count; s++) {
-            triangle_box(positions, bvh->triangles + 3 * (size_t)s, s > node->first ? &part : &box);
-            if (s > node->first)
-                box_union(&box, &part);
+        glcollide_aabb boxes[GLCOLLIDE_BVH_LEAF_SIZE];
+        for (uint32_t j = 0; j < node->count; j++) {
+            triangle_box(positions, bvh->triangles + 3 * (size_t)(node->first + j), &boxes[j]);
+            if (j)
+                box_union(&box, &boxes[j]);
+            else
+                box = boxes[0];
         }
         box_union(&bvh->bounds, &box);
         box_encode(&box, &node->box);
         slot_scale scale;
         slot_scale_set(&node->box, &scale);
-        for (uint32_t s = node->first; s < node->first + node->count; s++) {
-            triangle_box(positions, bvh->triangles + 3 * (size_t)s, &part);
-            slot_encode(&scale, &part, &bvh->slot_boxes[s]);
-        }
+        double per_step[3];
+        for (int k = 0; k < 3; k++)
+            per_step[k] = scale.step[k] > 0.0 ? 0.5 / scale.step[k] : 0.0;
+        for (uint32_t j = 0; j < node->count; j++)
+            slot_encode(&scale, per_step, &boxes[j], &bvh->slot_boxes[node->first + j]);
     }
 }
 
@@ -407,6 +418,18 @@ void glcollide_bvh_destroy(glcollide_bvh **bvh)
     free((*bvh)->nodes);
     free(*bvh);
     *bvh = NULL;
+}
+
+int glcollide_bvh_same_triangles(const glcollide_bvh *bvh, const glcollide_mesh *mesh)
+{
+    if (!bvh || !mesh || mesh->triangle_count != bvh->triangle_count ||
+        mesh->vertex_count != bvh->vertex_count || (bvh->triangle_count && !mesh->triangles))
+        return 0;
+    for (size_t s = 0; s < bvh->triangle_count; s++)
+        if (memcmp(bvh->triangles + 3 * s, mesh->triangles + 3 * (size_t)bvh->ids[s],
+                   3 * sizeof *bvh->triangles) != 0)
+            return 0;
+    return 1;
 }
 
 glcollide_aabb glcollide_bvh_bounds(const glcollide_bvh *bvh)

@@ -239,6 +239,21 @@ START_TEST(test_trimesh_object_space)
             double scale = 1.0 + 0.05 * sin(pose);
             for (size_t i = 0; i < 3 * elephant->vertex_count; i++)
                 me.vertices[i] = (dReal)(scale * elephant->positions[i]);
+            if (pose == 140) {
+                /* and once its triangles too, in place: their order reversed
+                 * (each index names another place of the mesh now). glcollide
+                 * reads ODE's arrays where it can: its tree must be rebuilt,
+                 * not refit on the triangles it was built on. */
+                size_t n = elephant->triangle_count;
+                for (size_t t = 0; t < n / 2; t++)
+                    for (int c = 0; c < 3; c++) {
+                        uint32_t x = elephant->triangles[3 * t + c];
+                        elephant->triangles[3 * t + c] = elephant->triangles[3 * (n - 1 - t) + c];
+                        elephant->triangles[3 * (n - 1 - t) + c] = x;
+                    }
+                for (size_t i = 0; i < 3 * n; i++)
+                    me.indices[i] = (dTriIndex)elephant->triangles[i];
+            }
             dGeomTriMeshDataUpdate(me.data);
             glcollide_ode_trimesh_data_changed(me.data);
         }
@@ -255,6 +270,86 @@ START_TEST(test_trimesh_object_space)
     mesh_data_free(&me);
     glcollide_mesh_destroy(&knot);
     glcollide_mesh_destroy(&elephant);
+}
+END_TEST
+
+/*
+ * A vertex made non-finite in place (and glcollide told) is refused: one
+ * logged line, no contacts, nothing read from it; put back, the pair's
+ * contacts are as before. Double arrays (which glcollide reads where they
+ * are) and float ones (which it copies) alike.
+ */
+START_TEST(test_trimesh_in_place_not_finite)
+{
+    glcollide_mesh *knot = NULL;
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("knot1.off"), 1.0, &knot), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_fit(knot, 1.0), GLCOLLIDE_OK);
+    mesh_data mb;
+    mesh_data_build(&mb, knot);
+    for (int single = 0; single < 2; single++) {
+        mesh_data ma = {0};
+        float *floats = NULL;
+        if (single) { /* float vertices: copied */
+            floats = malloc(3 * knot->vertex_count * sizeof *floats);
+            ma.indices = malloc(3 * knot->triangle_count * sizeof *ma.indices);
+            ck_assert(floats && ma.indices);
+            for (size_t i = 0; i < 3 * knot->vertex_count; i++)
+                floats[i] = (float)knot->positions[i];
+            for (size_t i = 0; i < 3 * knot->triangle_count; i++)
+                ma.indices[i] = (dTriIndex)knot->triangles[i];
+            ma.data = dGeomTriMeshDataCreate();
+            dGeomTriMeshDataBuildSingle(ma.data, floats, 3 * sizeof(float),
+                                        (int)knot->vertex_count, ma.indices,
+                                        (int)(3 * knot->triangle_count), 3 * sizeof(dTriIndex));
+            glcollide_ode_trimesh_data_build_single(ma.data, floats, 3 * sizeof(float),
+                                                    (int)knot->vertex_count, ma.indices,
+                                                    (int)(3 * knot->triangle_count),
+                                                    3 * sizeof(dTriIndex));
+        } else {
+            mesh_data_build(&ma, knot);
+        }
+        dGeomID a = dCreateTriMesh(NULL, ma.data, NULL, NULL, NULL);
+        dGeomID b = dCreateTriMesh(NULL, mb.data, NULL, NULL, NULL);
+        dGeomSetPosition(b, 0.1, 0.05, 0.0);
+        enum { MAX = 64 };
+        dContactGeom before[MAX], got[MAX];
+        int n = glcollide_ode_collide(a, b, MAX, before, sizeof before[0]);
+        ck_assert_int_gt(n, 0);
+
+        if (single)
+            floats[3 * 7 + 1] = NAN;
+        else
+            ma.vertices[3 * 7 + 1] = (dReal)NAN;
+        glcollide_ode_trimesh_data_changed(ma.data);
+        test_log_capture_start(GLCOLLIDE_LOG_ERROR);
+        int m = glcollide_ode_collide(a, b, MAX, got, sizeof got[0]);
+        test_log_capture_stop();
+        ck_assert_msg(m == 0, "%s arrays: %d contacts with a vertex not finite",
+                      single ? "float" : "double", m);
+        ck_assert_msg(strstr(test_log_all(), "vertex 7 is not finite") != NULL, "logged: %s",
+                      test_log_all());
+
+        if (single)
+            floats[3 * 7 + 1] = (float)knot->positions[3 * 7 + 1];
+        else
+            ma.vertices[3 * 7 + 1] = (dReal)knot->positions[3 * 7 + 1];
+        glcollide_ode_trimesh_data_changed(ma.data);
+        m = glcollide_ode_collide(a, b, MAX, got, sizeof got[0]);
+        ck_assert_int_eq(m, n);
+        ck_assert_mem_eq(got, before, (size_t)n * sizeof got[0]);
+        dGeomDestroy(a);
+        dGeomDestroy(b);
+        if (single) {
+            glcollide_ode_trimesh_data_forget(ma.data);
+            dGeomTriMeshDataDestroy(ma.data);
+            free(ma.indices);
+            free(floats);
+        } else {
+            mesh_data_free(&ma);
+        }
+    }
+    mesh_data_free(&mb);
+    glcollide_mesh_destroy(&knot);
 }
 END_TEST
 
@@ -576,6 +671,7 @@ Suite *suite_ode_trimesh(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_trimesh_contacts);
     tcase_add_test(tc, test_trimesh_object_space);
+    tcase_add_test(tc, test_trimesh_in_place_not_finite);
     tcase_add_test(tc, test_step_cache_changed_mesh);
     tcase_add_test(tc, test_primitive_colliders);
     tcase_add_test(tc, test_primitive_sphere_generic);

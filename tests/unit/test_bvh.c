@@ -729,6 +729,46 @@ START_TEST(test_bvh_refit_deformation)
 }
 END_TEST
 
+/* glcollide_bvh_same_triangles: 1 for the mesh the BVH was built on and for
+ * moved vertices, 0 for other triangles (two swapped, one corner changed,
+ * another vertex count) and for NULL. */
+START_TEST(test_bvh_same_triangles)
+{
+    test_rng rng = {41};
+    test_mesh soup = random_soup(&rng, 300, 10.0, 0);
+    glcollide_bvh *bvh = build(&soup);
+    glcollide_mesh mesh = {soup.positions, soup.triangles, soup.vertex_count, soup.triangle_count,
+                           NULL};
+    ck_assert_int_eq(glcollide_bvh_same_triangles(bvh, &mesh), 1);
+    for (size_t i = 0; i < 3 * soup.vertex_count; i++)
+        soup.positions[i] += 0.5;
+    ck_assert_int_eq(glcollide_bvh_same_triangles(bvh, &mesh), 1);
+    for (int c = 0; c < 3; c++) { /* triangles 3 and 200 swapped */
+        uint32_t x = soup.triangles[9 + c];
+        soup.triangles[9 + c] = soup.triangles[600 + c];
+        soup.triangles[600 + c] = x;
+    }
+    ck_assert_int_eq(glcollide_bvh_same_triangles(bvh, &mesh), 0);
+    for (int c = 0; c < 3; c++) { /* back, then one corner of the last changed */
+        uint32_t x = soup.triangles[9 + c];
+        soup.triangles[9 + c] = soup.triangles[600 + c];
+        soup.triangles[600 + c] = x;
+    }
+    ck_assert_int_eq(glcollide_bvh_same_triangles(bvh, &mesh), 1);
+    uint32_t *last = soup.triangles + 3 * (soup.triangle_count - 1), kept = last[2];
+    last[2] = kept == 0 ? 1 : 0;
+    ck_assert_int_eq(glcollide_bvh_same_triangles(bvh, &mesh), 0);
+    last[2] = kept;
+    ck_assert_int_eq(glcollide_bvh_same_triangles(bvh, &mesh), 1);
+    mesh.vertex_count--;
+    ck_assert_int_eq(glcollide_bvh_same_triangles(bvh, &mesh), 0);
+    ck_assert_int_eq(glcollide_bvh_same_triangles(NULL, &mesh), 0);
+    ck_assert_int_eq(glcollide_bvh_same_triangles(bvh, NULL), 0);
+    glcollide_bvh_destroy(&bvh);
+    test_mesh_free(&soup);
+}
+END_TEST
+
 START_TEST(test_bvh_empty_and_single)
 {
     glcollide_bvh *empty = NULL, *single = NULL;
@@ -931,6 +971,7 @@ Suite *suite_bvh(void)
     tcase_add_test(tc, test_bvh_large_part);
     tcase_add_test(tc, test_bvh_real_meshes);
     tcase_add_test(tc, test_bvh_refit_deformation);
+    tcase_add_test(tc, test_bvh_same_triangles);
     tcase_add_test(tc, test_bvh_empty_and_single);
     tcase_add_test(tc, test_bvh_invalid_arguments);
     tcase_add_test(tc, test_bvh_early_stop);

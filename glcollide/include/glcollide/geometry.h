@@ -163,6 +163,11 @@ GLCOLLIDE_API int glcollide_bvh_create(const glcollide_mesh *mesh, glcollide_bvh
 /* The boxes again for mesh's positions now: the mesh the BVH was made on,
  * or one of the same topology. */
 GLCOLLIDE_API void glcollide_bvh_refit(glcollide_bvh *bvh, const glcollide_mesh *mesh);
+/* 1 when mesh has the BVH's triangles (the same vertex indices, in the same
+ * order, and as many vertices), so that glcollide_bvh_refit serves it; 0
+ * otherwise (a rebuild is needed) and for NULL arguments. O(n). */
+GLCOLLIDE_API int glcollide_bvh_same_triangles(const glcollide_bvh *bvh,
+                                               const glcollide_mesh *mesh);
 GLCOLLIDE_API void glcollide_bvh_destroy(glcollide_bvh **bvh);
 /* Box of the whole mesh (empty mesh: min > max). */
 GLCOLLIDE_API glcollide_aabb glcollide_bvh_bounds(const glcollide_bvh *bvh);

@@ -223,8 +223,14 @@ GLCOLLIDE_ODE_API void glcollide_ode_trimesh_data_changed(dTriMeshDataID data);
  * Without it, data are captured through dGeomTriMeshGetTriangle, which hands
  * out OPCODE's float copies of the vertices (about 6e-8 relative error,
  * contacts off by as much). The arrays must stay valid as long as ODE's copy
- * of the pointers does. Bad arguments are logged and the data is captured
- * through ODE instead. The preload library calls these for every build.
+ * of the pointers does. Double vertices three to a stride with indices three
+ * to a stride (as ODE's demos build them) are used in place, as ODE uses
+ * them, not copied; other layouts are copied. Either way, vertices changed
+ * in place are seen after glcollide_ode_trimesh_data_changed (a non-finite
+ * one, or an index out of range, is logged and the data collides with
+ * nothing until it is fixed and glcollide told again). Bad arguments are
+ * logged and the data is captured through ODE instead. The preload library
+ * calls these for every build.
  */
 GLCOLLIDE_ODE_API void glcollide_ode_trimesh_data_build_double(dTriMeshDataID data,
                                                                const void *vertices,
