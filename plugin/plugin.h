@@ -207,8 +207,8 @@ typedef struct plugin_space_buffers {
  * allocates nothing.
  */
 typedef struct plugin_side {
-    uint32_t *slot;  /* per mesh triangle, sized to the largest mesh seen */
-    uint64_t *marks; /* a bit per mesh triangle */
+    uint64_t *marks; /* a bit per mesh triangle, sized to the largest mesh seen */
+    uint32_t *ranks; /* per word of marks in use: the slots before it */
     size_t map_capacity;
     double *positions;   /* 9 per slot */
     uint32_t *triangles; /* 3 per slot: 3i, 3i+1, 3i+2 */

@@ -172,7 +172,7 @@ void plugin_space_buffers_free(plugin_space_buffers *buffers)
 
 static void side_free(plugin_side *side)
 {
-    free(side->slot);
+    free(side->ranks);
     free(side->marks);
     free(side->positions);
     free(side->triangles);

@@ -17,18 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for the marks and slot map of a mesh of triangle_count triangles. */
+/* Room for the marks and word ranks of a mesh of triangle_count triangles. */
 static int side_reserve_map(plugin_side *side, size_t triangle_count)
 {
     if (triangle_count > side->map_capacity) {
         size_t words = (triangle_count + 63) / 64, old_words = (side->map_capacity + 63) / 64;
-        uint32_t *slot = realloc(side->slot, triangle_count * sizeof *slot);
-        if (slot)
-            side->slot = slot;
+        uint32_t *ranks = realloc(side->ranks, words * sizeof *ranks);
+        if (ranks)
+            side->ranks = ranks;
         uint64_t *marks = realloc(side->marks, words * sizeof *marks);
         if (marks)
             side->marks = marks;
-        if (!slot || !marks)
+        if (!ranks || !marks)
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         memset(side->marks + old_words, 0, (words - old_words) * sizeof *marks);
         side->map_capacity = triangle_count;
@@ -60,9 +60,9 @@ static inline void side_mark(plugin_side *side, uint32_t t)
     *word |= bit;
 }
 
-/* The side's marked triangles in increasing order, into ids (a scan of the
- * bit set, one word per 64 triangles: no sort, and the marks are left
- * cleared for the next call). */
+/* The side's marked triangles in increasing order, into ids, and each mark
+ * word's first slot, into ranks (a scan of the bit set, one word per 64
+ * triangles: no sort; the marks stay until side_clear). */
 static void side_order(plugin_side *side, size_t triangle_count)
 {
     size_t n = 0;
@@ -70,13 +70,29 @@ static void side_order(plugin_side *side, size_t triangle_count)
         uint64_t bits = side->marks[w];
         if (!bits)
             continue;
-        side->marks[w] = 0;
+        side->ranks[w] = (uint32_t)n;
         do {
             side->ids[n++] = (uint32_t)(64 * w + (size_t)__builtin_ctzll(bits));
             bits &= bits - 1;
         } while (bits);
     }
     side->used = n;
+}
+
+/* The slot of marked triangle t: the marked triangles before it (its word's
+ * rank and the marks below it in the word). No map of a slot per triangle
+ * of the mesh is kept: a mesh costs a quarter of a byte per triangle here. */
+static inline uint32_t side_slot(const plugin_side *side, uint32_t t)
+{
+    uint64_t below = side->marks[t / 64] & (((uint64_t)1 << (t % 64)) - 1);
+    return side->ranks[t / 64] + (uint32_t)__builtin_popcountll(below);
+}
+
+/* The marks cleared for the next call (the words of the slots' triangles). */
+static void side_clear(plugin_side *side)
+{
+    for (size_t s = 0; s < side->used; s++)
+        side->marks[side->ids[s] / 64] = 0;
 }
 
 /*
@@ -103,7 +119,6 @@ static void side_place(plugin_side *side, const glcollide_mesh *mesh, const glco
             for (int c = 0; c < 3; c++)
                 __builtin_prefetch(mesh->positions + 3 * (size_t)ahead[c]);
         }
-        side->slot[t] = s;
         for (int c = 0; c < 3; c++) {
             const double *p = mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c];
             double *out = side->positions + 9 * (size_t)s + 3 * c;
@@ -144,9 +159,11 @@ static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcol
     side_place(&sides[0], ma, oa);
     side_place(&sides[1], mb, ob);
     for (size_t i = 0; i < count; i++) {
-        t->local_candidates[i].a = sides[0].slot[candidates[i].a];
-        t->local_candidates[i].b = sides[1].slot[candidates[i].b];
+        t->local_candidates[i].a = side_slot(&sides[0], candidates[i].a);
+        t->local_candidates[i].b = side_slot(&sides[1], candidates[i].b);
     }
+    side_clear(&sides[0]);
+    side_clear(&sides[1]);
     return GLCOLLIDE_OK;
 }
 
