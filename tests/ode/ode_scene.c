@@ -419,15 +419,37 @@ static void states_pose(const scene_states *states, size_t state, dBodyID *bodie
     }
 }
 
+static int scene_run_with(const scene_desc *scene, const scene_params *params,
+                          scene_figures *out);
+
+/*
+ * The plugin is made a user of (glcollide's flavour) or let go (ODE's own
+ * colliders only) for the run, and given back its count after it: runs in
+ * one process (CK_FORK=no, as make tsan runs the suites) then leave the
+ * plugin as they found it, its colliders installed over a dInitODE2 that
+ * came after.
+ */
 int scene_run(const scene_desc *scene, const scene_params *params, scene_figures *out)
 {
-    memset(out, 0, sizeof *out);
-    int mesh_geoms = params->flavour != SCENE_PRIMITIVES;
     int glcollide = params->flavour == SCENE_GLCOLLIDE;
     if (glcollide)
         glcollide_ode_init();
     else
         glcollide_ode_shutdown(); /* ODE's own colliders only */
+    int status = scene_run_with(scene, params, out);
+    if (glcollide)
+        glcollide_ode_shutdown();
+    else
+        glcollide_ode_init();
+    return status;
+}
+
+static int scene_run_with(const scene_desc *scene, const scene_params *params,
+                          scene_figures *out)
+{
+    memset(out, 0, sizeof *out);
+    int mesh_geoms = params->flavour != SCENE_PRIMITIVES;
+    int glcollide = params->flavour == SCENE_GLCOLLIDE;
 
     dRandSetSeed(params->seed);
     run_state run = {
