@@ -105,6 +105,16 @@ static uint32_t source_index(const plugin_source *src, size_t t, int c)
  * (3 * triangle_count). Returns 1 when the triangles differ from what
  * triangles held before, -1 on an index out of range (logged).
  */
+/* Is index, a corner of triangle t, one of the source's vertices? 0, logged, if not. */
+static int index_in_range(const plugin_source *src, size_t t, uint32_t index)
+{
+    if (index < (size_t)src->vertex_count)
+        return 1;
+    glcollide_log(GLCOLLIDE_LOG_ERROR, "trimesh data %p: triangle %zu uses vertex %u of %d",
+                  (void *)src->data, t, index, src->vertex_count);
+    return 0;
+}
+
 static int read_source(const plugin_source *src, double *positions, uint32_t *triangles)
 {
     size_t vertex_count = (size_t)src->vertex_count, triangle_count = (size_t)src->index_count / 3;
@@ -114,12 +124,8 @@ static int read_source(const plugin_source *src, double *positions, uint32_t *tr
     for (size_t t = 0; t < triangle_count; t++)
         for (int c = 0; c < 3; c++) {
             uint32_t index = source_index(src, t, c);
-            if (index >= vertex_count) {
-                glcollide_log(GLCOLLIDE_LOG_ERROR,
-                              "trimesh data %p: triangle %zu uses vertex %u of %zu",
-                              (void *)src->data, t, index, vertex_count);
+            if (!index_in_range(src, t, index))
                 return -1;
-            }
             changed |= triangles[3 * t + c] != index;
             triangles[3 * t + c] = index;
         }
@@ -163,14 +169,10 @@ static int positions_finite(dTriMeshDataID data, const double *positions, size_t
 static int source_valid(const plugin_source *src)
 {
     const uint32_t *triangles = src->indices;
-    size_t vertex_count = (size_t)src->vertex_count, index_count = (size_t)src->index_count;
-    for (size_t i = 0; i < index_count; i++)
-        if (triangles[i] >= vertex_count) {
-            glcollide_log(GLCOLLIDE_LOG_ERROR, "trimesh data %p: triangle %zu uses vertex %u of %zu",
-                          (void *)src->data, i / 3, triangles[i], vertex_count);
+    for (size_t i = 0; i < (size_t)src->index_count; i++)
+        if (!index_in_range(src, i / 3, triangles[i]))
             return -1;
-        }
-    return positions_finite(src->data, src->vertices, vertex_count);
+    return positions_finite(src->data, src->vertices, (size_t)src->vertex_count);
 }
 
 /* A capture that borrows a borrowable source's arrays (NULL if they fail

@@ -431,11 +431,9 @@ static inline plugin_scratch *plugin_ahead_scratch(plugin_thread *t, int worker)
     return worker == 0 ? &t->scratch : &t->ahead.workers[worker - 1];
 }
 /* An answer's ranked contacts. */
-static inline glcollide_contact *plugin_answer_contacts(const plugin_thread *t,
-                                                        const plugin_answer *a)
+static inline glcollide_contact *plugin_answer_contacts(plugin_thread *t, const plugin_answer *a)
 {
-    const plugin_scratch *s = a->worker == 0 ? &t->scratch : &t->ahead.workers[a->worker - 1];
-    return s->answers + a->first;
+    return plugin_ahead_scratch(t, a->worker)->answers + a->first;
 }
 /* The threads a job of the plugin may use (glcollide_ode_set_threads, else
  * the library's count). */
