@@ -653,21 +653,29 @@ static int leaf_pairs(const glcollide_bvh *a, const bvh_node *na, const glcollid
     return 0;
 }
 
-/* The triangle boxes of one leaf of b, decoded and placed in a's frame,
- * kept from one leaf pair to the next: consecutive leaf pairs often share
- * b's leaf (a leaf of b beside the leaf children of a node of a). */
-typedef struct placed_leaf {
-    const bvh_node *leaf; /* NULL: none yet */
-    bvh_box own[GLCOLLIDE_BVH_LEAF_SIZE];
-    placed_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
-} placed_leaf;
-
-/* The decoded triangle boxes of one leaf of a, kept likewise (a leaf of a
- * beside the children of a node of b). */
+/* The decoded triangle boxes of one leaf, kept from one leaf pair to the
+ * next: consecutive leaf pairs often share a leaf (a leaf of one tree beside
+ * the leaf children of a node of the other). */
 typedef struct decoded_leaf {
     const bvh_node *leaf; /* NULL: none yet */
     bvh_box own[GLCOLLIDE_BVH_LEAF_SIZE];
 } decoded_leaf;
+
+/* Holds leaf n of bvh decoded; 1 when it was decoded now, 0 when held already. */
+static inline int hold_leaf(decoded_leaf *held, const glcollide_bvh *bvh, const bvh_node *n)
+{
+    if (held->leaf == n)
+        return 0;
+    leaf_boxes(bvh, n, held->own);
+    held->leaf = n;
+    return 1;
+}
+
+/* A leaf of b held decoded and, with it, placed in a's frame. */
+typedef struct placed_leaf {
+    decoded_leaf held;
+    placed_box boxes[GLCOLLIDE_BVH_LEAF_SIZE];
+} placed_leaf;
 
 /* Leaves of a and b in their own frames: every triangle box of each placed
  * in the other's frame once, then each pair costs comparisons. */
@@ -679,13 +687,10 @@ static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const 
     placed_box a_in_b[GLCOLLIDE_BVH_LEAF_SIZE], *b_in_a = last_b->boxes;
     placed_box nb_in_a;
     place_b(f, &nb->box, &nb_in_a);
+    hold_leaf(last_a, a, na);
+    const bvh_box *boxes_a = last_a->own, *boxes_b = last_b->held.own;
     /* The outcomes of these tests follow no pattern a branch predictor can
      * learn: they are counted and masked rather than branched on. */
-    const bvh_box *boxes_a = last_a->own;
-    if (last_a->leaf != na) {
-        leaf_boxes(a, na, last_a->own);
-        last_a->leaf = na;
-    }
     uint32_t keep[GLCOLLIDE_BVH_LEAF_SIZE], kept = 0;
     for (uint32_t i = 0; i < na->count; i++) { /* a's boxes that can meet b's leaf at all */
         keep[kept] = i;
@@ -695,19 +700,16 @@ static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const 
         return 0;
     for (uint32_t k = 0; k < kept; k++)
         place_a(f, &boxes_a[keep[k]], &a_in_b[k]);
-    if (last_b->leaf != nb) {
-        leaf_boxes(b, nb, last_b->own);
+    if (hold_leaf(&last_b->held, b, nb))
         for (uint32_t j = 0; j < nb->count; j++)
-            place_b(f, &last_b->own[j], &b_in_a[j]);
-        last_b->leaf = nb;
-    }
+            place_b(f, &boxes_b[j], &b_in_a[j]);
     for (uint32_t k = 0; k < kept; k++) {
         uint32_t i = keep[k], pairs = 0; /* bit j: the pair (i, j) meets on a's axes */
         for (uint32_t j = 0; j < nb->count; j++)
             pairs |= (uint32_t)meets_placed(&boxes_a[i], f->grow_a, &b_in_a[j]) << j;
         for (; pairs; pairs &= pairs - 1) {
             uint32_t j = (uint32_t)__builtin_ctz(pairs);
-            if (meets_placed(&last_b->own[j], f->grow_b, &a_in_b[k]) &&
+            if (meets_placed(&boxes_b[j], f->grow_b, &a_in_b[k]) &&
                 fn(a->ids[na->first + i], b->ids[nb->first + j], user))
                 return 1;
         }
@@ -976,7 +978,7 @@ static int overlap_descent_from(const glcollide_bvh *a, const glcollide_bvh *b,
     decoded_leaf last_a;
     placed_leaf last_b;
     last_a.leaf = NULL;
-    last_b.leaf = NULL;
+    last_b.held.leaf = NULL;
     while (top > 0) {
         top--;
         ia = stack[top][0];
