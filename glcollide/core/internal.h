@@ -35,6 +35,13 @@ int glcollide_fail(int status, const char *format, ...) GLCOLLIDE_PRINTF(2, 3);
 /* Monotonic clock in milliseconds. */
 double glcollide_now_ms(void);
 
+/* glcollide_workers_run, where the calling thread first runs tasks alone
+ * for up to serial_ms and wakes the workers only for what is left then: a
+ * job that may be a few microseconds of work (a small pair's descent) costs
+ * no wake-up, a long one loses at most serial_ms of sharing. */
+int glcollide_workers_run_after(size_t count, int max_threads, double serial_ms,
+                                glcollide_task_fn fn, void *user);
+
 /* Overflow-checked allocation of count * size bytes; NULL on overflow or failure. */
 void *glcollide_alloc_array(size_t count, size_t size);
 void *glcollide_realloc_array(void *ptr, size_t count, size_t size);

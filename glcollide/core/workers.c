@@ -251,7 +251,23 @@ static void grow(int want)
 
 /* ------------------------------------------------------------- jobs */
 
-int glcollide_workers_run(size_t count, int max_threads, glcollide_task_fn fn, void *user)
+/* Runs the job's tasks on this thread until none is left or serial_ms
+ * have passed; 1 when tasks are left. */
+static int run_serial_part(workers_job *job, double serial_ms)
+{
+    double deadline = glcollide_now_ms() + serial_ms;
+    for (;;) {
+        size_t i = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
+        if (i >= job->count)
+            return 0;
+        job->fn(job->user, i, 0);
+        if (glcollide_now_ms() >= deadline)
+            return atomic_load_explicit(&job->next, memory_order_relaxed) < job->count;
+    }
+}
+
+int glcollide_workers_run_after(size_t count, int max_threads, double serial_ms,
+                                glcollide_task_fn fn, void *user)
 {
     if (!fn && count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "threads: run with no task");
@@ -267,12 +283,18 @@ int glcollide_workers_run(size_t count, int max_threads, glcollide_task_fn fn, v
             fn(user, i, 0);
         return GLCOLLIDE_OK;
     }
-    grow(threads);
-    pthread_mutex_lock(&pool.lock);
+    /* The workers are parked (pool.submit held, no job open): the job's
+     * fields are this thread's until it is handed out. */
     pool.job.fn = fn;
     pool.job.user = user;
     pool.job.count = count;
     atomic_store_explicit(&pool.job.next, 0, memory_order_relaxed);
+    if (serial_ms > 0.0 && !run_serial_part(&pool.job, serial_ms)) {
+        pthread_mutex_unlock(&pool.submit);
+        return GLCOLLIDE_OK;
+    }
+    grow(threads);
+    pthread_mutex_lock(&pool.lock);
     pool.job.participants = threads < pool.thread_count + 1 ? threads : pool.thread_count + 1;
     pool.job_id++;
     pool.open = 1;
@@ -290,4 +312,9 @@ int glcollide_workers_run(size_t count, int max_threads, glcollide_task_fn fn, v
     pthread_mutex_unlock(&pool.lock);
     pthread_mutex_unlock(&pool.submit);
     return GLCOLLIDE_OK;
+}
+
+int glcollide_workers_run(size_t count, int max_threads, glcollide_task_fn fn, void *user)
+{
+    return glcollide_workers_run_after(count, max_threads, 0.0, fn, user);
 }

@@ -1119,6 +1119,13 @@ int glcollide_bvh_overlap_posed_all(const glcollide_bvh *a, const glcollide_pose
 
 /* ------------------------------------------------------------- split descent */
 
+/* The parts are taken on the calling thread alone for this long before the
+ * workers are woken for the rest: waking them costs more than a small
+ * descent (a detailed mesh resting on a few large triangles, a few hundred
+ * nodes, a few microseconds) that the triangle counts alone cannot tell
+ * from two interpenetrating detailed meshes. */
+#define SPLIT_SERIAL_MS 0.02
+
 typedef struct split_job {
     const glcollide_bvh *a, *b;
     const object_frames *f;
@@ -1188,7 +1195,7 @@ int glcollide_bvh_overlap_posed_split(const glcollide_bvh *a, const glcollide_po
         count += (size_t)n;
     }
     split_job job = {a, b, &f, margin, seeds, parts, {0}};
-    glcollide_workers_run(count, threads, split_task, &job);
+    glcollide_workers_run_after(count, threads, SPLIT_SERIAL_MS, split_task, &job);
     for (size_t k = 0; k < count; k++)
         if (job.status[k] != GLCOLLIDE_OK)
             return glcollide_fail(job.status[k], "bvh: out of memory for candidate pairs");

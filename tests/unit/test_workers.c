@@ -3,6 +3,7 @@
  * task or on a second thread runs on its caller, a forked child gets workers
  * of its own, GLCOLLIDE_THREADS read as documented. */
 #define _POSIX_C_SOURCE 200809L
+#include "core/internal.h" /* white box: glcollide_workers_run_after */
 #include "helpers/tests.h"
 
 #include <pthread.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct tally {
@@ -52,6 +54,44 @@ START_TEST(test_every_task_once)
             run_and_check(counts[c], threads[t]);
     /* one thread: the caller alone, as worker 0 */
     ck_assert_int_eq(run_and_check(100, 1), 1);
+}
+END_TEST
+
+/* A task that takes about a millisecond. */
+static void slow_task(void *user, size_t index, int worker)
+{
+    count_task(user, index, worker);
+    struct timespec pause = {0, 1000000};
+    nanosleep(&pause, NULL);
+}
+
+/* The calling thread first runs tasks alone for serial_ms: a job done in
+ * that time never wakes a worker; a longer one is shared with them; every
+ * task runs once either way. */
+START_TEST(test_serial_first)
+{
+    enum { TASKS = 100 };
+    atomic_int runs[TASKS];
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < TASKS; i++)
+            atomic_store(&runs[i], 0);
+        tally t = {runs, 0};
+        /* pass 0: an hour is enough for every task; pass 1: 2 ms is not */
+        double serial_ms = pass == 0 ? 3.6e6 : 2.0;
+        ck_assert_int_eq(glcollide_workers_run_after(TASKS, 4, serial_ms, slow_task, &t),
+                         GLCOLLIDE_OK);
+        for (int i = 0; i < TASKS; i++)
+            ck_assert_msg(atomic_load(&runs[i]) == 1, "pass %d: task %d ran %d times", pass, i,
+                          atomic_load(&runs[i]));
+        unsigned seen = atomic_load(&t.workers);
+        if (pass == 0)
+            ck_assert_msg(seen == 1, "a job done within its serial time woke workers (0x%x)", seen);
+        else
+            ck_assert_msg(seen != 1, "a 100 ms job stayed on its caller past 2 ms (0x%x)", seen);
+        ck_assert_msg(!(seen & ~0xfu), "a task ran beyond 4 threads (0x%x)", seen);
+    }
+    /* no task: nothing to run, no failure */
+    ck_assert_int_eq(glcollide_workers_run_after(0, 4, 1.0, count_task, NULL), GLCOLLIDE_OK);
 }
 END_TEST
 
@@ -173,6 +213,7 @@ Suite *suite_workers(void)
     TCase *tc = tcase_create("pool");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_every_task_once);
+    tcase_add_test(tc, test_serial_first);
     tcase_add_test(tc, test_nested_job);
     tcase_add_test(tc, test_two_callers);
     tcase_add_test(tc, test_count_setting);
