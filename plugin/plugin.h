@@ -214,6 +214,7 @@ typedef struct plugin_side {
     uint32_t *triangles; /* 3 per slot: 3i, 3i+1, 3i+2 */
     uint32_t *ids;       /* mesh triangle of each slot */
     size_t used, positions_capacity, triangles_capacity, ids_capacity;
+    size_t first_word, end_word; /* the words of marks that may be set */
 } plugin_side;
 
 /* What a collider works in between its inputs and ODE's buffer: one per

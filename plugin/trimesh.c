@@ -52,21 +52,35 @@ static int side_reserve_slots(plugin_side *side)
                : GLCOLLIDE_OK;
 }
 
-/* Notes mesh triangle t as used on a side, counting it in used once. */
+/* Notes mesh triangle t as used on a side, counting it in used once (the
+ * words set are a range: a few candidates of a large mesh scan a few words,
+ * not a word per 64 triangles of the mesh). */
 static inline void side_mark(plugin_side *side, uint32_t t)
 {
     uint64_t bit = (uint64_t)1 << (t % 64), *word = &side->marks[t / 64];
     side->used += !(*word & bit);
     *word |= bit;
+    side->first_word = t / 64 < side->first_word ? t / 64 : side->first_word;
+    side->end_word = t / 64 + 1 > side->end_word ? t / 64 + 1 : side->end_word;
+}
+
+/* Set bits of x (the libgcc call that __builtin_popcountll makes for a
+ * processor without a popcount instruction costs more). */
+static inline uint32_t bit_count(uint64_t x)
+{
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
 }
 
 /* The side's marked triangles in increasing order, into ids, and each mark
  * word's first slot, into ranks (a scan of the bit set, one word per 64
  * triangles: no sort; the marks stay until side_clear). */
-static void side_order(plugin_side *side, size_t triangle_count)
+static void side_order(plugin_side *side)
 {
     size_t n = 0;
-    for (size_t w = 0; w < (triangle_count + 63) / 64; w++) {
+    for (size_t w = side->first_word; w < side->end_word; w++) {
         uint64_t bits = side->marks[w];
         if (!bits)
             continue;
@@ -85,7 +99,7 @@ static void side_order(plugin_side *side, size_t triangle_count)
 static inline uint32_t side_slot(const plugin_side *side, uint32_t t)
 {
     uint64_t below = side->marks[t / 64] & (((uint64_t)1 << (t % 64)) - 1);
-    return side->ranks[t / 64] + (uint32_t)__builtin_popcountll(below);
+    return side->ranks[t / 64] + bit_count(below);
 }
 
 /* The marks cleared for the next call (the words of the slots' triangles). */
@@ -103,7 +117,7 @@ static void side_clear(plugin_side *side)
  */
 static void side_place(plugin_side *side, const glcollide_mesh *mesh, const glcollide_pose *object)
 {
-    side_order(side, mesh->triangle_count);
+    side_order(side);
     double m[9];
     glcollide_pose_rotation_matrix(object, m);
     const double *t0 = object->translation;
@@ -145,7 +159,11 @@ static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcol
         plugin_reserve((void **)&t->local_candidates, &t->local_candidate_capacity, count,
                        sizeof *t->local_candidates))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    sides[0].used = sides[1].used = 0;
+    for (int k = 0; k < 2; k++) {
+        sides[k].used = 0;
+        sides[k].first_word = SIZE_MAX;
+        sides[k].end_word = 0;
+    }
     for (size_t i = 0; i < count; i++) {
         side_mark(&sides[0], candidates[i].a);
         side_mark(&sides[1], candidates[i].b);
