@@ -352,11 +352,13 @@ static int on_boundary(const double *const t[3], int has_normal, const double p[
     return 0;
 }
 
-/* Keeps the part of poly[0..n) where dot(m, p - origin) >= 0 (Sutherland-Hodgman). */
-static int clip_half_space(double poly[MAX_POLYGON][3], int n, const double m[3],
-                           const double origin[3])
+/* The part of poly[0..n) where dot(m, p - origin) >= 0 (Sutherland-Hodgman),
+ * into out; returns its corner count, or -1 when poly is kept whole
+ * (nothing written: poly is the answer). */
+static int clip_half_space(const double (*poly)[3], int n, const double m[3],
+                           const double origin[3], double (*out)[3])
 {
-    double out[MAX_POLYGON][3], side[MAX_POLYGON];
+    double side[MAX_POLYGON];
     int inside = 0;
     for (int i = 0; i < n; i++) {
         double d[3];
@@ -364,8 +366,10 @@ static int clip_half_space(double poly[MAX_POLYGON][3], int n, const double m[3]
         side[i] = glcollide_vec3_dot(m, d);
         inside += side[i] >= 0.0;
     }
-    if (inside == n || inside == 0) /* kept whole (mostly) or cut away */
-        return inside;
+    if (inside == n) /* kept whole (mostly) */
+        return -1;
+    if (inside == 0) /* cut away */
+        return 0;
     /* Corners and crossings are written always and counted when they are
      * kept: which sides the corners lie on follows no pattern a branch
      * predictor learns. */
@@ -380,20 +384,32 @@ static int clip_half_space(double poly[MAX_POLYGON][3], int n, const double m[3]
             out[count][k] = poly[i][k] + s * (poly[j][k] - poly[i][k]);
         count += in_i != in_j;
     }
-    memcpy(poly, out, (size_t)count * sizeof out[0]);
     return count;
 }
 
 /* Triangle t clipped to the infinite prism over face (its corners and the
- * inward normals of the prism's sides); returns the corner count. */
+ * inward normals of the prism's sides), into poly; returns the corner
+ * count. Each cut writes into the other of two buffers, so that a corner
+ * is copied once per cut that moves it, not once more to come back. */
 static int clip_to_prism(const double *const t[3], const double *const face[3],
                          const double prism[3][3], double poly[MAX_POLYGON][3])
 {
+    double spare[MAX_POLYGON][3];
+    double(*from)[3] = poly, (*to)[3] = spare;
     for (int i = 0; i < 3; i++)
         memcpy(poly[i], t[i], sizeof poly[i]);
     int count = 3;
-    for (int i = 0; i < 3 && count > 0; i++)
-        count = clip_half_space(poly, count, prism[i], face[i]);
+    for (int i = 0; i < 3 && count > 0; i++) {
+        int cut = clip_half_space((const double(*)[3])from, count, prism[i], face[i], to);
+        if (cut < 0)
+            continue;
+        double(*swap)[3] = from;
+        from = to;
+        to = swap;
+        count = cut;
+    }
+    if (from != poly)
+        memcpy(poly, from, (size_t)count * sizeof poly[0]);
     return count;
 }
 
@@ -435,8 +451,9 @@ static int reserve(void **array, size_t *capacity, size_t count, size_t size)
 }
 
 /* LSD radix sort of keyed items by key (8 passes of 8 bits, skipping
- * passes where every key has the same byte); stable. */
-static void radix_sort(keyed *items, keyed *tmp, size_t n)
+ * passes where every key has the same byte), between items and tmp;
+ * returns the one that holds the sorted items. */
+static keyed *radix_passes(keyed *items, keyed *tmp, size_t n)
 {
     uint64_t all_or = 0, all_and = ~(uint64_t)0;
     for (size_t i = 0; i < n; i++) {
@@ -457,8 +474,53 @@ static void radix_sort(keyed *items, keyed *tmp, size_t n)
         from = to;
         to = t;
     }
-    if (from != items)
-        memcpy(items, from, n * sizeof *items);
+    return from;
+}
+
+/* Merge sort of keyed items by key (runs of RUN sorted by insertion, then
+ * merged pairwise, a side taken from the left on equal keys), between
+ * items and tmp; returns the one that holds the sorted items. */
+static keyed *merge_passes(keyed *items, keyed *tmp, size_t n)
+{
+    enum { RUN = 16 };
+    for (size_t lo = 0; lo < n; lo += RUN) {
+        size_t end = lo + RUN < n ? lo + RUN : n;
+        for (size_t i = lo + 1; i < end; i++) {
+            keyed item = items[i];
+            size_t j = i;
+            for (; j > lo && items[j - 1].key > item.key; j--)
+                items[j] = items[j - 1];
+            items[j] = item;
+        }
+    }
+    keyed *from = items, *to = tmp;
+    for (size_t width = RUN; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                to[k++] = from[j].key < from[i].key ? from[j++] : from[i++];
+            while (i < mid)
+                to[k++] = from[i++];
+            while (j < hi)
+                to[k++] = from[j++];
+        }
+        keyed *t = from;
+        from = to;
+        to = t;
+    }
+    return from;
+}
+
+/* Keyed items sorted by key, stably (tmp: room for n): a merge sort where
+ * the radix sort's fixed cost per pass (256 counters, cleared and summed)
+ * would outweigh the items. Both give the same order. */
+static void radix_sort(keyed *items, keyed *tmp, size_t n)
+{
+    keyed *sorted = n < 512 ? merge_passes(items, tmp, n) : radix_passes(items, tmp, n);
+    if (sorted != items)
+        memcpy(items, sorted, n * sizeof *items);
 }
 
 /* ---------------------------------------------------------------- elements */
@@ -792,6 +854,25 @@ static void element_task(void *user, size_t task, int worker)
             chunk->status = make_element(job->s, job->in, &job->s->meetings[i], chunk);
 }
 
+/* Elements and points written elsewhere become the call's: swapped with
+ * s->elements and s->points, whose arrays (and capacities) go there. */
+static void take_arrays(glcollide_contact_scratch *s, element **elements, size_t *element_capacity,
+                        contact_point **points, size_t *point_capacity)
+{
+    element *swap_elements = s->elements;
+    size_t swap_element_capacity = s->element_capacity;
+    s->elements = *elements;
+    s->element_capacity = *element_capacity;
+    *elements = swap_elements;
+    *element_capacity = swap_element_capacity;
+    contact_point *swap_points = s->points;
+    size_t swap_point_capacity = s->point_capacity;
+    s->points = *points;
+    s->point_capacity = *point_capacity;
+    *points = swap_points;
+    *point_capacity = swap_point_capacity;
+}
+
 /* The chunks' elements and points into s->elements and s->points, in
  * chunk order, owners and first points renumbered. */
 static int merge_chunks(glcollide_contact_scratch *s, size_t chunk_count, size_t *element_count,
@@ -803,6 +884,13 @@ static int merge_chunks(glcollide_contact_scratch *s, size_t chunk_count, size_t
             return s->chunks[k].status;
         elements += s->chunks[k].count;
         points += s->chunks[k].point_count;
+    }
+    if (chunk_count == 1) { /* numbered as they stand: the chunk's arrays become the call's */
+        element_chunk *chunk = &s->chunks[0];
+        take_arrays(s, &chunk->elements, &chunk->capacity, &chunk->points, &chunk->point_capacity);
+        *element_count = elements;
+        *point_count = points;
+        return GLCOLLIDE_OK;
     }
     if (reserve((void **)&s->elements, &s->element_capacity, elements, sizeof *s->elements) ||
         reserve((void **)&s->points, &s->point_capacity, points, sizeof *s->points))
@@ -902,18 +990,7 @@ static int sort_elements(glcollide_contact_scratch *s, size_t *element_count, si
         points += e.point_count;
         s->elements_tmp[kept++] = e;
     }
-    element *swap_elements = s->elements;
-    size_t swap_element_capacity = s->element_capacity;
-    s->elements = s->elements_tmp;
-    s->element_capacity = s->element_tmp_capacity;
-    s->elements_tmp = swap_elements;
-    s->element_tmp_capacity = swap_element_capacity;
-    contact_point *swap_points = s->points;
-    size_t swap_point_capacity = s->point_capacity;
-    s->points = s->bucketed;
-    s->point_capacity = s->bucketed_capacity;
-    s->bucketed = swap_points;
-    s->bucketed_capacity = swap_point_capacity;
+    take_arrays(s, &s->elements_tmp, &s->element_tmp_capacity, &s->bucketed, &s->bucketed_capacity);
     *element_count = kept;
     *point_count = points;
     return GLCOLLIDE_OK;
@@ -1417,6 +1494,8 @@ static uint32_t find_root(uint32_t *parent, uint32_t i)
  */
 static int merge_regions(glcollide_contact_scratch *s, size_t element_count, size_t *region_count)
 {
+    if (*region_count < 2)
+        return 0;
     uint32_t *parent = s->order; /* free until the output */
     for (size_t i = 0; i < *region_count; i++)
         parent[i] = (uint32_t)i;
