@@ -199,6 +199,7 @@ typedef struct element_chunk {
     size_t count, capacity;
     contact_point *points;
     size_t point_count, point_capacity;
+    size_t met; /* its task's candidates that meet, first in its part of the meetings */
     int status;
 } element_chunk;
 
@@ -237,7 +238,7 @@ struct glcollide_contact_scratch {
     size_t slot_capacity[2];
     triangle_info *info[2];
     size_t info_capacity[2];
-    meeting *meetings; /* per candidate, when the tests run on several threads */
+    meeting *meetings; /* when the tests run on several threads: per task, those that meet */
     size_t meeting_capacity;
     element_chunk *chunks; /* the element tasks' outputs */
     size_t chunk_capacity;
@@ -830,17 +831,27 @@ static size_t task_end(const elements_job *job, size_t task)
     return end < job->count ? end : job->count;
 }
 
-/* Phase 1: each candidate's exact test, into its own slot. */
+/* The meetings of task's candidates (its part of s->meetings). */
+static meeting *task_meetings(const glcollide_contact_scratch *s, size_t task)
+{
+    return &s->meetings[task * TESTS_PER_TASK];
+}
+
+/* Phase 1: the exact test of each of a task's candidates; those that meet
+ * kept in order at the start of its part of the meetings (most do not: the
+ * phases after read only these). */
 static void test_task(void *user, size_t task, int worker)
 {
     (void)worker;
     const elements_job *job = user;
+    meeting *met = task_meetings(job->s, task);
+    size_t kept = 0;
     for (size_t i = task * TESTS_PER_TASK; i < task_end(job, task); i++) {
-        meeting *m = &job->s->meetings[i];
-        m->ta = job->candidates[i].a;
-        m->tb = job->candidates[i].b;
-        test_pair(job->s, m);
+        meeting m = {.ta = job->candidates[i].a, .tb = job->candidates[i].b};
+        if (test_pair(job->s, &m))
+            met[kept++] = m;
     }
+    job->s->chunks[task].met = kept;
 }
 
 /* Phase 2: the elements of a task's candidates that meet, into its chunk. */
@@ -849,9 +860,9 @@ static void element_task(void *user, size_t task, int worker)
     (void)worker;
     const elements_job *job = user;
     element_chunk *chunk = &job->s->chunks[task];
-    for (size_t i = task * TESTS_PER_TASK; i < task_end(job, task) && !chunk->status; i++)
-        if (job->s->meetings[i].kind)
-            chunk->status = make_element(job->s, job->in, &job->s->meetings[i], chunk);
+    const meeting *met = task_meetings(job->s, task);
+    for (size_t i = 0; i < chunk->met && !chunk->status; i++)
+        chunk->status = make_element(job->s, job->in, &met[i], chunk);
 }
 
 /* Elements and points written elsewhere become the call's: swapped with
@@ -948,11 +959,13 @@ static int make_elements(glcollide_contact_scratch *s, const input *in,
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         elements_job job = {s, in, candidates, count};
         glcollide_workers_run(tasks, threads, test_task, &job);
-        for (size_t i = 0; i < count; i++)
-            if (s->meetings[i].kind) {
-                info_shape(info_of(s, 0, s->meetings[i].ta));
-                info_shape(info_of(s, 1, s->meetings[i].tb));
+        for (size_t k = 0; k < tasks; k++) {
+            const meeting *met = task_meetings(s, k);
+            for (size_t i = 0; i < s->chunks[k].met; i++) {
+                info_shape(info_of(s, 0, met[i].ta));
+                info_shape(info_of(s, 1, met[i].tb));
             }
+        }
         glcollide_workers_run(tasks, threads, element_task, &job);
     } else {
         for (size_t i = 0; i < count && !s->chunks[0].status; i++) {
