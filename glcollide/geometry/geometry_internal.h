@@ -274,7 +274,8 @@ int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bv
  * order. Same contracts, arrays for the mesh. */
 int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint32_t *triangles,
                         size_t triangle_count, glcollide_bvh **out);
-void glcollide_bvh_refit_positions(glcollide_bvh *bvh, const double *positions);
+/* threads as glcollide_bvh_refit_threads's. */
+void glcollide_bvh_refit_positions(glcollide_bvh *bvh, const double *positions, int threads);
 double glcollide_bvh_nearest_positions(const glcollide_bvh *bvh, const double *positions,
                                        const double p[3], double closest[3], uint32_t *triangle);
 int glcollide_point_in_mesh_arrays(const double *positions, const uint32_t *triangles,

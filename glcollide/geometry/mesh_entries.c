@@ -19,8 +19,13 @@ int glcollide_bvh_create(const glcollide_mesh *mesh, glcollide_bvh **out)
 
 void glcollide_bvh_refit(glcollide_bvh *bvh, const glcollide_mesh *mesh)
 {
+    glcollide_bvh_refit_threads(bvh, mesh, 0);
+}
+
+void glcollide_bvh_refit_threads(glcollide_bvh *bvh, const glcollide_mesh *mesh, int threads)
+{
     if (mesh)
-        glcollide_bvh_refit_positions(bvh, mesh->positions);
+        glcollide_bvh_refit_positions(bvh, mesh->positions, threads);
 }
 
 double glcollide_bvh_nearest(const glcollide_bvh *bvh, const glcollide_mesh *mesh,

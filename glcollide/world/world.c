@@ -273,7 +273,7 @@ int glcollide_world_mesh_changed(glcollide_world *world, uint32_t index, size_t 
     if ((status = mesh_bounds(mesh, &entry->bounds)) != GLCOLLIDE_OK)
         return status;
     if (entry->bvh && !entry->bvh_borrowed) /* a borrowed one is the caller's to refit */
-        glcollide_bvh_refit_positions(entry->bvh, mesh->positions);
+        glcollide_bvh_refit_positions(entry->bvh, mesh->positions, 0);
     entry->solid = entry->solid == 0 ? 0 : -1; /* topology kept: open stays open */
     entry->crossing = -1;                      /* moved vertices may cross */
     entry->previous_change = entry->changed_at;

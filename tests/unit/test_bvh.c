@@ -6,6 +6,7 @@
  */
 #include "helpers/tests.h"
 
+#include "geometry/bvh_internal.h"      /* white box: a refit's nodes and slots */
 #include "geometry/geometry_internal.h" /* white box: the leaf test on every pair */
 
 #include <glcollide/geometry.h>
@@ -729,6 +730,67 @@ START_TEST(test_bvh_refit_deformation)
 }
 END_TEST
 
+/* Two BVHs of one mesh store the same bytes: nodes, slots, bounds. */
+static int same_boxes(const glcollide_bvh *a, const glcollide_bvh *b)
+{
+    return a->node_count == b->node_count && a->triangle_count == b->triangle_count &&
+           memcmp(a->nodes, b->nodes, a->node_count * sizeof *a->nodes) == 0 &&
+           memcmp(a->slot_boxes, b->slot_boxes, a->triangle_count * sizeof *a->slot_boxes) == 0 &&
+           memcmp(&a->bounds, &b->bounds, sizeof a->bounds) == 0;
+}
+
+/* A refit shared among threads (a mesh of 8,192 triangles or more) stores
+ * the same boxes as one on one thread, for 2, 3 and the library's count of
+ * threads, refit after refit; a small mesh too (it stays on one). The one
+ * thread's agree with a build on the same positions where the topology is
+ * the same (the rest positions). */
+START_TEST(test_bvh_refit_threads)
+{
+    const int sizes[2][2] = {{160, 80}, {12, 6}}; /* 25,280 and 120 triangles */
+    for (int size = 0; size < 2; size++) {
+        glcollide_mesh *sphere = NULL;
+        ck_assert_int_eq(
+            glcollide_mesh_generate_sphere(1.0, sizes[size][0], sizes[size][1], &sphere),
+            GLCOLLIDE_OK);
+        test_mesh rest = copy_mesh(sphere);
+        double *deformed = malloc(3 * rest.vertex_count * sizeof *deformed);
+        glcollide_mesh view = {deformed, rest.triangles, rest.vertex_count, rest.triangle_count,
+                               NULL};
+        glcollide_mesh rest_view = {rest.positions, rest.triangles, rest.vertex_count,
+                                    rest.triangle_count, NULL};
+        const int threads[] = {1, 2, 3, 0};
+        glcollide_bvh *bvh[4];
+        for (int t = 0; t < 4; t++)
+            bvh[t] = build(&rest);
+        test_rng rng = {409};
+        for (int step = 0; step < 3; step++) {
+            for (size_t i = 0; i < 3 * rest.vertex_count; i++)
+                deformed[i] = rest.positions[i] * (1.0 + 0.5 * step * (i % 3)) +
+                              test_rng_uniform(&rng, -0.05, 0.05);
+            for (int t = 0; t < 4; t++) {
+                glcollide_bvh_refit_threads(bvh[t], &view, threads[t]);
+                ck_assert_msg(same_boxes(bvh[t], bvh[0]),
+                              "step %d: a refit of %zu triangles on %d threads differs from one "
+                              "on one thread",
+                              step, rest.triangle_count, threads[t]);
+            }
+            test_mesh world = {deformed, rest.triangles, rest.vertex_count, rest.triangle_count};
+            check_bounds(bvh[0], &world);
+        }
+        glcollide_bvh *fresh = build(&rest);
+        glcollide_bvh_refit_threads(bvh[2], &rest_view, 3);
+        ck_assert_msg(same_boxes(bvh[2], fresh), "a refit back to the rest positions on 3 "
+                                                 "threads differs from a build on them");
+        glcollide_bvh_destroy(&fresh);
+        for (int t = 0; t < 4; t++)
+            glcollide_bvh_destroy(&bvh[t]);
+        free(deformed);
+        test_mesh_free(&rest);
+        glcollide_mesh_destroy(&sphere);
+    }
+}
+END_TEST
+
 /* glcollide_bvh_same_triangles: 1 for the mesh the BVH was built on and for
  * moved vertices, 0 for other triangles (two swapped, one corner changed,
  * another vertex count) and for NULL. */
@@ -971,6 +1033,7 @@ Suite *suite_bvh(void)
     tcase_add_test(tc, test_bvh_large_part);
     tcase_add_test(tc, test_bvh_real_meshes);
     tcase_add_test(tc, test_bvh_refit_deformation);
+    tcase_add_test(tc, test_bvh_refit_threads);
     tcase_add_test(tc, test_bvh_same_triangles);
     tcase_add_test(tc, test_bvh_empty_and_single);
     tcase_add_test(tc, test_bvh_invalid_arguments);
