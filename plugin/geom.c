@@ -303,7 +303,7 @@ static int update_bvh(plugin_mesh *entry, const glcollide_mesh *mesh, int same_t
 {
     if (same_triangles && entry->bvh &&
         glcollide_bvh_triangle_count(entry->bvh) == mesh->triangle_count) {
-        glcollide_bvh_refit_threads(entry->bvh, mesh, plugin_threads());
+        glcollide_bvh_refit(entry->bvh, mesh, plugin_threads());
         return GLCOLLIDE_OK;
     }
     glcollide_bvh_destroy(&entry->bvh);

@@ -274,7 +274,7 @@ int glcollide_point_in_posed_mesh(const glcollide_mesh *mesh, const glcollide_bv
  * order. Same contracts, arrays for the mesh. */
 int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint32_t *triangles,
                         size_t triangle_count, glcollide_bvh **out);
-/* threads as glcollide_bvh_refit_threads's. */
+/* threads as glcollide_bvh_refit's. */
 void glcollide_bvh_refit_positions(glcollide_bvh *bvh, const double *positions, int threads);
 double glcollide_bvh_nearest_positions(const glcollide_bvh *bvh, const double *positions,
                                        const double p[3], double closest[3], uint32_t *triangle);

@@ -17,12 +17,7 @@ int glcollide_bvh_create(const glcollide_mesh *mesh, glcollide_bvh **out)
                                mesh->triangle_count, out);
 }
 
-void glcollide_bvh_refit(glcollide_bvh *bvh, const glcollide_mesh *mesh)
-{
-    glcollide_bvh_refit_threads(bvh, mesh, 0);
-}
-
-void glcollide_bvh_refit_threads(glcollide_bvh *bvh, const glcollide_mesh *mesh, int threads)
+void glcollide_bvh_refit(glcollide_bvh *bvh, const glcollide_mesh *mesh, int threads)
 {
     if (mesh)
         glcollide_bvh_refit_positions(bvh, mesh->positions, threads);

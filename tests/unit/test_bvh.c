@@ -40,7 +40,7 @@ static void refit(glcollide_bvh *bvh, double *positions, const test_mesh *topolo
 {
     const glcollide_mesh view = {positions, topology->triangles, topology->vertex_count,
                                  topology->triangle_count, NULL};
-    glcollide_bvh_refit(bvh, &view);
+    glcollide_bvh_refit(bvh, &view, 0);
 }
 
 static void test_mesh_free(test_mesh *mesh)
@@ -768,7 +768,7 @@ START_TEST(test_bvh_refit_threads)
                 deformed[i] = rest.positions[i] * (1.0 + 0.5 * step * (i % 3)) +
                               test_rng_uniform(&rng, -0.05, 0.05);
             for (int t = 0; t < 4; t++) {
-                glcollide_bvh_refit_threads(bvh[t], &view, threads[t]);
+                glcollide_bvh_refit(bvh[t], &view, threads[t]);
                 ck_assert_msg(same_boxes(bvh[t], bvh[0]),
                               "step %d: a refit of %zu triangles on %d threads differs from one "
                               "on one thread",
@@ -778,7 +778,7 @@ START_TEST(test_bvh_refit_threads)
             check_bounds(bvh[0], &world);
         }
         glcollide_bvh *fresh = build(&rest);
-        glcollide_bvh_refit_threads(bvh[2], &rest_view, 3);
+        glcollide_bvh_refit(bvh[2], &rest_view, 3);
         ck_assert_msg(same_boxes(bvh[2], fresh), "a refit back to the rest positions on 3 "
                                                  "threads differs from a build on them");
         glcollide_bvh_destroy(&fresh);
@@ -840,7 +840,7 @@ START_TEST(test_bvh_empty_and_single)
     glcollide_aabb bounds = glcollide_bvh_bounds(empty);
     for (int k = 0; k < 3; k++)
         ck_assert(bounds.min[k] > bounds.max[k]);
-    glcollide_bvh_refit(empty, NULL);
+    glcollide_bvh_refit(empty, NULL, 0);
 
     const double positions[] = {0, 0, 0, 1, 0, 0, 0, 2, 0, 5, 5, 5};
     const uint32_t triangle[] = {0, 1, 2};
@@ -1004,8 +1004,10 @@ START_TEST(test_bvh_speed)
     double r[9] = {c, 0, s, 0, 1, 0, -s, 0, c}, t[3] = {0.25 * size, 0.05 * size, 0};
     transform(bunny->positions, bunny->vertex_count, r, t, moved);
     double t2 = test_now_ms();
-    glcollide_bvh_refit(b, &(glcollide_mesh){moved, bunny->triangles, bunny->vertex_count,
-                                             bunny->triangle_count, NULL});
+    glcollide_bvh_refit(b,
+                        &(glcollide_mesh){moved, bunny->triangles, bunny->vertex_count,
+                                          bunny->triangle_count, NULL},
+                        0);
     double t3 = test_now_ms();
     collected pairs = {0};
     ck_assert_int_eq(glcollide_bvh_overlap(a, b, 0.0, collect_pair, &pairs), 0);

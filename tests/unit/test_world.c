@@ -264,7 +264,7 @@ START_TEST(test_world_borrowed_bvh)
     for (int frame = 0; frame < 6; frame++) {
         if (frame == 3) { /* the sphere grows in place: the caller refits its tree */
             deform(meshes[0], 0, meshes[0]->vertex_count, 1.3);
-            glcollide_bvh_refit(trees[0], meshes[0]);
+            glcollide_bvh_refit(trees[0], meshes[0], 0);
             ck_assert_int_eq(glcollide_world_mesh_changed(own, 0, 0, meshes[0]->vertex_count),
                              GLCOLLIDE_OK);
             ck_assert_int_eq(glcollide_world_mesh_changed(borrowing, 0, 0, meshes[0]->vertex_count),

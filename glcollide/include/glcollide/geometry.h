@@ -162,12 +162,9 @@ typedef struct glcollide_bvh glcollide_bvh;
 GLCOLLIDE_API int glcollide_bvh_create(const glcollide_mesh *mesh, glcollide_bvh **out);
 /* The boxes again for mesh's positions now: the mesh the BVH was made on,
  * or one of the same topology. A mesh of 8,192 triangles or more is refit
- * on the library's worker threads (glcollide_workers_count). */
-GLCOLLIDE_API void glcollide_bvh_refit(glcollide_bvh *bvh, const glcollide_mesh *mesh);
-/* glcollide_bvh_refit on up to threads threads (0: glcollide_workers_count;
- * 1: the calling thread alone). The boxes are the same whatever the count. */
-GLCOLLIDE_API void glcollide_bvh_refit_threads(glcollide_bvh *bvh, const glcollide_mesh *mesh,
-                                               int threads);
+ * on up to threads threads (0: glcollide_workers_count; 1: the calling
+ * thread alone); the boxes are the same whatever the count. */
+GLCOLLIDE_API void glcollide_bvh_refit(glcollide_bvh *bvh, const glcollide_mesh *mesh, int threads);
 /* 1 when mesh has the BVH's triangles (the same vertex indices, in the same
  * order, and as many vertices), so that glcollide_bvh_refit serves it; 0
  * otherwise (a rebuild is needed) and for NULL arguments. O(n). */
