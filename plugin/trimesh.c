@@ -102,11 +102,12 @@ static inline uint32_t side_slot(const plugin_side *side, uint32_t t)
     return side->ranks[t / 64] + bit_count(below);
 }
 
-/* The marks cleared for the next call (the words of the slots' triangles). */
+/* The marks cleared for the next call (the words that may be set). */
 static void side_clear(plugin_side *side)
 {
-    for (size_t s = 0; s < side->used; s++)
-        side->marks[side->ids[s] / 64] = 0;
+    if (side->end_word > side->first_word)
+        memset(side->marks + side->first_word, 0,
+               (side->end_word - side->first_word) * sizeof *side->marks);
 }
 
 /*
@@ -169,9 +170,8 @@ static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcol
         side_mark(&sides[1], candidates[i].b);
     }
     if (side_reserve_slots(&sides[0]) || side_reserve_slots(&sides[1])) {
-        for (int k = 0; k < 2; k++) /* the marks are left cleared for the next call */
-            memset(sides[k].marks, 0,
-                   (((k ? mb : ma)->triangle_count + 63) / 64) * sizeof *sides[k].marks);
+        side_clear(&sides[0]);
+        side_clear(&sides[1]);
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     }
     side_place(&sides[0], ma, oa);

@@ -129,14 +129,17 @@ int glcollide_workers_set_count(int count)
 
 /* ------------------------------------------------------------- workers */
 
-/* Takes tasks of job until none is left. */
-static void run_tasks(workers_job *job, int worker)
+/* Takes tasks of job until none is left, or until the monotonic clock
+ * (glcollide_now_ms) reaches deadline_ms after a task (0: no deadline). */
+static void run_tasks(workers_job *job, int worker, double deadline_ms)
 {
     for (;;) {
         size_t i = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
         if (i >= job->count)
             return;
         job->fn(job->user, i, worker);
+        if (deadline_ms > 0.0 && glcollide_now_ms() >= deadline_ms)
+            return;
     }
 }
 
@@ -155,7 +158,7 @@ static void *worker_main(void *arg)
             continue;
         pool.active++;
         pthread_mutex_unlock(&pool.lock);
-        run_tasks(&pool.job, worker);
+        run_tasks(&pool.job, worker, 0.0);
         pthread_mutex_lock(&pool.lock);
         if (--pool.active == 0)
             pthread_cond_broadcast(&pool.idle);
@@ -251,21 +254,6 @@ static void grow(int want)
 
 /* ------------------------------------------------------------- jobs */
 
-/* Runs the job's tasks on this thread until none is left or serial_ms
- * have passed; 1 when tasks are left. */
-static int run_serial_part(workers_job *job, double serial_ms)
-{
-    double deadline = glcollide_now_ms() + serial_ms;
-    for (;;) {
-        size_t i = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
-        if (i >= job->count)
-            return 0;
-        job->fn(job->user, i, 0);
-        if (glcollide_now_ms() >= deadline)
-            return atomic_load_explicit(&job->next, memory_order_relaxed) < job->count;
-    }
-}
-
 int glcollide_workers_run_after(size_t count, int max_threads, double serial_ms,
                                 glcollide_task_fn fn, void *user)
 {
@@ -289,9 +277,12 @@ int glcollide_workers_run_after(size_t count, int max_threads, double serial_ms,
     pool.job.user = user;
     pool.job.count = count;
     atomic_store_explicit(&pool.job.next, 0, memory_order_relaxed);
-    if (serial_ms > 0.0 && !run_serial_part(&pool.job, serial_ms)) {
-        pthread_mutex_unlock(&pool.submit);
-        return GLCOLLIDE_OK;
+    if (serial_ms > 0.0) {
+        run_tasks(&pool.job, 0, glcollide_now_ms() + serial_ms);
+        if (atomic_load_explicit(&pool.job.next, memory_order_relaxed) >= count) {
+            pthread_mutex_unlock(&pool.submit); /* every task done: no worker woken */
+            return GLCOLLIDE_OK;
+        }
     }
     grow(threads);
     pthread_mutex_lock(&pool.lock);
@@ -301,7 +292,7 @@ int glcollide_workers_run_after(size_t count, int max_threads, double serial_ms,
     pthread_cond_broadcast(&pool.wake);
     pthread_mutex_unlock(&pool.lock);
 
-    run_tasks(&pool.job, 0);
+    run_tasks(&pool.job, 0, 0.0);
 
     /* Every task is handed out; wait for those still running, and let no
      * late worker join. */
