@@ -125,9 +125,44 @@ static int skipped(const egl_candidate *c)
            (c->platform == EGL_PLATFORM_DEVICE_EXT && has_word(list, "device"));
 }
 
+const char *glcollide_egl_device_extension_missing(const char *client_extensions)
+{
+    /* EGL_EXT_device_base is device_enumeration and device_query together
+     * (its specification); NVIDIA's driver lists only it. */
+    static const char *const needed[] = {"EGL_EXT_platform_base", "EGL_EXT_platform_device"};
+    for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++)
+        if (!has_word(client_extensions, needed[i]))
+            return needed[i];
+    if (!has_word(client_extensions, "EGL_EXT_device_base") &&
+        !has_word(client_extensions, "EGL_EXT_device_enumeration"))
+        return "EGL_EXT_device_enumeration";
+    return NULL;
+}
+
+/* The EGL devices (at most MAX_DEVICES) into devices; their number, or 0
+ * and why none in why. */
+static EGLint query_devices(EGLDeviceEXT *devices, char *why, size_t size)
+{
+    const char *missing =
+        glcollide_egl_device_extension_missing(eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS));
+    if (missing) {
+        snprintf(why, size, "no %s among EGL's client extensions", missing);
+        return 0;
+    }
+    EGLint count = 0;
+    if (!eglQueryDevicesEXT(MAX_DEVICES, devices, &count)) {
+        snprintf(why, size, "eglQueryDevicesEXT failed: %s", egl_error_name(eglGetError()));
+        return 0;
+    }
+    if (count <= 0)
+        snprintf(why, size, "eglQueryDevicesEXT lists none");
+    return count > 0 ? count : 0;
+}
+
 /* The displays to try, in order: surfaceless, hardware devices, software
- * devices, default. Returns how many (at most 2 + MAX_DEVICES). */
-static int list_candidates(egl_candidate *list)
+ * devices, default. Returns how many (at most 2 + MAX_DEVICES); where no
+ * device is among them, why in no_device. */
+static int list_candidates(egl_candidate *list, char *no_device, size_t size)
 {
     int n = 0;
     if (has_client_extension("EGL_MESA_platform_surfaceless") &&
@@ -138,13 +173,9 @@ static int list_candidates(egl_candidate *list)
         n++;
     }
     EGLDeviceEXT devices[MAX_DEVICES];
-    EGLint count = 0;
-    if (!has_client_extension("EGL_EXT_platform_base") ||
-        !has_client_extension("EGL_EXT_platform_device") ||
-        !has_client_extension("EGL_EXT_device_enumeration") ||
-        !eglQueryDevicesEXT(MAX_DEVICES, devices, &count))
-        count = 0;
-    int query = has_client_extension("EGL_EXT_device_query");
+    EGLint count = query_devices(devices, no_device, size);
+    int query =
+        has_client_extension("EGL_EXT_device_query") || has_client_extension("EGL_EXT_device_base");
     for (int pass = 0; pass < 2; pass++) /* hardware, then software */
         for (EGLint d = 0; d < count; d++) {
             const char *extensions =
@@ -297,7 +328,12 @@ int glcollide_egl_create(glcollide_context *context)
         return glcollide_fail(GLCOLLIDE_ERROR_NO_CONTEXT, "EGL: libEGL.so.1 cannot be loaded: %s",
                               dlerror());
     egl_candidate list[2 + MAX_DEVICES];
-    int count = list_candidates(list);
+    char no_device[160] = "";
+    int count = list_candidates(list, no_device, sizeof no_device);
+    glcollide_log_debug("EGL: client extensions: %s",
+                        eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS));
+    if (no_device[0])
+        glcollide_log_info("EGL: no EGL device to try: %s", no_device);
     char reasons[768] = "";
     int status = GLCOLLIDE_ERROR_NO_CONTEXT;
     glcollide_egl_save(context);
@@ -320,8 +356,9 @@ int glcollide_egl_create(glcollide_context *context)
                            eglQueryString(made.display, EGL_VENDOR), list[i].label);
         return GLCOLLIDE_OK;
     }
-    return glcollide_fail(status, "EGL: no OpenGL %d.%d core context (%s)",
-                          GLCOLLIDE_GL_VERSION_MIN / 10, GLCOLLIDE_GL_VERSION_MIN % 10, reasons);
+    return glcollide_fail(status, "EGL: no OpenGL %d.%d core context (%s%s%s)",
+                          GLCOLLIDE_GL_VERSION_MIN / 10, GLCOLLIDE_GL_VERSION_MIN % 10, reasons,
+                          no_device[0] ? "; no EGL device: " : "", no_device);
 }
 
 int glcollide_gl_context_is_current(void)

@@ -107,6 +107,10 @@ int glcollide_egl_make_current(glcollide_context *context);
 void glcollide_egl_save(glcollide_context *context);
 /* Makes current again what glcollide_egl_save noted (nothing if nothing was). */
 void glcollide_egl_restore(glcollide_context *context);
+/* The client extension (of the space-separated list, NULL: none) whose
+ * absence keeps EGL's devices from being listed and tried; NULL where
+ * they can be. */
+const char *glcollide_egl_device_extension_missing(const char *client_extensions);
 /* Is some OpenGL context (EGL, or GLX when the caller loaded libGL) current
  * on this thread? Asked without letting epoxy abort. */
 int glcollide_gl_context_is_current(void);

@@ -274,6 +274,40 @@ START_TEST(test_egl_display_order)
 }
 END_TEST
 
+/*
+ * Which client extensions let EGL's devices be listed: NVIDIA's driver (580,
+ * through glvnd, on an H100) lists EGL_EXT_device_base and neither
+ * EGL_EXT_device_enumeration nor EGL_EXT_device_query, which it contains;
+ * Mesa lists all three. No GL needed.
+ */
+START_TEST(test_egl_device_extensions)
+{
+    const char *nvidia = "EGL_EXT_platform_base EGL_EXT_device_base "
+                         "EGL_KHR_client_get_all_proc_addresses EGL_EXT_client_extensions "
+                         "EGL_KHR_debug EGL_KHR_platform_x11 EGL_EXT_platform_x11 "
+                         "EGL_EXT_platform_device EGL_MESA_platform_surfaceless "
+                         "EGL_EXT_explicit_device";
+    const char *mesa = "EGL_EXT_device_base EGL_EXT_device_enumeration EGL_EXT_device_query "
+                       "EGL_EXT_platform_base EGL_KHR_client_get_all_proc_addresses "
+                       "EGL_EXT_client_extensions EGL_KHR_debug EGL_EXT_platform_device "
+                       "EGL_MESA_platform_surfaceless";
+    ck_assert_ptr_null(glcollide_egl_device_extension_missing(nvidia));
+    ck_assert_ptr_null(glcollide_egl_device_extension_missing(mesa));
+    ck_assert_ptr_null(glcollide_egl_device_extension_missing(
+        "EGL_EXT_platform_base EGL_EXT_device_enumeration EGL_EXT_platform_device"));
+    ck_assert_str_eq(glcollide_egl_device_extension_missing(
+                         "EGL_EXT_platform_base EGL_EXT_platform_device EGL_EXT_device_query"),
+                     "EGL_EXT_device_enumeration");
+    ck_assert_str_eq(
+        glcollide_egl_device_extension_missing("EGL_EXT_platform_base EGL_EXT_device_base"),
+        "EGL_EXT_platform_device");
+    ck_assert_str_eq(
+        glcollide_egl_device_extension_missing("EGL_EXT_platform_device_x EGL_EXT_device_base"),
+        "EGL_EXT_platform_base");
+    ck_assert_str_eq(glcollide_egl_device_extension_missing(NULL), "EGL_EXT_platform_base");
+}
+END_TEST
+
 Suite *suite_context(void)
 {
     Suite *suite = suite_create("context");
@@ -287,6 +321,7 @@ Suite *suite_context(void)
     tcase_add_test(tc, test_wrap_without_current_context);
     tcase_add_test(tc, test_status_and_arguments);
     tcase_add_test(tc, test_egl_display_order);
+    tcase_add_test(tc, test_egl_device_extensions);
     suite_add_tcase(suite, tc);
     return suite;
 }
