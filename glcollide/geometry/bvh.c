@@ -1223,27 +1223,36 @@ int glcollide_bvh_overlap_posed_split(const glcollide_bvh *a, const glcollide_po
         !roots_meet(a, b, &f, margin))
         return GLCOLLIDE_OK;
     /* The node pairs that meet, breadth first from the roots until there
-     * are enough to share (a pair of leaves stays as it is): the same cut
-     * whatever the number of threads, so the same list. */
-    uint32_t seeds[GLCOLLIDE_BVH_PARTS + 1][2] = {{0, 0}};
-    size_t count = 1, next = 0;
-    while (count < GLCOLLIDE_BVH_PARTS && next < count) {
-        uint32_t ia = seeds[next][0], ib = seeds[next][1];
-        if (a->nodes[ia].count && b->nodes[ib].count) {
-            next++;
-            continue;
-        }
+     * are enough to share (a pair of leaves, or a large part's pair, is
+     * final as it is): the same cut whatever the number of threads, so the
+     * same list. A ring of pairs still to cut; the finals in front of
+     * seeds, the ring's pairs after them. */
+    enum { RING = GLCOLLIDE_BVH_PARTS + 2 };
+    uint32_t seeds[GLCOLLIDE_BVH_PARTS + 1][2], ring[RING][2] = {{0, 0}};
+    size_t finals = 0, head = 0, queued = 1;
+    while (finals + queued < GLCOLLIDE_BVH_PARTS && queued > 0) {
+        uint32_t ia = ring[head][0], ib = ring[head][1];
+        head = (head + 1) % RING;
+        queued--;
         uint32_t children[2][2];
-        int large_b = 0;
-        int n = node_children(a, b, &f, margin, ia, ib, children, &large_b);
-        if (n < 0) { /* a large part's pair: one part, taken whole */
-            next++;
+        int large_b = 0, n = -1;
+        if (!(a->nodes[ia].count && b->nodes[ib].count))
+            n = node_children(a, b, &f, margin, ia, ib, children, &large_b);
+        if (n < 0) { /* a pair of leaves, or a large part's pair taken whole */
+            seeds[finals][0] = ia;
+            seeds[finals++][1] = ib;
             continue;
         }
-        memmove(&seeds[next], &seeds[next + 1], (count - next - 1) * sizeof seeds[0]);
-        count--;
-        memcpy(&seeds[count], children, (size_t)n * sizeof seeds[0]);
-        count += (size_t)n;
+        for (int c = 0; c < n; c++) {
+            size_t tail = (head + queued++) % RING;
+            ring[tail][0] = children[c][0];
+            ring[tail][1] = children[c][1];
+        }
+    }
+    size_t count = finals;
+    for (size_t q = 0; q < queued; q++, count++) {
+        seeds[count][0] = ring[(head + q) % RING][0];
+        seeds[count][1] = ring[(head + q) % RING][1];
     }
     split_job job = {a, b, &f, margin, seeds, parts, {0}};
     glcollide_workers_run_after(count, threads, SPLIT_SERIAL_MS, split_task, &job);

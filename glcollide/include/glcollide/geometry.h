@@ -224,13 +224,14 @@ GLCOLLIDE_API int glcollide_bvh_overlap_posed(const glcollide_bvh *a, const glco
  * The pairs glcollide_bvh_overlap_posed reports, appended to pairs, with
  * the descent shared among up to threads threads (0: glcollide_workers_count):
  * the node pairs that meet are cut breadth first into at most
- * GLCOLLIDE_BVH_PARTS subtrees, each task lists its own in parts[k] (kept by
- * the caller between calls, so that a warm call allocates nothing; release
+ * GLCOLLIDE_BVH_PARTS subtrees (enough that on 16 threads no one part
+ * holds the others up), each task lists its own in parts[k] (kept by the
+ * caller between calls, so that a warm call allocates nothing; release
  * each with glcollide_pair_list_clear), and the parts are appended in
  * that order. The list is the same for any number of threads; its order is
  * not the callback's. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY.
  */
-#define GLCOLLIDE_BVH_PARTS 64
+#define GLCOLLIDE_BVH_PARTS 256
 GLCOLLIDE_API int glcollide_bvh_overlap_posed_split(
     const glcollide_bvh *a, const glcollide_pose *pose_a, const glcollide_bvh *b,
     const glcollide_pose *pose_b, double margin, int threads,
