@@ -8,14 +8,17 @@
 # median over steps (or calls); the table gives the median of the runs, the
 # smallest and largest in brackets, and each thread count's ratio to 1
 # thread. Prints a Markdown table for tests/bench/BENCHMARKS.md.
-#   BENCH_THREADS   thread counts          (default "1 2")
+#   BENCH_THREADS   thread counts          (default 1, 2, 4, 8, 16 up to the
+#                                           CPUs this process may use; 1 and 2
+#                                           always)
 #   BENCH_PILES     "objects:steps ..."    (default "100:150 200:120 300:100")
 #   BENCH_RUNS      runs of each setting   (default 5)
 #   BENCH_ODE       1: ODE's spaces beside (default 1)
 set -u
 pile=${GLCOLLIDE_PILE:-demos/pile}
 contacts=${GLCOLLIDE_BENCH_CONTACTS:-tests/bench/bench-contacts}
-threads=${BENCH_THREADS:-1 2}
+cpus=$(nproc 2>/dev/null || echo 2)
+threads=${BENCH_THREADS:-$(for t in 1 2 4 8 16; do [ "$t" -le 2 ] || [ "$t" -le "$cpus" ] && printf '%s ' "$t"; done)}
 piles=${BENCH_PILES:-100:150 200:120 300:100}
 runs=${BENCH_RUNS:-5}
 ode=${BENCH_ODE:-1}
