@@ -336,30 +336,34 @@ static int convex_mesh(const glcollide_mesh *mesh)
     return convex;
 }
 
-static void solid_init(solid *s, const glcollide_mesh *mesh, int crossing,
+/* The world mesh's convex_mesh, found once per change of the mesh (an
+ * O(n log n) sort of its edges: for two bunnies it cost more than the GPU
+ * passes of a test). */
+static int entry_convex(glcollide_world_mesh_entry *entry)
+{
+    if (entry->convex_at != 1 + entry->changed_at) {
+        entry->convex = convex_mesh(entry->mesh);
+        entry->convex_at = 1 + entry->changed_at;
+    }
+    return entry->convex;
+}
+
+static void solid_init(solid *s, glcollide_world_mesh_entry *entry, int crossing,
                        const glcollide_object *pose, const double *positions)
 {
-    s->mesh = mesh;
+    s->mesh = entry->mesh;
     s->crossing = crossing;
     /* Local convexity proves nothing of a surface through itself. */
-    s->convex = !crossing && convex_mesh(mesh);
+    s->convex = !crossing && entry_convex(entry);
     s->positions = positions;
     /* The pose's own matrix: differences of transformed points lose the
      * rotation once the translation's ulp exceeds the axes (from 1e17 on,
      * deep interpenetration was missed). */
     glcollide_pose_rotation_matrix(&pose->pose, s->rotation);
     memcpy(s->translation, pose->pose.translation, sizeof s->translation);
-    for (int k = 0; k < 3; k++) {
-        s->local_min[k] = INFINITY;
-        s->local_max[k] = -INFINITY;
-    }
-    for (size_t t = 0; t < 3 * mesh->triangle_count; t++) {
-        const double *p = mesh->positions + 3 * (size_t)mesh->triangles[t];
-        for (int k = 0; k < 3; k++) {
-            s->local_min[k] = fmin(s->local_min[k], p[k]);
-            s->local_max[k] = fmax(s->local_max[k], p[k]);
-        }
-    }
+    /* The box of the vertices its triangles use, kept by the world. */
+    memcpy(s->local_min, entry->bounds.min, sizeof s->local_min);
+    memcpy(s->local_max, entry->bounds.max, sizeof s->local_max);
 }
 
 static void to_world(const solid *s, const double local[3], double out[3])
@@ -1237,7 +1241,7 @@ static int world_pair(glcollide_myszkowski *t, glcollide_world *world,
     solid solids[2];
     for (int f = 0; f < 2 && status == GLCOLLIDE_OK; f++) {
         const glcollide_object *pose = &world->objects[objects[f]];
-        const glcollide_world_mesh_entry *entry = &world->meshes[pose->mesh];
+        glcollide_world_mesh_entry *entry = &world->meshes[pose->mesh];
         int crossing = 0; /* without check_solids: taken as simple, as the caller says */
         status = glcollide_world_prepare_mesh(world, pose->mesh, what);
         if (status == GLCOLLIDE_OK && options->check_solids && entry->solid != 1)
@@ -1257,7 +1261,7 @@ static int world_pair(glcollide_myszkowski *t, glcollide_world *world,
             positions = t->positions[f];
         }
         status = check_finite(positions, entry->mesh->vertex_count, names[f], entry->mesh);
-        solid_init(&solids[f], entry->mesh, crossing, pose, positions);
+        solid_init(&solids[f], entry, crossing, pose, positions);
     }
     if (status == GLCOLLIDE_OK)
         status = pair_run(t, &solids[0], &solids[1], options, result, map);

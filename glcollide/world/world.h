@@ -39,6 +39,10 @@ typedef struct glcollide_world_mesh_entry {
     uint32_t *shells;      /* closed: a triangle of each connected part */
     size_t shell_count;
     int crossing;        /* closed: -1 undecided, 1 passes through itself, 0 not */
+    /* Myszkowski's test: the mesh bounds a convex solid (1) or not (0),
+     * found when convex_at != 1 + changed_at. */
+    int convex;
+    uint64_t convex_at;
     uint64_t changed_at; /* the world's clock at its registration or last change */
     /* The vertices the last change rewrote: a cache synced just before it
      * uploads only these (a replacement covers the whole mesh). */

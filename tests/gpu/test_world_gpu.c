@@ -343,6 +343,23 @@ START_TEST(test_far_world_new_mesh_upload)
 }
 END_TEST
 
+/* A world of count spheres of radius 0.5 (one mesh, made into *sphere)
+ * along x, spacing apart. */
+static glcollide_world *sphere_row(int count, double spacing, glcollide_mesh **sphere)
+{
+    *sphere = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 10, 6, sphere), GLCOLLIDE_OK);
+    glcollide_world *world = NULL;
+    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_world_add_mesh(world, *sphere, NULL), GLCOLLIDE_OK);
+    const double q[4] = {1, 0, 0, 0};
+    for (int o = 0; o < count; o++) {
+        const double t[3] = {spacing * o, 0, 0};
+        ck_assert_int_eq(glcollide_world_add_object(world, 0, t, q, NULL), GLCOLLIDE_OK);
+    }
+    return world;
+}
+
 /* cullide, stencil and convex on a world over frames: the answers of fresh
  * one-shot queries on the same meshes and poses. */
 /* convex on a world checks each mesh's solidity through the world, once, not
@@ -350,16 +367,9 @@ END_TEST
 START_TEST(test_convex_world_checks_solids_once)
 {
     context_setup();
-    glcollide_mesh *sphere = NULL;
-    ck_assert_int_eq(glcollide_mesh_generate_sphere(0.5, 10, 6, &sphere), GLCOLLIDE_OK);
-    glcollide_world *world = NULL;
-    ck_assert_int_eq(glcollide_world_create(&world), GLCOLLIDE_OK);
-    ck_assert_int_eq(glcollide_world_add_mesh(world, sphere, NULL), GLCOLLIDE_OK);
+    glcollide_mesh *sphere;
+    glcollide_world *world = sphere_row(3, 0.6, &sphere);
     const double q[4] = {1, 0, 0, 0};
-    for (int o = 0; o < 3; o++) {
-        const double t[3] = {0.6 * o, 0, 0};
-        ck_assert_int_eq(glcollide_world_add_object(world, 0, t, q, NULL), GLCOLLIDE_OK);
-    }
     glcollide_query_result result = {0};
     for (int frame = 0; frame < 3; frame++) {
         const double t[3] = {0.6 + 0.01 * frame, 0, 0};
@@ -368,6 +378,39 @@ START_TEST(test_convex_world_checks_solids_once)
         ck_assert_uint_eq(result.pair_count, 2); /* 0-1 and 1-2 overlap, 0-2 apart */
         ck_assert_uint_eq(world->solid_checks, 1);
     }
+    glcollide_query_result_clear(&result);
+    glcollide_world_destroy(&world);
+    glcollide_mesh_destroy(&sphere);
+}
+END_TEST
+
+/* Myszkowski's test asks once per mesh whether it bounds a convex solid (an
+ * O(n log n) sort of its edges, every test before), and again after the mesh
+ * changes: a sphere is convex, the same sphere with a vertex pushed in is
+ * not. The answers do not depend on it (the passes check per pixel). */
+START_TEST(test_convex_world_convexity_once)
+{
+    context_setup();
+    glcollide_mesh *sphere;
+    glcollide_world *world = sphere_row(2, 0.9, &sphere);
+    glcollide_query_result result = {0};
+    const glcollide_world_mesh_entry *entry = &world->meshes[0];
+    query(world, GLCOLLIDE_METHOD_CONVEX, GLCOLLIDE_LEVEL_OBJECTS, 0, &result);
+    ck_assert_uint_eq(result.pair_count, 1);
+    ck_assert_int_eq(entry->convex, 1);
+    ck_assert_uint_eq(entry->convex_at, 1 + entry->changed_at);
+    uint64_t found_at = entry->convex_at;
+    query(world, GLCOLLIDE_METHOD_CONVEX, GLCOLLIDE_LEVEL_OBJECTS, 0, &result);
+    ck_assert_uint_eq(entry->convex_at, found_at); /* not found again */
+    /* A dent: vertex 7 a third of the way to the centre. */
+    double *p = (double *)sphere->positions + 3 * 7;
+    for (int k = 0; k < 3; k++)
+        p[k] *= 0.66;
+    ck_assert_int_eq(glcollide_world_mesh_changed(world, 0, 7, 1), GLCOLLIDE_OK);
+    query(world, GLCOLLIDE_METHOD_CONVEX, GLCOLLIDE_LEVEL_OBJECTS, 0, &result);
+    ck_assert_uint_eq(result.pair_count, 1);
+    ck_assert_int_eq(entry->convex, 0);
+    ck_assert_uint_eq(entry->convex_at, 1 + entry->changed_at);
     glcollide_query_result_clear(&result);
     glcollide_world_destroy(&world);
     glcollide_mesh_destroy(&sphere);
@@ -455,6 +498,7 @@ Suite *suite_world_gpu(void)
     tcase_add_test(tc, test_far_world_new_mesh_upload);
     tcase_add_test(tc, test_other_gpu_methods_world_vs_fresh);
     tcase_add_test(tc, test_convex_world_checks_solids_once);
+    tcase_add_test(tc, test_convex_world_convexity_once);
     suite_add_tcase(s, tc);
     return s;
 }
