@@ -100,11 +100,6 @@ static uint32_t source_index(const plugin_source *src, size_t t, int c)
     return (uint32_t)((const dTriIndex *)(const void *)p)[c];
 }
 
-/*
- * Reads a registered source into positions (3 * vertex_count) and triangles
- * (3 * triangle_count). Returns 1 when the triangles differ from what
- * triangles held before, -1 on an index out of range (logged).
- */
 /* Is index, a corner of triangle t, one of the source's vertices? 0, logged, if not. */
 static int index_in_range(const plugin_source *src, size_t t, uint32_t index)
 {
@@ -115,6 +110,11 @@ static int index_in_range(const plugin_source *src, size_t t, uint32_t index)
     return 0;
 }
 
+/*
+ * Reads a registered source into positions (3 * vertex_count) and triangles
+ * (3 * triangle_count). Returns 1 when the triangles differ from what
+ * triangles held before, -1 on an index out of range (logged).
+ */
 static int read_source(const plugin_source *src, double *positions, uint32_t *triangles)
 {
     size_t vertex_count = (size_t)src->vertex_count, triangle_count = (size_t)src->index_count / 3;

@@ -1228,7 +1228,8 @@ int glcollide_bvh_overlap_posed_split(const glcollide_bvh *a, const glcollide_po
      * same list. A ring of pairs still to cut; the finals in front of
      * seeds, the ring's pairs after them. */
     enum { RING = GLCOLLIDE_BVH_PARTS + 2 };
-    uint32_t seeds[GLCOLLIDE_BVH_PARTS + 1][2], ring[RING][2] = {{0, 0}};
+    uint32_t seeds[GLCOLLIDE_BVH_PARTS + 1][2], ring[RING][2];
+    ring[0][0] = ring[0][1] = 0; /* the roots */
     size_t finals = 0, head = 0, queued = 1;
     while (finals + queued < GLCOLLIDE_BVH_PARTS && queued > 0) {
         uint32_t ia = ring[head][0], ib = ring[head][1];
