@@ -70,6 +70,10 @@
  *      it or it comes out of the faces (a wheel overhanging a road's
  *      border: the line contact's second end, which no rim point gives);
  *      across a border edge: the edge's deepest point;
+ *    - a cylinder past a mesh edge that lies inside its round side (a wheel
+ *      rolled past the end of a sheet): on each cap whose rim has no point
+ *      inside the mesh, the deepest of the edges' crossings with that cap,
+ *      the end of the line contact along the edge;
  *    - a sphere's region gets its nearest point only (a point contact: a
  *      ring of rim points would resist rolling), a capsule's the nearest
  *      points to its core's ends and to the core, and the ends of the
@@ -1814,6 +1818,32 @@ static int outside_hull(const support_hull *hull, const double x[3])
     return out > 0.1 * hull->extent;
 }
 
+/* The rim a primitive point lies on (its label: a fixed sample's, the
+ * lowest point's; a line end's is on neither, and is not asked). */
+static int rim_of(uint32_t label)
+{
+    return label >= 64 ? (int)(label - 64) & 1 : label >= RIM_SAMPLES;
+}
+
+/*
+ * A cylinder's curve point where a mesh edge leaves it through a cap whose
+ * rim has no point inside the mesh: the end of a line contact along that
+ * edge (an open sheet's edge under the round side, past which the wheel
+ * has rolled: the edge inside runs from a corner of the sheet to the cap,
+ * and with no rim point there nothing else marks that end).
+ */
+static int cap_end(const primitive_shape *sh, const point *p, const int rim_inside[2])
+{
+    if (p->label < 8 || p->label >= 16) /* not an edge's crossing */
+        return 0;
+    double z = p->position[2];
+    /* crossings lie on the shape grown by eps */
+    if (fabs(fabs(z) - sh->half_length) > 2.0 * sh->eps ||
+        !(hypot(p->position[0], p->position[1]) < sh->radius))
+        return 0; /* on the round side: where the edge comes out, depth 0 */
+    return !rim_inside[z > 0.0];
+}
+
 /*
  * The curve points kept (above). Where they are all kept (no deep points,
  * or a box's or a plane's that do not span an area: the points where the
@@ -1833,8 +1863,8 @@ static int keep_curve_points(glcollide_primitive_scratch *s, const frame *f, reg
     uint32_t deep = 0;
     for (uint32_t i = 0; i < g->point_count; i++)
         deep += pts[i].source != SOURCE_CURVE;
-    if (deep == 0 || (f->shape.kind != GLCOLLIDE_PRIMITIVE_CYLINDER &&
-                      !deep_points_span(pts, g->point_count, g->normal))) {
+    if (f->shape.kind != GLCOLLIDE_PRIMITIVE_CYLINDER &&
+        (deep == 0 || !deep_points_span(pts, g->point_count, g->normal))) {
         int64_t planes = f->shape.kind == GLCOLLIDE_PRIMITIVE_PLANE ? 0 : region_planes(s, f, g);
         if (planes < 0)
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
@@ -1855,36 +1885,61 @@ static int keep_curve_points(glcollide_primitive_scratch *s, const frame *f, reg
          * and vertex, which then miss it (1.8 mm given where the wheel had
          * to move 12.5 mm). Curve points deeper than all of those stay, at
          * their depth. A cylinder lying on a face keeps none: the strip's
-         * edges are on the face, no deeper than its lowest line. */
-        double deepest = 0.0;
-        for (uint32_t i = 0; i < g->point_count; i++)
+         * edges are on the face, no deeper than its lowest line. And on
+         * each cap whose rim has no point inside the mesh, the deepest of
+         * the mesh's edges' crossings stays (cap_end): the end of a line
+         * contact along an edge under the round side. */
+        double deepest = 0.0, cap_deepest[2] = {0.0, 0.0};
+        int rim_inside[2] = {0, 0};
+        for (uint32_t i = 0; i < g->point_count; i++) {
             if (pts[i].source != SOURCE_CURVE)
                 deepest = fmax(deepest, pts[i].depth);
+            if (pts[i].source == SOURCE_PRIMITIVE)
+                rim_inside[rim_of(pts[i].label)] |= pts[i].label < 66;
+        }
         int64_t planes = region_planes(s, f, g);
         if (planes < 0)
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-        uint32_t kept = 0;
         for (uint32_t i = 0; i < g->point_count; i++) {
-            if (pts[i].source == SOURCE_CURVE) {
-                double sinking = planes > 0 ? curve_point_sinking(s, (size_t)planes, f, g,
-                                                                  pts[i].position, g->normal)
-                                            : -1.0;
-                /* as a point of the mesh, from its place on the cylinder's
-                 * own surface (a crossing lies on the surface grown by eps,
-                 * where a ray along the surface is in or out by rounding) */
-                double on[3], plan = hypot(pts[i].position[0], pts[i].position[1]);
-                double pull = plan > f->shape.radius ? f->shape.radius / plan : 1.0;
-                on[0] = pts[i].position[0] * pull;
-                on[1] = pts[i].position[1] * pull;
-                on[2] = fmax(fmin(pts[i].position[2], f->shape.half_length), -f->shape.half_length);
-                double depth = fmax(pts[i].depth, primitive_exit(&f->shape, on, g->normal));
-                depth = fmin(fmax(depth, sinking), g->width);
-                if (!(depth > deepest + 0.01 * g->width))
-                    continue;
-                pts[i].depth = depth;
-            }
-            pts[kept++] = pts[i];
+            if (pts[i].source != SOURCE_CURVE)
+                continue;
+            double sinking = planes > 0 ? curve_point_sinking(s, (size_t)planes, f, g,
+                                                              pts[i].position, g->normal)
+                                        : -1.0;
+            /* as a point of the mesh, from its place on the cylinder's own
+             * surface (a crossing lies on the surface grown by eps, where a
+             * ray along the surface is in or out by rounding) */
+            double on[3], plan = hypot(pts[i].position[0], pts[i].position[1]);
+            double pull = plan > f->shape.radius ? f->shape.radius / plan : 1.0;
+            on[0] = pts[i].position[0] * pull;
+            on[1] = pts[i].position[1] * pull;
+            on[2] = fmax(fmin(pts[i].position[2], f->shape.half_length), -f->shape.half_length);
+            double depth = fmax(pts[i].depth, primitive_exit(&f->shape, on, g->normal));
+            pts[i].depth = fmin(fmax(depth, sinking), g->width);
+            if (cap_end(&f->shape, &pts[i], rim_inside))
+                cap_deepest[pts[i].position[2] > 0.0] =
+                    fmax(cap_deepest[pts[i].position[2] > 0.0], pts[i].depth);
         }
+        /* which stay (marked in rank, which the manifold sets later); with
+         * nothing deep and no curve point deeper than a hundredth of the
+         * width (a graze), all stay, as for the other shapes */
+        int cap_kept[2] = {0, 0}, any = deep > 0;
+        for (uint32_t i = 0; i < g->point_count; i++) {
+            pts[i].rank = 1;
+            if (pts[i].source == SOURCE_CURVE && !(pts[i].depth > deepest + 0.01 * g->width)) {
+                int cap = pts[i].position[2] > 0.0;
+                if (!cap_end(&f->shape, &pts[i], rim_inside) || cap_kept[cap] ||
+                    !(pts[i].depth == cap_deepest[cap] && pts[i].depth > 0.01 * g->width))
+                    pts[i].rank = 0;
+                else
+                    cap_kept[cap] = 1; /* the first of equals */
+            }
+            any |= (int)pts[i].rank;
+        }
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < g->point_count; i++)
+            if (pts[i].rank || !any)
+                pts[kept++] = pts[i];
         g->point_count = kept;
         return GLCOLLIDE_OK;
     }

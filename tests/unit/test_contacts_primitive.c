@@ -42,6 +42,15 @@ static int has_points(const glcollide_contact *c, size_t count, const double (*e
     return 1;
 }
 
+/* An open mesh of one quad (corners in order), two triangles. */
+static glcollide_mesh *open_quad(const double corners[12], const char *name)
+{
+    static const uint32_t triangles[] = {0, 1, 2, 0, 2, 3};
+    glcollide_mesh *quad = NULL;
+    ck_assert_int_eq(glcollide_mesh_create(corners, 4, triangles, 2, name, &quad), GLCOLLIDE_OK);
+    return quad;
+}
+
 /* ---------------------------------------------------------------- flat faces */
 
 /* The slab: 0.6 x 0.6 x 0.1, its top face (local z = 0.05) a 6 x 6 grid, at a
@@ -465,11 +474,8 @@ END_TEST
 START_TEST(test_panel_edge)
 {
     test_rng rng = {0x9a7e1};
-    const double positions[] = {-0.5, 0, -0.3, 0.5, 0, -0.3, 0.5, 0, 0, -0.5, 0, 0};
-    const uint32_t triangles[] = {0, 1, 2, 0, 2, 3};
-    glcollide_mesh *panel = NULL;
-    ck_assert_int_eq(glcollide_mesh_create(positions, 4, triangles, 2, "panel", &panel),
-                     GLCOLLIDE_OK);
+    glcollide_mesh *panel =
+        open_quad((double[12]){-0.5, 0, -0.3, 0.5, 0, -0.3, 0.5, 0, 0, -0.5, 0, 0}, "panel");
     for (int trial = 0; trial < 60; trial++) {
         double q[4], t[3];
         solid m = random_solid(&rng, panel, 1, t, q);
@@ -548,6 +554,59 @@ static double cylinder_clearance(const double h[3], const double t[3], const dou
     }
     return lo;
 }
+
+/*
+ * A wheel that has rolled past the border edge of an open sheet (a game's
+ * track built of separate square sheets, the wheel crossing from one to
+ * the next): its lowest line is beyond the edge, and the edge lies inside
+ * its round side, parallel to its axis, by depth D. The edge's part inside
+ * is a line contact: its ends are where it leaves through a cap and, where
+ * the wheel overhangs the sheet's corner, that corner; each at depth D,
+ * the normal the sheet's. Before, a corner inside was the only point (the
+ * cap's end was a curve point no deeper than it, and dropped), and the
+ * wheel stood on one point at its inner end; with no corner inside, the
+ * cap ends were kept.
+ */
+START_TEST(test_wheel_past_sheet_edge)
+{
+    test_rng rng = {0x5ee7};
+    const double r = 0.2, half = 0.1;
+    glcollide_mesh *sheet =
+        open_quad((double[12]){-0.5, -0.3, 0, 0, -0.3, 0, 0, 0.3, 0, -0.5, 0.3, 0}, "sheet");
+    for (int trial = 0; trial < 60; trial++) {
+        double q[4], t[3];
+        solid m = random_solid(&rng, sheet, 1, t, q);
+        int over_corner = trial % 2;
+        double u = test_rng_uniform(&rng, 0.002, 0.06);
+        double depth = exp(test_rng_uniform(&rng, log(1e-5), log(5e-3)));
+        double y0 =
+            over_corner ? test_rng_uniform(&rng, 0.21, 0.39) : test_rng_uniform(&rng, -0.15, 0.15);
+        double down[3], qx[4], qw[4], ends[2][3];
+        place(t, q, (double[3]){0, 0, -1}, 1, down);
+        axis_quat(0, pi / 2, qx); /* the wheel's axis along the edge */
+        quat_mul(q, qx, qw);
+        glcollide_primitive wheel = {.kind = GLCOLLIDE_PRIMITIVE_CYLINDER, .size = {r, 2 * half}};
+        /* its lowest points at x = 0, the edge, lie depth below the sheet */
+        place(t, q, (double[3]){u, y0, sqrt(r * r - u * u) - depth}, 0, wheel.pose.translation);
+        memcpy(wheel.pose.rotation, qw, sizeof qw);
+        place(t, q, (double[3]){0, y0 - half, 0}, 0, ends[0]);
+        place(t, q, (double[3]){0, over_corner ? 0.3 : y0 + half, 0}, 0, ends[1]);
+        glcollide_contact c[64];
+        size_t n = contacts_of(&m, &wheel, c, 64);
+        char what[96];
+        snprintf(what, sizeof what, "trial %d, %s, depth %g", trial,
+                 over_corner ? "over the corner" : "within the sheet", depth);
+        ck_assert_msg(n == 2, "%s: %zu contacts", what, n);
+        require_normal(c, n, down, what);
+        require_depths(c, n, depth, what);
+        ck_assert_msg(has_points(c, n, ends, 2, 1e-9), "%s: not at the ends of the edge inside",
+                      what);
+        m.mesh = NULL; /* the sheet serves every trial */
+        release(&m);
+    }
+    glcollide_mesh_destroy(&sheet);
+}
+END_TEST
 
 /*
  * A wheel's cap pressed at a slant into a box's face near its bottom edge
@@ -686,6 +745,7 @@ Suite *suite_contacts_primitive(void)
     tcase_add_test(tc, test_capsule_over_patch);
     tcase_add_test(tc, test_cylinder_over_edge);
     tcase_add_test(tc, test_panel_edge);
+    tcase_add_test(tc, test_wheel_past_sheet_edge);
     tcase_add_test(tc, test_cylinder_cap_in_wedge);
     suite_add_tcase(suite, tc);
     return suite;
