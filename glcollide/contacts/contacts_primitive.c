@@ -111,6 +111,9 @@
  * then curve points. */
 enum { SOURCE_MESH = 0, SOURCE_PRIMITIVE = 1, SOURCE_CURVE = 2 };
 enum { MAX_DIRECTIONS = 16, RIM_SAMPLES = 8 };
+/* A cylinder's points' labels: its rims' fixed samples are 0 to
+ * 2 RIM_SAMPLES - 1, then each rim's lowest point, then its line's ends. */
+enum { LOWEST_LABEL = 64, LINE_END_LABEL = 66 };
 
 /* Face normals within this cosine (20 degrees) of a region's vector-area
  * normal are tried as its normal. */
@@ -1026,7 +1029,7 @@ static int primitive_points(const primitive_shape *sh, const double n[3],
             out[count][0] = sh->radius * n[0] / plan;
             out[count][1] = sh->radius * n[1] / plan;
             out[count][2] = h;
-            label[count++] = 64 + (uint32_t)rim;
+            label[count++] = LOWEST_LABEL + (uint32_t)rim;
         }
         /* Fixed points on a rim only where its cap faces the mesh: on a
          * cylinder lying on its side they would come and go beside the
@@ -1263,8 +1266,8 @@ static int add_line_ends(glcollide_primitive_scratch *s, const frame *f, region 
             glcollide_vec3_sub(w, q, c->p);
             double depth =
                 fmax(glcollide_vec3_dot(c->normal, w) / glcollide_vec3_dot(c->normal, n), 0.0);
-            if (add_primitive_point(s, count, g, q, faces[e], 66 + (label < 60 ? label : 60), depth,
-                                    n))
+            if (add_primitive_point(s, count, g, q, faces[e],
+                                    LINE_END_LABEL + (label < 60 ? label : 60), depth, n))
                 return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         }
     }
@@ -1822,7 +1825,7 @@ static int outside_hull(const support_hull *hull, const double x[3])
  * lowest point's; a line end's is on neither, and is not asked). */
 static int rim_of(uint32_t label)
 {
-    return label >= 64 ? (int)(label - 64) & 1 : label >= RIM_SAMPLES;
+    return label >= LOWEST_LABEL ? (int)(label - LOWEST_LABEL) & 1 : label >= RIM_SAMPLES;
 }
 
 /*
@@ -1845,13 +1848,14 @@ static int cap_end(const primitive_shape *sh, const point *p, const int rim_insi
 }
 
 /*
- * The curve points kept (above). Where they are all kept (no deep points,
- * or a box's or a plane's that do not span an area: the points where the
- * surfaces cross carry the contact), each gets its depth as a point of the
- * primitive too: a curve point lies on both surfaces, and its depth is the
- * larger of its depth as a point of the mesh (how far the mesh moves along
- * n before the point leaves the primitive) and how far it lies below the
- * mesh's other faces (curve_point_sinking). Where an edge of the primitive
+ * The curve points kept (above). Where they are all kept (no deep points
+ * of a plane, sphere, capsule or box, or a box's or a plane's that do not
+ * span an area: the points where the surfaces cross carry the contact),
+ * each gets its depth as a point of the primitive too: a curve point lies
+ * on both surfaces, and its depth is the larger of its depth as a point of
+ * the mesh (how far the mesh moves along n before the point leaves the
+ * primitive) and how far it lies below the mesh's other faces
+ * (curve_point_sinking). Where an edge of the primitive
  * is sunk across the mesh's faces with no corner inside the mesh and no
  * vertex of the mesh inside the primitive (a box's bottom edge across a
  * beam), the first is 0 all along the curve and the second is the sinking.
@@ -1895,7 +1899,7 @@ static int keep_curve_points(glcollide_primitive_scratch *s, const frame *f, reg
             if (pts[i].source != SOURCE_CURVE)
                 deepest = fmax(deepest, pts[i].depth);
             if (pts[i].source == SOURCE_PRIMITIVE)
-                rim_inside[rim_of(pts[i].label)] |= pts[i].label < 66;
+                rim_inside[rim_of(pts[i].label)] |= pts[i].label < LINE_END_LABEL;
         }
         int64_t planes = region_planes(s, f, g);
         if (planes < 0)
@@ -1923,7 +1927,7 @@ static int keep_curve_points(glcollide_primitive_scratch *s, const frame *f, reg
         /* which stay (marked in rank, which the manifold sets later); with
          * nothing deep and no curve point deeper than a hundredth of the
          * width (a graze), all stay, as for the other shapes */
-        int cap_kept[2] = {0, 0}, any = deep > 0;
+        int cap_kept[2] = {0, 0}, any = 0;
         for (uint32_t i = 0; i < g->point_count; i++) {
             pts[i].rank = 1;
             if (pts[i].source == SOURCE_CURVE && !(pts[i].depth > deepest + 0.01 * g->width)) {
