@@ -239,13 +239,14 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
         } else if (threads > 1 && ma->triangle_count + mb->triangle_count >= SPLIT_TRIANGLES) {
             /* a large pair: its descent shared among the threads */
             glcollide_pair_list list = {cpu.pairs, 0, cpu.capacity};
-            cpu.status = glcollide_bvh_overlap_posed_split(da->bvh, oa, db->bvh, ob, 0.0, threads,
-                                                           s->parts, &list);
+            cpu.status = glcollide_bvh_overlap_posed_exact_split(
+                da->bvh, ma->positions, oa, db->bvh, mb->positions, ob, threads, s->parts, &list);
             cpu.pairs = list.pairs;
             cpu.count = list.count;
             cpu.capacity = list.capacity;
         } else {
-            glcollide_bvh_overlap_posed(da->bvh, oa, db->bvh, ob, 0.0, add_candidate, &cpu);
+            glcollide_bvh_overlap_posed_exact(da->bvh, ma->positions, oa, db->bvh, mb->positions,
+                                              ob, add_candidate, &cpu);
         }
         candidates = cpu.pairs;
         candidate_count = cpu.count;

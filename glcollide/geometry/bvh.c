@@ -23,6 +23,7 @@
  * small fixed stack and no recursion.
  */
 #include "geometry/bvh_internal.h"
+#include "geometry/predicates.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -675,6 +676,12 @@ typedef struct object_frames {
     glcollide_bvh_frames fr;
     double grow_a, grow_b;           /* the leaf test's growth of a's, b's boxes */
     double node_grow_a, node_grow_b; /* that plus the slack, for every other test */
+    /* The exact variants' vertices (NULL: boxes only) and the placements
+     * that put them where the exact tests see them. */
+    const double *positions_a, *positions_b;
+    const glcollide_pose *pose_a, *pose_b;
+    double m_a[9], m_b[9];
+    double world_extent; /* no two world vertices differ by more on any axis */
 } object_frames;
 
 static inline void place_b(const object_frames *f, const bvh_box *x, placed_box *out)
@@ -780,6 +787,13 @@ static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const 
  * part's axes too (its thinnest first: a slab's normal), and the large
  * part's triangles are matched against each leaf once rather than once per
  * leaf of the small subtree.
+ *
+ * There every detailed triangle whose box reaches a large triangle's box
+ * is a pair: a part resting on a tilted slab gives 232 pairs of which 15
+ * meet. The exact variants (glcollide_bvh_overlap_posed_exact, for the
+ * contact stage, which gives these vertices) test each such pair against
+ * the large triangle's plane and walls on the world positions the exact
+ * tests will see, and report only those that may meet.
  */
 
 /* How much larger (box_size) the small subtree must be than the node it
@@ -795,16 +809,109 @@ typedef struct tree_side {
     const glcollide_bvh *tree;
     double grow, node_grow;
     const double *r, *abs_r, *t; /* this frame in the other's */
+    const double *positions;     /* the exact variants' vertices, or NULL */
+    const glcollide_pose *pose;  /* and their placement in the world */
+    const double *m;
+    double world_extent; /* object_frames' */
 } tree_side;
 
 static tree_side side_a(const glcollide_bvh *a, const object_frames *f)
 {
-    return (tree_side){a, f->grow_a, f->node_grow_a, f->fr.r_ba, f->fr.abs_r_ba, f->fr.t_ba};
+    return (tree_side){a,          f->grow_a,      f->node_grow_a, f->fr.r_ba, f->fr.abs_r_ba,
+                       f->fr.t_ba, f->positions_a, f->pose_a,      f->m_a,     f->world_extent};
 }
 
 static tree_side side_b(const glcollide_bvh *b, const object_frames *f)
 {
-    return (tree_side){b, f->grow_b, f->node_grow_b, f->fr.r, f->fr.abs_r, f->fr.t};
+    return (tree_side){b,       f->grow_b,      f->node_grow_b, f->fr.r, f->fr.abs_r,
+                       f->fr.t, f->positions_b, f->pose_b,      f->m_b,  f->world_extent};
+}
+
+/* Slot s's triangle as the exact tests see it: its vertices placed in the
+ * world by glcollide_place_point (as glcollide_pose_transform_points). */
+static inline void slot_world(const tree_side *side, uint32_t s, double out[3][3])
+{
+    const uint32_t *v = side->tree->triangles + 3 * (size_t)s;
+    for (int c = 0; c < 3; c++)
+        glcollide_place_point(side->pose, side->m, side->positions + 3 * (size_t)v[c], out[c]);
+}
+
+/* Does the plane of a triangle leave all three vertices t strictly on one
+ * side (exact orientations)? Then the triangles cannot meet. */
+static inline int strictly_beside(const glcollide_plane_filter *plane, const double t[3][3])
+{
+    int s0 = glcollide_plane_side(plane, t[0]);
+    return s0 != 0 && glcollide_plane_side(plane, t[1]) == s0 &&
+           glcollide_plane_side(plane, t[2]) == s0;
+}
+
+/* A triangle's walls: for each edge, a plane through it (and through a
+ * point off the triangle's plane, about an edge's length along its normal),
+ * and the side its third vertex is on (0: no wall, the triangle
+ * degenerate). The triangle lies on that closed side: a triangle strictly
+ * on the other side of any wall cannot meet it. Whatever the rounding of
+ * the point off the plane, each wall holds its edge exactly, so the test
+ * is exact. Its points' extent: glcollide_plane_filter_set_extent's. */
+typedef struct part_walls {
+    double off[3][3];
+    glcollide_plane_filter wall[3];
+    int inner[3];
+} part_walls;
+
+static void walls_init(part_walls *w, const double t[3][3], const glcollide_plane_filter *plane,
+                       double world_extent)
+{
+    const double *n = plane->normal;
+    double length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int e = 0; e < 3; e++) {
+        const double *p = t[e], *q = t[(e + 1) % 3];
+        double edge = fabs(q[0] - p[0]) + fabs(q[1] - p[1]) + fabs(q[2] - p[2]);
+        double scale = length > 0.0 ? edge / length : 0.0;
+        int finite = length > 0.0;
+        for (int k = 0; k < 3; k++) {
+            w->off[e][k] = p[k] + scale * n[k];
+            finite &= isfinite(w->off[e][k]);
+        }
+        glcollide_plane_filter_init(&w->wall[e], p, q, w->off[e]);
+        glcollide_plane_filter_set_extent(&w->wall[e], world_extent);
+        w->inner[e] = finite ? glcollide_plane_side(&w->wall[e], t[(e + 2) % 3]) : 0;
+    }
+}
+
+/* A large part's triangles as the exact tests see them: in the world, with
+ * their planes and walls, each made when a pair first asks (bit j of
+ * ready) and kept while the descent meets the same part again (a slab's
+ * leaf meets many subtrees of the detailed mesh). */
+typedef struct part_exact {
+    const glcollide_bvh *tree; /* the part: tree and first slot; NULL: none yet */
+    uint32_t first;
+    uint32_t ready;
+    double world[GLCOLLIDE_BVH_PART_SLOTS][3][3];
+    glcollide_plane_filter planes[GLCOLLIDE_BVH_PART_SLOTS];
+    part_walls walls[GLCOLLIDE_BVH_PART_SLOTS];
+} part_exact;
+
+/* Slot j of the part from slot first of side's tree, made ready. */
+static void exact_slot(part_exact *x, const tree_side *side, uint32_t first, uint32_t j)
+{
+    slot_world(side, first + j, x->world[j]);
+    glcollide_plane_filter_init(&x->planes[j], x->world[j][0], x->world[j][1], x->world[j][2]);
+    glcollide_plane_filter_set_extent(&x->planes[j], side->world_extent);
+    walls_init(&x->walls[j], x->world[j], &x->planes[j], side->world_extent);
+    x->ready |= (uint32_t)1 << j;
+}
+
+/* Is triangle t strictly outside one of the walls? */
+static inline int outside_walls(const part_walls *w, const double t[3][3])
+{
+    for (int e = 0; e < 3; e++) {
+        int out = -w->inner[e];
+        if (out != 0 && glcollide_plane_side(&w->wall[e], t[0]) == out &&
+            glcollide_plane_side(&w->wall[e], t[1]) == out &&
+            glcollide_plane_side(&w->wall[e], t[2]) == out)
+            return 1;
+    }
+    return 0;
 }
 
 /* The large part: its box, its slots and their boxes placed in the detailed
@@ -817,6 +924,7 @@ typedef struct large_part {
     uint32_t first, count;
     bvh_box slots[GLCOLLIDE_BVH_PART_SLOTS]; /* decoded, in the part's frame */
     placed_box slots_in_detail[GLCOLLIDE_BVH_PART_SLOTS];
+    part_exact *exact; /* the exact variants (both sides' vertices given), else NULL */
 } large_part;
 
 /* The slots under node n if it is a leaf or a node of two leaves (a
@@ -849,7 +957,12 @@ static inline int meets_part(const tree_side *detail, const large_part *part, co
 
 /* Leaf n of the detailed tree against the large part: its triangles that
  * meet the part's box (both frames), the part's that meet n's box (both
- * frames), then the leaf test on every pair of those. */
+ * frames), then the leaf test on every pair of those. In the exact
+ * variants a pair it passes is left out where the detailed triangle, as
+ * the exact tests see it, lies strictly on one side of the part
+ * triangle's plane or strictly outside one of its walls: the two cannot
+ * meet, and the exact tests, on the same world positions, would find them
+ * apart. A detailed triangle is placed once, when a pair first asks. */
 static int part_leaf_pairs(const tree_side *detail, int detail_is_a, const large_part *part,
                            const bvh_node *n, glcollide_bvh_pair_fn fn, void *user)
 {
@@ -875,11 +988,24 @@ static int part_leaf_pairs(const tree_side *detail, int detail_is_a, const large
     }
     for (uint32_t k = 0; k < kept; k++) {
         uint32_t i = keep[k];
+        double world[3][3];
+        int placed = 0;
         for (uint32_t m = 0; m < part_kept; m++) {
             uint32_t j = part_keep[m];
             if (!(meets_placed(&boxes[i], detail->grow, &part->slots_in_detail[j]) &
                   meets_placed(&part->slots[j], part->side.grow, &in_part[k])))
                 continue;
+            if (part->exact) {
+                part_exact *x = part->exact;
+                if (!(x->ready >> j & 1))
+                    exact_slot(x, &part->side, part->first, j);
+                if (!placed) {
+                    slot_world(detail, n->first + i, world);
+                    placed = 1;
+                }
+                if (strictly_beside(&x->planes[j], world) || outside_walls(&x->walls[j], world))
+                    continue;
+            }
             uint32_t id = t->ids[n->first + i], part_id = p->ids[part->first + j];
             if (detail_is_a ? fn(id, part_id, user) : fn(part_id, id, user))
                 return 1;
@@ -919,8 +1045,8 @@ static int part_descent(const tree_side *detail, int detail_is_a, large_part *pa
  * larger than the other node: the other's subtree against it (1 when fn
  * stopped it, else 0). */
 static int large_part_pairs(const glcollide_bvh *a, const glcollide_bvh *b, const object_frames *f,
-                            uint32_t ia, uint32_t ib, int large_b, glcollide_bvh_pair_fn fn,
-                            void *user)
+                            uint32_t ia, uint32_t ib, int large_b, part_exact *exact,
+                            glcollide_bvh_pair_fn fn, void *user)
 {
     large_part part;
     const glcollide_bvh *tree = large_b ? b : a;
@@ -937,6 +1063,15 @@ static int large_part_pairs(const glcollide_bvh *a, const glcollide_bvh *b, cons
     tree_side detail = large_b ? side_a(a, f) : side_b(b, f);
     part.side = large_b ? side_b(b, f) : side_a(a, f);
     part.box = &large->box;
+    part.exact = NULL;
+    if (f->positions_a && f->positions_b) {
+        if (exact->tree != tree || exact->first != part.first) {
+            exact->tree = tree;
+            exact->first = part.first;
+            exact->ready = 0;
+        }
+        part.exact = exact;
+    }
     return part_descent(&detail, large_b, &part, large_b ? ia : ib, fn, user);
 }
 
@@ -1028,8 +1163,10 @@ static int overlap_descent_from(const glcollide_bvh *a, const glcollide_bvh *b,
     stack[0][1] = ib;
     decoded_leaf last_a;
     placed_leaf last_b;
+    part_exact exact; /* the exact variants' part, kept from one meeting to the next */
     last_a.leaf = NULL;
     last_b.held.leaf = NULL;
+    exact.tree = NULL;
     while (top > 0) {
         top--;
         ia = stack[top][0];
@@ -1046,7 +1183,7 @@ static int overlap_descent_from(const glcollide_bvh *a, const glcollide_bvh *b,
         int large_b = 0;
         int n = node_children(a, b, f, margin, ia, ib, &stack[top], &large_b);
         if (n < 0) {
-            if (large_part_pairs(a, b, f, ia, ib, large_b, fn, user))
+            if (large_part_pairs(a, b, f, ia, ib, large_b, &exact, fn, user))
                 return 1;
             continue;
         }
@@ -1102,6 +1239,9 @@ static int make_frames(const glcollide_bvh *a, const glcollide_pose *pose_a, con
                        const glcollide_pose *pose_b, double margin, object_frames *f)
 {
     glcollide_bvh_frames_set(pose_a, pose_b, &f->fr);
+    f->positions_a = f->positions_b = NULL;
+    f->pose_a = pose_a;
+    f->pose_b = pose_b;
     double scale = f->fr.extent + (glcollide_bvh_box_size(&a->nodes[0].box) +
                                    glcollide_bvh_box_size(&b->nodes[0].box));
     /* The world positions the exact tests use are rounded differently from
@@ -1126,6 +1266,56 @@ int glcollide_bvh_overlap_posed(const glcollide_bvh *a, const glcollide_pose *po
     if (!make_frames(a, pose_a, b, pose_b, margin, &f))
         return 0;
     return overlap_descent(a, b, &f, margin, fn, user);
+}
+
+/* A bound on every world coordinate of bvh's vertices placed by rotation m
+ * and pose's translation (glcollide_place_point): on each axis, the
+ * translation's plus each rotation entry's magnitude times the farthest
+ * the exact bounds reach along that local axis, grown against the
+ * rounding of the placement and of this sum (m need not be orthonormal: a
+ * quaternion not quite of unit length). Twice the larger of two such
+ * bounds is an extent (glcollide_plane_filter_set_extent) for the planes
+ * through one mesh's world vertices asked about the other's. */
+static double world_reach(const glcollide_bvh *bvh, const glcollide_pose *pose, const double m[9])
+{
+    double reach = 0.0, local[3];
+    for (int j = 0; j < 3; j++)
+        local[j] = glcollide_larger(fabs(bvh->bounds.min[j]), fabs(bvh->bounds.max[j]));
+    for (int k = 0; k < 3; k++) {
+        double r = fabs(pose->translation[k]);
+        for (int j = 0; j < 3; j++)
+            r += fabs(m[3 * k + j]) * local[j];
+        reach = glcollide_larger(reach, r);
+    }
+    return reach * (1.0 + 1e-12);
+}
+
+/* The exact variants' vertices, and the rotations that place them, into
+ * frames made by make_frames. */
+static void frames_exact(object_frames *f, const glcollide_bvh *a, const double *positions_a,
+                         const glcollide_bvh *b, const double *positions_b)
+{
+    f->positions_a = positions_a;
+    f->positions_b = positions_b;
+    glcollide_pose_rotation_matrix(f->pose_a, f->m_a);
+    glcollide_pose_rotation_matrix(f->pose_b, f->m_b);
+    f->world_extent = 2.0 * glcollide_larger(world_reach(a, f->pose_a, f->m_a),
+                                             world_reach(b, f->pose_b, f->m_b));
+}
+
+int glcollide_bvh_overlap_posed_exact(const glcollide_bvh *a, const double *positions_a,
+                                      const glcollide_pose *pose_a, const glcollide_bvh *b,
+                                      const double *positions_b, const glcollide_pose *pose_b,
+                                      glcollide_bvh_pair_fn fn, void *user)
+{
+    if (!a || !b || !positions_a || !positions_b || !pose_a || !pose_b || !fn || !a->node_count ||
+        !b->node_count)
+        return 0;
+    object_frames f;
+    if (!make_frames(a, pose_a, b, pose_b, 0.0, &f))
+        return 0;
+    frames_exact(&f, a, positions_a, b, positions_b);
+    return overlap_descent(a, b, &f, 0.0, fn, user);
 }
 
 /* Every slot's box, decoded (slot order); NULL when out of memory. */
@@ -1209,19 +1399,12 @@ static void split_task(void *user, size_t k, int worker)
                          add_to_part, &part);
 }
 
-int glcollide_bvh_overlap_posed_split(const glcollide_bvh *a, const glcollide_pose *pose_a,
-                                      const glcollide_bvh *b, const glcollide_pose *pose_b,
-                                      double margin, int threads,
-                                      glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS],
-                                      glcollide_pair_list *pairs)
+/* The split descent of both trees placed by f (made by make_frames, with
+ * margin), from their roots, which meet. */
+static int split_descent(const glcollide_bvh *a, const glcollide_bvh *b, const object_frames *f,
+                         double margin, int threads, glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS],
+                         glcollide_pair_list *pairs)
 {
-    if (!a || !b || !pose_a || !pose_b || !parts || !pairs)
-        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
-                              "bvh: split overlap with a NULL tree, placement or list");
-    object_frames f;
-    if (!a->node_count || !b->node_count || !make_frames(a, pose_a, b, pose_b, margin, &f) ||
-        !roots_meet(a, b, &f, margin))
-        return GLCOLLIDE_OK;
     /* The node pairs that meet, breadth first from the roots until there
      * are enough to share (a pair of leaves, or a large part's pair, is
      * final as it is): the same cut whatever the number of threads, so the
@@ -1238,7 +1421,7 @@ int glcollide_bvh_overlap_posed_split(const glcollide_bvh *a, const glcollide_po
         uint32_t children[2][2];
         int large_b = 0, n = -1;
         if (!(a->nodes[ia].count && b->nodes[ib].count))
-            n = node_children(a, b, &f, margin, ia, ib, children, &large_b);
+            n = node_children(a, b, f, margin, ia, ib, children, &large_b);
         if (n < 0) { /* a pair of leaves, or a large part's pair taken whole */
             seeds[finals][0] = ia;
             seeds[finals++][1] = ib;
@@ -1255,7 +1438,7 @@ int glcollide_bvh_overlap_posed_split(const glcollide_bvh *a, const glcollide_po
         seeds[count][0] = ring[(head + q) % RING][0];
         seeds[count][1] = ring[(head + q) % RING][1];
     }
-    split_job job = {a, b, &f, margin, seeds, parts, {0}};
+    split_job job = {a, b, f, margin, seeds, parts, {0}};
     glcollide_workers_run_after(count, threads, SPLIT_SERIAL_MS, split_task, &job);
     for (size_t k = 0; k < count; k++)
         if (job.status[k] != GLCOLLIDE_OK)
@@ -1270,6 +1453,41 @@ int glcollide_bvh_overlap_posed_split(const glcollide_bvh *a, const glcollide_po
         pairs->count += parts[k].count;
     }
     return status;
+}
+
+int glcollide_bvh_overlap_posed_split(const glcollide_bvh *a, const glcollide_pose *pose_a,
+                                      const glcollide_bvh *b, const glcollide_pose *pose_b,
+                                      double margin, int threads,
+                                      glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS],
+                                      glcollide_pair_list *pairs)
+{
+    if (!a || !b || !pose_a || !pose_b || !parts || !pairs)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "bvh: split overlap with a NULL tree, placement or list");
+    object_frames f;
+    if (!a->node_count || !b->node_count || !make_frames(a, pose_a, b, pose_b, margin, &f) ||
+        !roots_meet(a, b, &f, margin))
+        return GLCOLLIDE_OK;
+    return split_descent(a, b, &f, margin, threads, parts, pairs);
+}
+
+int glcollide_bvh_overlap_posed_exact_split(const glcollide_bvh *a, const double *positions_a,
+                                            const glcollide_pose *pose_a, const glcollide_bvh *b,
+                                            const double *positions_b, const glcollide_pose *pose_b,
+                                            int threads,
+                                            glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS],
+                                            glcollide_pair_list *pairs)
+{
+    if (!a || !b || !positions_a || !positions_b || !pose_a || !pose_b || !parts || !pairs)
+        return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT,
+                              "bvh: exact split overlap with a NULL tree, vertex array, "
+                              "placement or list");
+    object_frames f;
+    if (!a->node_count || !b->node_count || !make_frames(a, pose_a, b, pose_b, 0.0, &f) ||
+        !roots_meet(a, b, &f, 0.0))
+        return GLCOLLIDE_OK;
+    frames_exact(&f, a, positions_a, b, positions_b);
+    return split_descent(a, b, &f, 0.0, threads, parts, pairs);
 }
 
 int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,

@@ -64,8 +64,8 @@ int glcollide_world_contacts(glcollide_world *world, uint32_t a, uint32_t b, siz
     const glcollide_world_mesh_entry *eb = &world->meshes[world->objects[b].mesh];
     glcollide_pair_list *candidates = &world->contact_candidates;
     candidates->count = 0;
-    if (glcollide_bvh_overlap_posed(ea->bvh, pose_a, eb->bvh, pose_b, 0.0, add_candidate,
-                                    candidates))
+    if (glcollide_bvh_overlap_posed_exact(ea->bvh, ea->mesh->positions, pose_a, eb->bvh,
+                                          eb->mesh->positions, pose_b, add_candidate, candidates))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY; /* logged by the list */
     status = glcollide_posed_contacts(&world->posed, ea->mesh, pose_a, eb->mesh, pose_b,
                                       candidates->pairs, candidates->count, contacts, max_contacts,

@@ -462,6 +462,25 @@ static size_t check_overlap_objects(const glcollide_bvh *a, const glcollide_obje
     return near;
 }
 
+/* A split form's lists at 1 and 3 threads: the same list, no pair twice,
+ * the same set as want (sorted). The lists and parts are released. */
+static void check_split_lists(glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS],
+                              glcollide_pair_list *one, glcollide_pair_list *three,
+                              const glcollide_pair_list *want, const char *what)
+{
+    ck_assert_msg(one->count == three->count, "%s: split %zu pairs at 1 thread, %zu at 3", what,
+                  one->count, three->count);
+    if (one->count)
+        ck_assert_mem_eq(one->pairs, three->pairs, one->count * sizeof *one->pairs);
+    glcollide_pair_list_sort_unique(one);
+    ck_assert_msg(one->count == three->count, "%s: split pairs repeated", what);
+    assert_same_pairs(one, want, what);
+    for (int k = 0; k < GLCOLLIDE_BVH_PARTS; k++)
+        glcollide_pair_list_clear(&parts[k]);
+    glcollide_pair_list_clear(one);
+    glcollide_pair_list_clear(three);
+}
+
 /*
  * glcollide_bvh_overlap_posed reports exactly the pairs its leaf test
  * passes on every pair (glcollide_bvh_overlap_posed_all): the tests above
@@ -490,21 +509,76 @@ static size_t check_same_as_all(const glcollide_bvh *a, const glcollide_pose *po
     ck_assert_int_eq(
         glcollide_bvh_overlap_posed_split(a, pose_a, b, pose_b, margin, 3, parts, &three),
         GLCOLLIDE_OK);
-    ck_assert_msg(one.count == three.count, "%s: split %zu pairs at 1 thread, %zu at 3", what,
-                  one.count, three.count);
-    if (one.count)
-        ck_assert_mem_eq(one.pairs, three.pairs, one.count * sizeof *one.pairs);
-    glcollide_pair_list_sort_unique(&one);
-    ck_assert_msg(one.count == three.count, "%s: split pairs repeated", what);
-    assert_same_pairs(&one, &all.pairs, what);
-    for (int k = 0; k < GLCOLLIDE_BVH_PARTS; k++)
-        glcollide_pair_list_clear(&parts[k]);
-    glcollide_pair_list_clear(&one);
-    glcollide_pair_list_clear(&three);
+    check_split_lists(parts, &one, &three, &all.pairs, what);
     size_t count = all.pairs.count;
     glcollide_pair_list_clear(&tree.pairs);
     glcollide_pair_list_clear(&all.pairs);
     return count;
+}
+
+/* Do triangle ta of (positions_a, triangles_a) placed by pose_a and tb of
+ * b's meet, on their vertices as glcollide_pose_transform_points places
+ * them? */
+static int placed_triangles_meet(const double *positions_a, const uint32_t *triangles_a,
+                                 const glcollide_pose *pose_a, uint32_t ta,
+                                 const double *positions_b, const uint32_t *triangles_b,
+                                 const glcollide_pose *pose_b, uint32_t tb)
+{
+    double w[6][3];
+    for (int c = 0; c < 3; c++) {
+        glcollide_pose_transform_points(pose_a, positions_a + 3 * (size_t)triangles_a[3 * ta + c],
+                                        1, w[c]);
+        glcollide_pose_transform_points(pose_b, positions_b + 3 * (size_t)triangles_b[3 * tb + c],
+                                        1, w[3 + c]);
+    }
+    return glcollide_tri_tri_overlap(w[0], w[1], w[2], w[3], w[4], w[5]);
+}
+
+/*
+ * glcollide_bvh_overlap_posed_exact against glcollide_bvh_overlap_posed at
+ * margin 0: its pairs are the posed overlap's in the same order, less some;
+ * every pair left out has placed triangles that do not meet; the split form
+ * lists the same at 1 and 3 threads, the same set. Adds the two counts to
+ * *posed and *exact.
+ */
+static void check_exact_filter(const test_mesh *a, const glcollide_bvh *ba,
+                               const glcollide_pose *pose_a, const test_mesh *b,
+                               const glcollide_bvh *bb, const glcollide_pose *pose_b,
+                               const char *what, size_t *posed, size_t *exact)
+{
+    collected all = {0}, kept = {0};
+    glcollide_bvh_overlap_posed(ba, pose_a, bb, pose_b, 0.0, collect_pair, &all);
+    ck_assert_int_eq(glcollide_bvh_overlap_posed_exact(ba, a->positions, pose_a, bb, b->positions,
+                                                       pose_b, collect_pair, &kept),
+                     0);
+    size_t j = 0, met = 0;
+    for (size_t i = 0; i < all.pairs.count; i++) {
+        glcollide_index_pair p = all.pairs.pairs[i];
+        if (j < kept.pairs.count && kept.pairs.pairs[j].a == p.a && kept.pairs.pairs[j].b == p.b) {
+            j++;
+            continue;
+        }
+        int meet = placed_triangles_meet(a->positions, a->triangles, pose_a, p.a, b->positions,
+                                         b->triangles, pose_b, p.b);
+        met += (size_t)meet;
+        TEST_REQUIRE(!meet, "%s: triangles (%u, %u) meet and were left out", what, p.a, p.b);
+    }
+    ck_assert_msg(j == kept.pairs.count,
+                  "%s: %zu of the exact form's %zu pairs are not the posed form's, in its order",
+                  what, kept.pairs.count - j, kept.pairs.count);
+    glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS] = {{0}}, one = {0}, three = {0};
+    ck_assert_int_eq(glcollide_bvh_overlap_posed_exact_split(ba, a->positions, pose_a, bb,
+                                                             b->positions, pose_b, 1, parts, &one),
+                     GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_bvh_overlap_posed_exact_split(
+                         ba, a->positions, pose_a, bb, b->positions, pose_b, 3, parts, &three),
+                     GLCOLLIDE_OK);
+    glcollide_pair_list_sort_unique(&kept.pairs);
+    check_split_lists(parts, &one, &three, &kept.pairs, what);
+    *posed += all.pairs.count;
+    *exact += kept.pairs.count;
+    glcollide_pair_list_clear(&all.pairs);
+    glcollide_pair_list_clear(&kept.pairs);
 }
 
 /*
@@ -634,7 +708,9 @@ END_TEST
  * holds the slab fixed below the roots): the same pairs as the leaf test on
  * every pair, in both argument orders, margins 0 and 1 mm, at tilts from 0
  * to 80 degrees, on a slab much larger than the mesh and on one about its
- * size.
+ * size. The exact form (check_exact_filter) on each at margin 0, the slab
+ * also placed by a quaternion 2% off unit length: it leaves out most pairs
+ * and no pair that meets.
  */
 START_TEST(test_bvh_large_part)
 {
@@ -646,7 +722,7 @@ START_TEST(test_bvh_large_part)
     test_mesh d = copy_mesh(detail);
     glcollide_bvh *bd = build(&d);
     static const double tilts[] = {0, 10, 30, 46, 80};
-    size_t total = 0;
+    size_t total = 0, posed = 0, exact = 0;
     for (int s = 0; s < 2; s++) {
         test_mesh slab = copy_mesh(slabs[s]);
         glcollide_bvh *bs = build(&slab);
@@ -672,11 +748,40 @@ START_TEST(test_bvh_large_part)
                                   n);
                 total += n;
             }
+            char what[96];
+            snprintf(what, sizeof what, "slab %d, tilt %g, exact", s, tilts[i]);
+            check_exact_filter(&d, bd, &on, &slab, bs, &slab_pose, what, &posed, &exact);
+            check_exact_filter(&slab, bs, &slab_pose, &d, bd, &on, what, &posed, &exact);
+            glcollide_pose off_unit = {{0, 0, 0}, {1.02, 0, 0, 0}};
+            check_exact_filter(&d, bd, &on, &slab, bs, &off_unit, what, &posed, &exact);
         }
         glcollide_bvh_destroy(&bs);
         test_mesh_free(&slab);
     }
+    /* And a real mesh: the elephant on the large slab, tilted 30 degrees. */
+    glcollide_mesh *elephant = NULL;
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("elephant.off"), 1.0, &elephant),
+                     GLCOLLIDE_OK);
+    test_mesh e = copy_mesh(elephant), slab = copy_mesh(slabs[0]);
+    glcollide_bvh *be = build(&e), *bs = build(&slab);
+    double angle = 30 * 3.14159265358979323846 / 180.0, m[9], low = INFINITY;
+    glcollide_pose on = {{0.05, 0.1, 0}, {cos(angle / 2), 0, sin(angle / 2), 0}};
+    glcollide_pose slab_pose = {{0, 0, 0}, {1, 0, 0, 0}};
+    glcollide_pose_rotation_matrix(&on, m);
+    for (size_t v = 0; v < e.vertex_count; v++) {
+        const double *p = e.positions + 3 * v;
+        low = fmin(low, m[6] * p[0] + m[7] * p[1] + m[8] * p[2]);
+    }
+    on.translation[2] = glcollide_bvh_bounds(bs).max[2] - low - 1e-3;
+    check_exact_filter(&e, be, &on, &slab, bs, &slab_pose, "elephant on the slab", &posed, &exact);
+    glcollide_bvh_destroy(&be);
+    glcollide_bvh_destroy(&bs);
+    test_mesh_free(&e);
+    test_mesh_free(&slab);
+    glcollide_mesh_destroy(&elephant);
+
     ck_assert_uint_gt(total, 0);
+    ck_assert_msg(exact > 0 && 2 * exact < posed, "exact form: %zu pairs of %zu", exact, posed);
     glcollide_bvh_destroy(&bd);
     test_mesh_free(&d);
     glcollide_mesh_destroy(&detail);

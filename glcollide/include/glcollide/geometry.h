@@ -237,6 +237,31 @@ GLCOLLIDE_API int glcollide_bvh_overlap_posed_split(
     const glcollide_pose *pose_b, double margin, int threads,
     glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS], glcollide_pair_list *pairs);
 
+/*
+ * glcollide_bvh_overlap_posed and glcollide_bvh_overlap_posed_split at
+ * margin 0, for callers that test the pairs exactly next (contacts):
+ * positions_a and positions_b are the vertices each BVH was built or last
+ * refit from. Where the descent pairs a few large triangles (a mesh floor,
+ * table or box) with a detailed mesh, a pair is also left out when the
+ * detailed triangle lies strictly on one side of the large triangle's
+ * plane, or strictly outside a plane through one of its edges, decided
+ * exactly on the vertices as glcollide_pose_transform_points places them:
+ * every pair whose placed triangles meet
+ * (glcollide_tri_tri_overlap on those positions) is still reported, and
+ * far fewer that do not. The split form lists the same whatever the
+ * threads. NULL positions: nothing (the callback form), INVALID_ARGUMENT
+ * (the split form).
+ */
+GLCOLLIDE_API int
+glcollide_bvh_overlap_posed_exact(const glcollide_bvh *a, const double *positions_a,
+                                  const glcollide_pose *pose_a, const glcollide_bvh *b,
+                                  const double *positions_b, const glcollide_pose *pose_b,
+                                  glcollide_bvh_pair_fn fn, void *user);
+GLCOLLIDE_API int glcollide_bvh_overlap_posed_exact_split(
+    const glcollide_bvh *a, const double *positions_a, const glcollide_pose *pose_a,
+    const glcollide_bvh *b, const double *positions_b, const glcollide_pose *pose_b, int threads,
+    glcollide_pair_list parts[GLCOLLIDE_BVH_PARTS], glcollide_pair_list *pairs);
+
 /* Calls fn for every triangle whose box overlaps box. Returns 1 if stopped. */
 GLCOLLIDE_API int glcollide_bvh_query_box(const glcollide_bvh *bvh, const glcollide_aabb *box,
                                           glcollide_bvh_triangle_fn fn, void *user);
