@@ -925,6 +925,9 @@ typedef struct large_part {
     bvh_box slots[GLCOLLIDE_BVH_PART_SLOTS]; /* decoded, in the part's frame */
     placed_box slots_in_detail[GLCOLLIDE_BVH_PART_SLOTS];
     part_exact *exact; /* the exact variants (both sides' vertices given), else NULL */
+    /* The slots that meet the root of the detailed subtree descended (both
+     * frames, grown as every node test): the only ones its leaves can meet. */
+    uint32_t live[GLCOLLIDE_BVH_PART_SLOTS], live_count;
 } large_part;
 
 /* The slots under node n if it is a leaf or a node of two leaves (a
@@ -980,7 +983,8 @@ static int part_leaf_pairs(const tree_side *detail, int detail_is_a, const large
     placed_box n_in_part;
     glcollide_bvh_place(&n->box, detail->grow, detail->r, detail->abs_r, detail->t, &n_in_part);
     uint32_t part_keep[GLCOLLIDE_BVH_PART_SLOTS], part_kept = 0;
-    for (uint32_t j = 0; j < part->count; j++) {
+    for (uint32_t l = 0; l < part->live_count; l++) {
+        uint32_t j = part->live[l];
         part_keep[part_kept] = j;
         part_kept +=
             (uint32_t)(meets_placed(&n->box, detail->node_grow, &part->slots_in_detail[j]) &
@@ -1024,6 +1028,16 @@ static int part_descent(const tree_side *detail, int detail_is_a, large_part *pa
                             &part->slots_in_detail[j]);
     glcollide_bvh_place(part->box, ps->grow, ps->r, ps->abs_r, ps->t, &part->box_in_detail);
     part->first_axis = thinnest_axis(part->box);
+    const bvh_box *root = &detail->tree->nodes[start].box;
+    placed_box root_in_part;
+    glcollide_bvh_place(root, detail->grow, detail->r, detail->abs_r, detail->t, &root_in_part);
+    part->live_count = 0;
+    for (uint32_t j = 0; j < part->count; j++) {
+        part->live[part->live_count] = j;
+        part->live_count +=
+            (uint32_t)(meets_placed(root, detail->node_grow, &part->slots_in_detail[j]) &
+                       meets_placed(&part->slots[j], ps->node_grow, &root_in_part));
+    }
     uint32_t stack[GLCOLLIDE_BVH_MAX_DEPTH + 2];
     size_t top = 0;
     stack[top++] = start;
