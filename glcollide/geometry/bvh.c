@@ -1028,6 +1028,7 @@ static int part_descent(const tree_side *detail, int detail_is_a, large_part *pa
                             &part->slots_in_detail[j]);
     glcollide_bvh_place(part->box, ps->grow, ps->r, ps->abs_r, ps->t, &part->box_in_detail);
     part->first_axis = thinnest_axis(part->box);
+    /* The part's slots that can meet anything below start (part->live). */
     const bvh_box *root = &detail->tree->nodes[start].box;
     placed_box root_in_part;
     glcollide_bvh_place(root, detail->grow, detail->r, detail->abs_r, detail->t, &root_in_part);
