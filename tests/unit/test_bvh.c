@@ -774,6 +774,33 @@ START_TEST(test_bvh_large_part)
     }
     on.translation[2] = glcollide_bvh_bounds(bs).max[2] - low - 1e-3;
     check_exact_filter(&e, be, &on, &slab, bs, &slab_pose, "elephant on the slab", &posed, &exact);
+    /* The same far from the origin (the planes' filter bound from the
+     * translations). */
+    glcollide_pose far_on = on, far_slab = slab_pose;
+    const double offset[3] = {1e5, -2e5, 3e4};
+    for (int k = 0; k < 3; k++) {
+        far_on.translation[k] += offset[k];
+        far_slab.translation[k] += offset[k];
+    }
+    check_exact_filter(&e, be, &far_on, &slab, bs, &far_slab, "elephant on the slab, far", &posed,
+                       &exact);
+    /* A small box resting exactly on the slab, its bottom in the slab's top
+     * plane and across the top's diagonal: its pairs touch, none may be
+     * left out. */
+    glcollide_mesh *small = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.2, 0.2, 0.1, &small), GLCOLLIDE_OK);
+    test_mesh b = copy_mesh(small);
+    glcollide_bvh *bb = build(&b);
+    glcollide_pose resting = {
+        {0.3, 0.3, glcollide_bvh_bounds(bs).max[2] - glcollide_bvh_bounds(bb).min[2]},
+        {1, 0, 0, 0}};
+    size_t before = posed;
+    check_exact_filter(&b, bb, &resting, &slab, bs, &slab_pose, "box flush on the slab", &posed,
+                       &exact);
+    ck_assert_uint_gt(posed, before);
+    glcollide_bvh_destroy(&bb);
+    test_mesh_free(&b);
+    glcollide_mesh_destroy(&small);
     glcollide_bvh_destroy(&be);
     glcollide_bvh_destroy(&bs);
     test_mesh_free(&e);
