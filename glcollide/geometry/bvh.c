@@ -676,11 +676,10 @@ typedef struct object_frames {
     glcollide_bvh_frames fr;
     double grow_a, grow_b;           /* the leaf test's growth of a's, b's boxes */
     double node_grow_a, node_grow_b; /* that plus the slack, for every other test */
-    /* The exact variants' vertices (NULL: boxes only) and the placements
-     * that put them where the exact tests see them. */
+    /* The exact variants' vertices (NULL: boxes only) and the poses that
+     * put them where the exact tests see them (rotations: fr.ra, fr.rb). */
     const double *positions_a, *positions_b;
     const glcollide_pose *pose_a, *pose_b;
-    double m_a[9], m_b[9];
     double world_extent; /* no two world vertices differ by more on any axis */
 } object_frames;
 
@@ -818,13 +817,13 @@ typedef struct tree_side {
 static tree_side side_a(const glcollide_bvh *a, const object_frames *f)
 {
     return (tree_side){a,          f->grow_a,      f->node_grow_a, f->fr.r_ba, f->fr.abs_r_ba,
-                       f->fr.t_ba, f->positions_a, f->pose_a,      f->m_a,     f->world_extent};
+                       f->fr.t_ba, f->positions_a, f->pose_a,      f->fr.ra,   f->world_extent};
 }
 
 static tree_side side_b(const glcollide_bvh *b, const object_frames *f)
 {
-    return (tree_side){b,       f->grow_b,      f->node_grow_b, f->fr.r, f->fr.abs_r,
-                       f->fr.t, f->positions_b, f->pose_b,      f->m_b,  f->world_extent};
+    return (tree_side){b,       f->grow_b,      f->node_grow_b, f->fr.r,  f->fr.abs_r,
+                       f->fr.t, f->positions_b, f->pose_b,      f->fr.rb, f->world_extent};
 }
 
 /* Slot s's triangle as the exact tests see it: its vertices placed in the
@@ -1224,7 +1223,7 @@ int glcollide_bvh_overlap(const glcollide_bvh *a, const glcollide_bvh *b, double
 void glcollide_bvh_frames_set(const glcollide_pose *pose_a, const glcollide_pose *pose_b,
                               glcollide_bvh_frames *f)
 {
-    double ra[9], rb[9], dt[3];
+    double *ra = f->ra, *rb = f->rb, dt[3];
     glcollide_pose_rotation_matrix(pose_a, ra);
     glcollide_pose_rotation_matrix(pose_b, rb);
     f->extent = 0.0;
@@ -1288,9 +1287,12 @@ int glcollide_bvh_overlap_posed(const glcollide_bvh *a, const glcollide_pose *po
  * translation's plus each rotation entry's magnitude times the farthest
  * the exact bounds reach along that local axis, grown against the
  * rounding of the placement and of this sum (m need not be orthonormal: a
- * quaternion not quite of unit length). Twice the larger of two such
- * bounds is an extent (glcollide_plane_filter_set_extent) for the planes
- * through one mesh's world vertices asked about the other's. */
+ * quaternion not quite of unit length). Not glcollide_aabb_place_with's
+ * box: its growth is relative to the placed box, which a translation can
+ * cancel, while a vertex rounds relative to the terms summed here. Twice
+ * the larger of two such bounds is an extent
+ * (glcollide_plane_filter_set_extent) for the planes through one mesh's
+ * world vertices asked about the other's. */
 static double world_reach(const glcollide_bvh *bvh, const glcollide_pose *pose, const double m[9])
 {
     double reach = 0.0, local[3];
@@ -1305,17 +1307,14 @@ static double world_reach(const glcollide_bvh *bvh, const glcollide_pose *pose, 
     return reach * (1.0 + 1e-12);
 }
 
-/* The exact variants' vertices, and the rotations that place them, into
- * frames made by make_frames. */
+/* The exact variants' vertices into frames made by make_frames. */
 static void frames_exact(object_frames *f, const glcollide_bvh *a, const double *positions_a,
                          const glcollide_bvh *b, const double *positions_b)
 {
     f->positions_a = positions_a;
     f->positions_b = positions_b;
-    glcollide_pose_rotation_matrix(f->pose_a, f->m_a);
-    glcollide_pose_rotation_matrix(f->pose_b, f->m_b);
-    f->world_extent = 2.0 * glcollide_larger(world_reach(a, f->pose_a, f->m_a),
-                                             world_reach(b, f->pose_b, f->m_b));
+    f->world_extent = 2.0 * glcollide_larger(world_reach(a, f->pose_a, f->fr.ra),
+                                             world_reach(b, f->pose_b, f->fr.rb));
 }
 
 int glcollide_bvh_overlap_posed_exact(const glcollide_bvh *a, const double *positions_a,

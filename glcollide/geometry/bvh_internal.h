@@ -71,6 +71,7 @@ static inline double glcollide_bvh_box_size(const bvh_box *box)
  * exact tests use are rounded differently from this relative placement).
  */
 typedef struct glcollide_bvh_frames {
+    double ra[9], rb[9]; /* each pose's rotation (glcollide_pose_rotation_matrix) */
     double r[9], abs_r[9], t[3];
     double r_ba[9], abs_r_ba[9], t_ba[3];
     double extent;
