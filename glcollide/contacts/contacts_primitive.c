@@ -114,6 +114,10 @@ enum { MAX_DIRECTIONS = 16, RIM_SAMPLES = 8 };
 /* A cylinder's points' labels: its rims' fixed samples are 0 to
  * 2 RIM_SAMPLES - 1, then each rim's lowest point, then its line's ends. */
 enum { LOWEST_LABEL = 64, LINE_END_LABEL = 66 };
+/* Its curve points' labels: a mesh edge's crossings with its surface from
+ * EDGE_CROSSING_LABEL (two per edge), a face's with its rims from
+ * RIM_CROSSING_LABEL. */
+enum { EDGE_CROSSING_LABEL = 8, RIM_CROSSING_LABEL = 16 };
 
 /* Face normals within this cosine (20 degrees) of a region's vector-area
  * normal are tried as its normal. */
@@ -815,7 +819,8 @@ static int add_cylinder_curve(glcollide_primitive_scratch *s, const frame *f, ui
             if (ends[e] > 0.0 && ends[e] < 1.0) {
                 for (int m = 0; m < 3; m++)
                     x[m] = a[m] + ends[e] * d[m];
-                if (add_point(s, count, x, i, SOURCE_CURVE, 8 + 2 * (uint32_t)k + (uint32_t)e))
+                if (add_point(s, count, x, i, SOURCE_CURVE,
+                              EDGE_CROSSING_LABEL + 2 * (uint32_t)k + (uint32_t)e))
                     return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
             }
     }
@@ -840,7 +845,8 @@ static int add_cylinder_curve(glcollide_primitive_scratch *s, const frame *f, ui
             glcollide_closest_point_on_triangle(x, t[0], t[1], t[2], q);
             glcollide_vec3_sub(gap, x, q);
             if (glcollide_vec3_dot(gap, gap) <= sh->eps * sh->eps &&
-                add_point(s, count, x, i, SOURCE_CURVE, 16 + 2 * (uint32_t)rim + (uint32_t)e))
+                add_point(s, count, x, i, SOURCE_CURVE,
+                          RIM_CROSSING_LABEL + 2 * (uint32_t)rim + (uint32_t)e))
                 return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         }
     }
@@ -1837,7 +1843,7 @@ static int rim_of(uint32_t label)
  */
 static int cap_end(const primitive_shape *sh, const point *p, const int rim_inside[2])
 {
-    if (p->label < 8 || p->label >= 16) /* not an edge's crossing */
+    if (p->label < EDGE_CROSSING_LABEL || p->label >= RIM_CROSSING_LABEL) /* not an edge's */
         return 0;
     double z = p->position[2];
     /* crossings lie on the shape grown by eps */
