@@ -207,14 +207,15 @@ typedef struct plugin_space_buffers {
  * allocates nothing.
  */
 typedef struct plugin_side {
-    uint64_t *marks; /* a bit per mesh triangle, sized to the largest mesh seen */
-    uint32_t *ranks; /* per word of marks in use: the slots before it */
+    uint64_t *marks;   /* a bit per mesh triangle, sized to the largest mesh seen */
+    uint64_t *summary; /* a bit per word of marks: the words with a bit set */
+    uint32_t *ranks;   /* per word of marks in use: the slots before it */
     size_t map_capacity;
     double *positions;   /* 9 per slot */
     uint32_t *triangles; /* 3 per slot: 3i, 3i+1, 3i+2 */
     uint32_t *ids;       /* mesh triangle of each slot */
     size_t used, positions_capacity, triangles_capacity, ids_capacity;
-    size_t first_word, end_word; /* the words of marks that may be set */
+    size_t first_summary, end_summary; /* the words of summary that may be set */
 } plugin_side;
 
 /* What a collider works in between its inputs and ODE's buffer: one per

@@ -174,6 +174,7 @@ static void side_free(plugin_side *side)
 {
     free(side->ranks);
     free(side->marks);
+    free(side->summary);
     free(side->positions);
     free(side->triangles);
     free(side->ids);

@@ -17,20 +17,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for the marks and word ranks of a mesh of triangle_count triangles. */
+/* Room for the marks, their summary and word ranks of a mesh of
+ * triangle_count triangles. */
 static int side_reserve_map(plugin_side *side, size_t triangle_count)
 {
     if (triangle_count > side->map_capacity) {
         size_t words = (triangle_count + 63) / 64, old_words = (side->map_capacity + 63) / 64;
+        size_t groups = (words + 63) / 64, old_groups = (old_words + 63) / 64;
         uint32_t *ranks = realloc(side->ranks, words * sizeof *ranks);
         if (ranks)
             side->ranks = ranks;
         uint64_t *marks = realloc(side->marks, words * sizeof *marks);
         if (marks)
             side->marks = marks;
-        if (!ranks || !marks)
+        uint64_t *summary = realloc(side->summary, groups * sizeof *summary);
+        if (summary)
+            side->summary = summary;
+        if (!ranks || !marks || !summary)
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         memset(side->marks + old_words, 0, (words - old_words) * sizeof *marks);
+        memset(side->summary + old_groups, 0, (groups - old_groups) * sizeof *summary);
         side->map_capacity = triangle_count;
     }
     return GLCOLLIDE_OK;
@@ -52,16 +58,19 @@ static int side_reserve_slots(plugin_side *side)
                : GLCOLLIDE_OK;
 }
 
-/* Notes mesh triangle t as used on a side, counting it in used once (the
- * words set are a range: a few candidates of a large mesh scan a few words,
- * not a word per 64 triangles of the mesh). */
+/* Notes mesh triangle t as used on a side, counting it in used once. Its
+ * word is noted in the summary, and the summary's words set are a range:
+ * a few candidates of a large mesh cost a few words to scan and clear, not
+ * a word per 64 triangles of the mesh. */
 static inline void side_mark(plugin_side *side, uint32_t t)
 {
     uint64_t bit = (uint64_t)1 << (t % 64), *word = &side->marks[t / 64];
     side->used += !(*word & bit);
     *word |= bit;
-    side->first_word = t / 64 < side->first_word ? t / 64 : side->first_word;
-    side->end_word = t / 64 + 1 > side->end_word ? t / 64 + 1 : side->end_word;
+    size_t group = t / 4096;
+    side->summary[group] |= (uint64_t)1 << (t / 64 % 64);
+    side->first_summary = group < side->first_summary ? group : side->first_summary;
+    side->end_summary = group + 1 > side->end_summary ? group + 1 : side->end_summary;
 }
 
 /* Set bits of x (the libgcc call that __builtin_popcountll makes for a
@@ -75,21 +84,21 @@ static inline uint32_t bit_count(uint64_t x)
 }
 
 /* The side's marked triangles in increasing order, into ids, and each mark
- * word's first slot, into ranks (a scan of the bit set, one word per 64
- * triangles: no sort; the marks stay until side_clear). */
+ * word's first slot, into ranks (a scan of the summary, then of the words
+ * it names: no sort; the marks stay until side_clear). */
 static void side_order(plugin_side *side)
 {
     size_t n = 0;
-    for (size_t w = side->first_word; w < side->end_word; w++) {
-        uint64_t bits = side->marks[w];
-        if (!bits)
-            continue;
-        side->ranks[w] = (uint32_t)n;
-        do {
-            side->ids[n++] = (uint32_t)(64 * w + (size_t)__builtin_ctzll(bits));
-            bits &= bits - 1;
-        } while (bits);
-    }
+    for (size_t g = side->first_summary; g < side->end_summary; g++)
+        for (uint64_t words = side->summary[g]; words; words &= words - 1) {
+            size_t w = 64 * g + (size_t)__builtin_ctzll(words);
+            uint64_t bits = side->marks[w];
+            side->ranks[w] = (uint32_t)n;
+            do {
+                side->ids[n++] = (uint32_t)(64 * w + (size_t)__builtin_ctzll(bits));
+                bits &= bits - 1;
+            } while (bits);
+        }
     side->used = n;
 }
 
@@ -102,12 +111,15 @@ static inline uint32_t side_slot(const plugin_side *side, uint32_t t)
     return side->ranks[t / 64] + bit_count(below);
 }
 
-/* The marks cleared for the next call (the words that may be set). */
+/* The marks and their summary cleared for the next call (the words the
+ * summary names). */
 static void side_clear(plugin_side *side)
 {
-    if (side->end_word > side->first_word)
-        memset(side->marks + side->first_word, 0,
-               (side->end_word - side->first_word) * sizeof *side->marks);
+    for (size_t g = side->first_summary; g < side->end_summary; g++) {
+        for (uint64_t words = side->summary[g]; words; words &= words - 1)
+            side->marks[64 * g + (size_t)__builtin_ctzll(words)] = 0;
+        side->summary[g] = 0;
+    }
 }
 
 /*
@@ -162,8 +174,8 @@ static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcol
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     for (int k = 0; k < 2; k++) {
         sides[k].used = 0;
-        sides[k].first_word = SIZE_MAX;
-        sides[k].end_word = 0;
+        sides[k].first_summary = SIZE_MAX;
+        sides[k].end_summary = 0;
     }
     for (size_t i = 0; i < count; i++) {
         side_mark(&sides[0], candidates[i].a);

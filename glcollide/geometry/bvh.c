@@ -799,6 +799,15 @@ static int leaf_pairs_objects(const glcollide_bvh *a, const bvh_node *na, const 
  * meets before it is held fixed: 4 keeps similar meshes on the path above
  * (holding a part fixed there descends the smaller tree). */
 #define GLCOLLIDE_BVH_LARGE_PART 4.0
+/* Is a small subtree at node index node, of size larger, to be held fixed
+ * against a node of size smaller? Where it is much larger; or, where it
+ * is its tree's root (the whole mesh a few triangles: no similar mesh on
+ * the path above to keep), where it is larger at all. */
+static inline int holds_part(uint32_t node, double larger, double smaller)
+{
+    return larger > GLCOLLIDE_BVH_LARGE_PART * smaller || (node == 0 && larger > smaller);
+}
+
 /* The slots of a leaf or of a node of two leaves. */
 #define GLCOLLIDE_BVH_PART_SLOTS (2 * GLCOLLIDE_BVH_LEAF_SIZE)
 
@@ -1120,11 +1129,11 @@ static int node_children(const glcollide_bvh *a, const glcollide_bvh *b, const o
         double size_a = glcollide_bvh_box_size(&na->box), size_b = glcollide_bvh_box_size(&nb->box);
         descend_a = size_a >= size_b;
         /* Few large triangles (a node of two leaves) against a much
-         * smaller subtree: held fixed below. */
+         * smaller subtree, or a whole mesh of so few (a box, a slab)
+         * against any smaller one: held fixed below. */
         uint32_t first, count;
-        if (f &&
-            (descend_a ? size_a > GLCOLLIDE_BVH_LARGE_PART * size_b
-                       : size_b > GLCOLLIDE_BVH_LARGE_PART * size_a) &&
+        double larger = descend_a ? size_a : size_b, smaller = descend_a ? size_b : size_a;
+        if (f && holds_part(descend_a ? ia : ib, larger, smaller) &&
             small_subtree(descend_a ? a : b, descend_a ? na : nb, &first, &count)) {
             *large_b = !descend_a;
             return -1;
@@ -1140,8 +1149,8 @@ static int node_children(const glcollide_bvh *a, const glcollide_bvh *b, const o
          * much larger than the node descended: held fixed below. */
         const bvh_box *descended = descend_a ? &na->box : &nb->box;
         if ((na->count || nb->count) &&
-            kept.h[0] + kept.h[1] + kept.h[2] >
-                GLCOLLIDE_BVH_LARGE_PART * (descended->h[0] + descended->h[1] + descended->h[2])) {
+            holds_part(descend_a ? ib : ia, kept.h[0] + kept.h[1] + kept.h[2],
+                       descended->h[0] + descended->h[1] + descended->h[2])) {
             *large_b = descend_a;
             return -1;
         }

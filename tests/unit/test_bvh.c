@@ -758,6 +758,34 @@ START_TEST(test_bvh_large_part)
         glcollide_bvh_destroy(&bs);
         test_mesh_free(&slab);
     }
+    /* A floor tile of two triangles (its whole tree one leaf) a little
+     * larger than the mesh resting on it: held fixed from the root. */
+    {
+        double tile_positions[] = {-0.2, -0.2, 0, 0.2, -0.2, 0, 0.2, 0.2, 0, -0.2, 0.2, 0};
+        uint32_t tile_triangles[] = {0, 1, 2, 0, 2, 3};
+        test_mesh tile = {tile_positions, tile_triangles, 4, 2};
+        glcollide_bvh *bt = build(&tile);
+        glcollide_pose tile_pose = {{0, 0, 0}, {1, 0, 0, 0}};
+        for (size_t i = 1; i < sizeof tilts / sizeof tilts[0]; i++) {
+            double angle = tilts[i] * 3.14159265358979323846 / 180.0, m[9], low = INFINITY;
+            glcollide_pose on = {{0.01, -0.02, 0},
+                                 {cos(angle / 2), 0.6 * sin(angle / 2), 0.8 * sin(angle / 2), 0}};
+            glcollide_pose_rotation_matrix(&on, m);
+            for (size_t v = 0; v < d.vertex_count; v++) {
+                const double *p = d.positions + 3 * v;
+                low = fmin(low, m[6] * p[0] + m[7] * p[1] + m[8] * p[2]);
+            }
+            on.translation[2] = -low - 1e-4;
+            char what[96];
+            snprintf(what, sizeof what, "tile, tilt %g", tilts[i]);
+            size_t n = check_same_as_all(bd, &on, bt, &tile_pose, 0.0, what);
+            ck_assert_uint_eq(check_same_as_all(bt, &tile_pose, bd, &on, 0.0, what), n);
+            ck_assert_uint_gt(n, 0);
+            check_exact_filter(&d, bd, &on, &tile, bt, &tile_pose, what, &posed, &exact);
+            check_exact_filter(&tile, bt, &tile_pose, &d, bd, &on, what, &posed, &exact);
+        }
+        glcollide_bvh_destroy(&bt);
+    }
     /* And a real mesh: the elephant on the large slab, tilted 30 degrees. */
     glcollide_mesh *elephant = NULL;
     ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("elephant.off"), 1.0, &elephant),
