@@ -886,25 +886,75 @@ static void walls_init(part_walls *w, const double t[3][3], const glcollide_plan
     }
 }
 
+/*
+ * A part triangle's plane read on the detailed mesh's own vertices:
+ * normal . v + offset is the plane filter's determinant at v placed in
+ * the world (M v + T, glcollide_place_point), up to bound. With u the unit
+ * roundoff, E the world extent (every world coordinate, T's and the
+ * part's vertices within E / 2) and S the sum of the filter's magnitudes:
+ * the rounded normal is off the exact one by under 6u of its magnitudes
+ * (times E), the placement by under 4u E / 2 (times the normal), and this
+ * sum's own rounding (normal and offset made here, then the sum) under
+ * 12u S E: under 20u S E in all, and bound is 64u S E. No orthonormality of
+ * M is assumed. Where the value of each of a triangle's three vertices is
+ * beyond bound on one side, the exact test on the placed vertices finds
+ * the same side: the pair is left out without placing them.
+ */
+typedef struct local_plane {
+    double normal[3], offset, bound;
+} local_plane;
+
+static void local_plane_init(local_plane *l, const glcollide_plane_filter *plane,
+                             const tree_side *detail)
+{
+    const double *n = plane->normal, *m = detail->m, *t = detail->pose->translation;
+    const double *p0 = plane->t[0];
+    for (int j = 0; j < 3; j++)
+        l->normal[j] = m[j] * n[0] + m[3 + j] * n[1] + m[6 + j] * n[2];
+    l->offset = (t[0] - p0[0]) * n[0] + (t[1] - p0[1]) * n[1] + (t[2] - p0[2]) * n[2];
+    double e = detail->world_extent;
+    double sum = (plane->magnitude[0] + plane->magnitude[1]) + plane->magnitude[2];
+    double bound = 0x1p-47 * (e * sum);
+    l->bound = PREDICATES_FLOAT_STAGES && bound >= 0x1p-960 * (e + 1.0) ? bound * (1.0 + 0x1p-50)
+                                                                        : INFINITY;
+}
+
+/* Are the three vertices v (the detailed mesh's own) beyond the bound, all
+ * on one side? (NaN: no.) */
+static inline int beside_local(const local_plane *l, const double *const v[3])
+{
+    double g[3];
+    for (int c = 0; c < 3; c++)
+        g[c] =
+            (l->normal[0] * v[c][0] + l->normal[1] * v[c][1]) + l->normal[2] * v[c][2] + l->offset;
+    return (g[0] > l->bound && g[1] > l->bound && g[2] > l->bound) ||
+           (g[0] < -l->bound && g[1] < -l->bound && g[2] < -l->bound);
+}
+
 /* A large part's triangles as the exact tests see them: in the world, with
- * their planes and walls, each made when a pair first asks (bit j of
- * ready) and kept while the descent meets the same part again (a slab's
- * leaf meets many subtrees of the detailed mesh). */
+ * their planes (also read on the detailed mesh's vertices) and walls, each
+ * made when a pair first asks (bit j of ready) and kept while the descent
+ * meets the same part again (a slab's leaf meets many subtrees of the
+ * detailed mesh). */
 typedef struct part_exact {
     const glcollide_bvh *tree; /* the part: tree and first slot; NULL: none yet */
     uint32_t first;
     uint32_t ready;
     double world[GLCOLLIDE_BVH_PART_SLOTS][3][3];
     glcollide_plane_filter planes[GLCOLLIDE_BVH_PART_SLOTS];
+    local_plane local[GLCOLLIDE_BVH_PART_SLOTS];
     part_walls walls[GLCOLLIDE_BVH_PART_SLOTS];
 } part_exact;
 
-/* Slot j of the part from slot first of side's tree, made ready. */
-static void exact_slot(part_exact *x, const tree_side *side, uint32_t first, uint32_t j)
+/* Slot j of the part from slot first of side's tree, made ready for the
+ * detailed side detail. */
+static void exact_slot(part_exact *x, const tree_side *side, const tree_side *detail,
+                       uint32_t first, uint32_t j)
 {
     slot_world(side, first + j, x->world[j]);
     glcollide_plane_filter_init(&x->planes[j], x->world[j][0], x->world[j][1], x->world[j][2]);
     glcollide_plane_filter_set_extent(&x->planes[j], side->world_extent);
+    local_plane_init(&x->local[j], &x->planes[j], detail);
     walls_init(&x->walls[j], x->world[j], &x->planes[j], side->world_extent);
     x->ready |= (uint32_t)1 << j;
 }
@@ -1000,8 +1050,12 @@ static int part_leaf_pairs(const tree_side *detail, int detail_is_a, const large
     }
     for (uint32_t k = 0; k < kept; k++) {
         uint32_t i = keep[k];
+        const uint32_t *corners = t->triangles + 3 * (size_t)(n->first + i);
+        const double *own[3];
         double world[3][3];
         int placed = 0;
+        for (int c = 0; c < 3; c++)
+            own[c] = detail->positions ? detail->positions + 3 * (size_t)corners[c] : NULL;
         for (uint32_t m = 0; m < part_kept; m++) {
             uint32_t j = part_keep[m];
             if (!(meets_placed(&boxes[i], detail->grow, &part->slots_in_detail[j]) &
@@ -1010,7 +1064,9 @@ static int part_leaf_pairs(const tree_side *detail, int detail_is_a, const large
             if (part->exact) {
                 part_exact *x = part->exact;
                 if (!(x->ready >> j & 1))
-                    exact_slot(x, &part->side, part->first, j);
+                    exact_slot(x, &part->side, detail, part->first, j);
+                if (beside_local(&x->local[j], own))
+                    continue;
                 if (!placed) {
                     slot_world(detail, n->first + i, world);
                     placed = 1;

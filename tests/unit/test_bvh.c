@@ -786,6 +786,47 @@ START_TEST(test_bvh_large_part)
         }
         glcollide_bvh_destroy(&bt);
     }
+    /* A flat grid turned and moved anyhow, and one large triangle in its
+     * plane as placed (its corners placed grid-plane points): the grid's
+     * placed vertices lie on that plane up to rounding, on either side, so
+     * a filter that reads the plane on the grid's own vertices and trusts a
+     * rounded value's sign leaves out pairs that meet. */
+    {
+        enum { CELLS = 40 };
+        test_mesh grid = {malloc(3 * (CELLS + 1) * (CELLS + 1) * sizeof(double)),
+                          malloc(6 * CELLS * CELLS * sizeof(uint32_t)), (CELLS + 1) * (CELLS + 1),
+                          2 * CELLS * CELLS};
+        for (int y = 0; y <= CELLS; y++)
+            for (int x = 0; x <= CELLS; x++) {
+                double *p = grid.positions + 3 * (y * (CELLS + 1) + x);
+                p[0] = -0.1 + 0.2 * x / CELLS + 1e-3 * sin(7.0 * y);
+                p[1] = -0.1 + 0.2 * y / CELLS + 1e-3 * cos(5.0 * x);
+                p[2] = 0.0;
+            }
+        for (uint32_t y = 0, t = 0; y < CELLS; y++)
+            for (uint32_t x = 0; x < CELLS; x++, t += 2) {
+                uint32_t v = y * (CELLS + 1) + x;
+                uint32_t quad[6] = {v, v + 1, v + CELLS + 2, v, v + CELLS + 2, v + CELLS + 1};
+                memcpy(grid.triangles + 3 * t, quad, sizeof quad);
+            }
+        glcollide_pose turned = {{0.37, -1.21, 0.53}, {0.8, 0.36, -0.48, 0.0}};
+        const double corners[9] = {-0.4, -0.3, 0, 0.5, -0.35, 0, 0.05, 0.45, 0};
+        double big_positions[9];
+        uint32_t big_triangle[3] = {0, 1, 2};
+        glcollide_pose_transform_points(&turned, corners, 3, big_positions);
+        test_mesh big = {big_positions, big_triangle, 3, 1};
+        glcollide_bvh *bg = build(&grid), *bb = build(&big);
+        glcollide_pose identity = {{0, 0, 0}, {1, 0, 0, 0}};
+        size_t before = exact;
+        check_exact_filter(&grid, bg, &turned, &big, bb, &identity, "grid in a plane", &posed,
+                           &exact);
+        check_exact_filter(&big, bb, &identity, &grid, bg, &turned, "grid in a plane", &posed,
+                           &exact);
+        ck_assert_uint_gt(exact - before, grid.triangle_count / 2); /* it is tested */
+        glcollide_bvh_destroy(&bg);
+        glcollide_bvh_destroy(&bb);
+        test_mesh_free(&grid);
+    }
     /* And a real mesh: the elephant on the large slab, tilted 30 degrees. */
     glcollide_mesh *elephant = NULL;
     ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("elephant.off"), 1.0, &elephant),
