@@ -236,6 +236,9 @@ typedef struct crossing {
     const double *p, *low_a, *high_a; /* apex of A, far ends of its low and high edges */
     const double *q, *low_b, *high_b; /* same for B */
     int sign;                         /* sp * sp' */
+    /* Whether each far end lies in the other triangle's plane (its sign,
+     * from classify, is 0). */
+    int low_a_in, high_a_in, low_b_in, high_b_in;
     /* Non-NULL when a triangle meets the other's plane at this vertex only;
      * touched is then the other triangle, in whose plane the vertex lies. */
     const double *touching_vertex;
@@ -261,12 +264,18 @@ static void prepare_crossing(const double *const a[3], const int sa[3], const do
      * edge p'-q' to p'-r' along -sb[ib] d. Name the ends low/high along d. */
     const double *q = a[(ia + 1) % 3], *r = a[(ia + 2) % 3];
     const double *q2 = b[(ib + 1) % 3], *r2 = b[(ib + 2) % 3];
+    int sq = sa[(ia + 1) % 3], sr = sa[(ia + 2) % 3];
+    int sq2 = sb[(ib + 1) % 3], sr2 = sb[(ib + 2) % 3];
     c->p = a[ia];
     c->low_a = sa[ia] > 0 ? q : r;
     c->high_a = sa[ia] > 0 ? r : q;
+    c->low_a_in = (sa[ia] > 0 ? sq : sr) == 0;
+    c->high_a_in = (sa[ia] > 0 ? sr : sq) == 0;
     c->q = b[ib];
     c->low_b = sb[ib] > 0 ? r2 : q2;
     c->high_b = sb[ib] > 0 ? q2 : r2;
+    c->low_b_in = (sb[ib] > 0 ? sr2 : sq2) == 0;
+    c->high_b_in = (sb[ib] > 0 ? sq2 : sr2) == 0;
     c->sign = sa[ia] * sb[ib];
 }
 
@@ -411,17 +420,25 @@ static double distance3(const double p[3], const double q[3])
     return norm3(v);
 }
 
-/* Where segment p-e (p strictly off the plane of t) meets that plane. */
-static void plane_crossing(double out[3], const double *p, const double *e,
-                           const double *const t[3])
+/* Where segment p-e (p strictly off the plane of t) meets that plane; e_in:
+ * whether e lies in it (exactly: then e is the point). */
+static void plane_crossing_at(double out[3], const double *p, const double *e, int e_in,
+                              const double *const t[3])
 {
-    if (glcollide_orient3d(t[0], t[1], t[2], e) == 0) {
+    if (e_in) {
         copy3(out, e);
         return;
     }
     double vp = glcollide_orient3d_value(t[0], t[1], t[2], p);
     double ve = glcollide_orient3d_value(t[0], t[1], t[2], e);
     lerp3(out, p, e, glcollide_clamp01(vp / (vp - ve)));
+}
+
+/* The same where whether e lies in the plane is not known yet. */
+static void plane_crossing(double out[3], const double *p, const double *e,
+                           const double *const t[3])
+{
+    plane_crossing_at(out, p, e, glcollide_orient3d(t[0], t[1], t[2], e) == 0, t);
 }
 
 /* Float orient2d in the projection dropping `drop`. */
@@ -624,13 +641,13 @@ static int intersection(overlap_state *state, double seg0[3], double seg1[3], in
         }
         /* low end: the larger of the two lows; high end: the smaller of the highs */
         if (compare_along_line(&c, c.low_a, c.low_b) >= 0)
-            plane_crossing(p0, c.q, c.low_b, state->a);
+            plane_crossing_at(p0, c.q, c.low_b, c.low_b_in, state->a);
         else
-            plane_crossing(p0, c.p, c.low_a, state->b);
+            plane_crossing_at(p0, c.p, c.low_a, c.low_a_in, state->b);
         if (compare_along_line(&c, c.high_a, c.high_b) <= 0)
-            plane_crossing(p1, c.q, c.high_b, state->a);
+            plane_crossing_at(p1, c.q, c.high_b, c.high_b_in, state->a);
         else
-            plane_crossing(p1, c.p, c.high_a, state->b);
+            plane_crossing_at(p1, c.p, c.high_a, c.high_a_in, state->b);
         break;
     case CASE_HULL_B_CROSSING:
         h = degenerate_hull(state->b);
