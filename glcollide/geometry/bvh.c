@@ -937,7 +937,11 @@ static inline int beside_local(const local_plane *l, const double *const v[3])
  * meets the same part again (a slab's leaf meets many subtrees of the
  * detailed mesh). */
 typedef struct part_exact {
-    const glcollide_bvh *tree; /* the part: tree and first slot; NULL: none yet */
+    /* The part: its tree (NULL: none yet), its side (b's, else a's: one
+     * tree may be both, two instances of one mesh, each with its own pose)
+     * and its first slot. */
+    const glcollide_bvh *tree;
+    int large_b;
     uint32_t first;
     uint32_t ready;
     double world[GLCOLLIDE_BVH_PART_SLOTS][3][3];
@@ -1144,8 +1148,9 @@ static int large_part_pairs(const glcollide_bvh *a, const glcollide_bvh *b, cons
     part.box = &large->box;
     part.exact = NULL;
     if (f->positions_a && f->positions_b) {
-        if (exact->tree != tree || exact->first != part.first) {
+        if (exact->tree != tree || exact->large_b != large_b || exact->first != part.first) {
             exact->tree = tree;
+            exact->large_b = large_b;
             exact->first = part.first;
             exact->ready = 0;
         }
@@ -1246,6 +1251,7 @@ static int overlap_descent_from(const glcollide_bvh *a, const glcollide_bvh *b,
     last_a.leaf = NULL;
     last_b.held.leaf = NULL;
     exact.tree = NULL;
+    exact.large_b = 0;
     while (top > 0) {
         top--;
         ia = stack[top][0];

@@ -66,6 +66,58 @@ START_TEST(test_trimesh_contacts)
     dGeomTriMeshDataDestroy(cube.data);
 }
 
+/* Two geoms of one trimesh data (one capture, one BVH): a 2 m slab with a
+ * 10 cm cube 3 m beside it, the second geom turned half a turn so that each
+ * cube rests on the other's slab. Both places touch: contacts at each. */
+START_TEST(test_trimesh_one_data_two_places)
+{
+    glcollide_mesh *plate = NULL, *cube = NULL, *both = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_box(1.0, 1.0, 0.05, &plate), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_box(0.05, 0.05, 0.05, &cube), GLCOLLIDE_OK);
+    size_t pv = plate->vertex_count, pt = plate->triangle_count;
+    size_t nv = pv + cube->vertex_count, nt = pt + cube->triangle_count;
+    double *positions = malloc(3 * nv * sizeof *positions);
+    uint32_t *triangles = malloc(3 * nt * sizeof *triangles);
+    ck_assert_ptr_nonnull(positions);
+    ck_assert_ptr_nonnull(triangles);
+    memcpy(positions, plate->positions, 3 * pv * sizeof *positions);
+    memcpy(triangles, plate->triangles, 3 * pt * sizeof *triangles);
+    const double centre[3] = {3.0, 0.0, 0.0999}; /* 1e-4 into the other's slab */
+    for (size_t v = 0; v < cube->vertex_count; v++)
+        for (int k = 0; k < 3; k++)
+            positions[3 * (pv + v) + k] = cube->positions[3 * v + k] + centre[k];
+    for (size_t i = 0; i < 3 * cube->triangle_count; i++)
+        triangles[3 * pt + i] = cube->triangles[i] + (uint32_t)pv;
+    ck_assert_int_eq(glcollide_mesh_create(positions, nv, triangles, nt, "slab and cube", &both),
+                     GLCOLLIDE_OK);
+    mesh_data m;
+    mesh_data_build(&m, both);
+    dGeomID a = dCreateTriMesh(NULL, m.data, NULL, NULL, NULL);
+    dGeomID b = dCreateTriMesh(NULL, m.data, NULL, NULL, NULL);
+    dGeomSetPosition(b, 3.0, 0.0, 0.0);
+    dQuaternion half = {0, 0, 0, 1};
+    dGeomSetQuaternion(b, half);
+    dContactGeom contacts[64];
+    int n = dCollide(a, b, 64, contacts, sizeof contacts[0]);
+    int near_origin = 0, near_far = 0;
+    for (int i = 0; i < n; i++) {
+        near_origin += fabs(contacts[i].pos[0]) < 0.1 && fabs(contacts[i].pos[1]) < 0.1;
+        near_far += fabs(contacts[i].pos[0] - 3.0) < 0.1 && fabs(contacts[i].pos[1]) < 0.1;
+    }
+    ck_assert_msg(near_origin > 0 && near_far > 0,
+                  "%d contacts: %d at the first slab's cube, %d at the second's", n, near_origin,
+                  near_far);
+    dGeomDestroy(a);
+    dGeomDestroy(b);
+    mesh_data_free(&m);
+    glcollide_mesh_destroy(&both);
+    glcollide_mesh_destroy(&plate);
+    glcollide_mesh_destroy(&cube);
+    free(positions);
+    free(triangles);
+}
+END_TEST
+
 /* The world positions of a trimesh geom's vertices, as ODE places them. */
 static double *world_positions(dGeomID geom, const mesh_data *m)
 {
@@ -670,6 +722,7 @@ Suite *suite_ode_trimesh(void)
     tcase_set_timeout(tc, 300);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_trimesh_contacts);
+    tcase_add_test(tc, test_trimesh_one_data_two_places);
     tcase_add_test(tc, test_trimesh_object_space);
     tcase_add_test(tc, test_trimesh_in_place_not_finite);
     tcase_add_test(tc, test_step_cache_changed_mesh);

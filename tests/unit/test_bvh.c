@@ -827,6 +827,46 @@ START_TEST(test_bvh_large_part)
         glcollide_bvh_destroy(&bb);
         test_mesh_free(&grid);
     }
+    /* One mesh on both sides (two instances of one mesh: one BVH), a 2 m
+     * slab and a 10 cm cube beside it, each instance's cube resting on the
+     * other's slab: the descent holds the slab of one side fixed, then the
+     * same slots of the same tree on the other side, with its own pose. */
+    {
+        glcollide_mesh *plate = NULL, *cube = NULL;
+        ck_assert_int_eq(glcollide_mesh_generate_box(1.0, 1.0, 0.05, &plate), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_mesh_generate_box(0.05, 0.05, 0.05, &cube), GLCOLLIDE_OK);
+        size_t pv = plate->vertex_count, pt = plate->triangle_count;
+        test_mesh both = {malloc(3 * (pv + cube->vertex_count) * sizeof(double)),
+                          malloc(3 * (pt + cube->triangle_count) * sizeof(uint32_t)),
+                          pv + cube->vertex_count, pt + cube->triangle_count};
+        memcpy(both.positions, plate->positions, 3 * pv * sizeof(double));
+        memcpy(both.triangles, plate->triangles, 3 * pt * sizeof(uint32_t));
+        /* the cube 3 m along x, its bottom 1e-4 below the slab's top */
+        const double centre[3] = {3.0, 0.0, 0.0999};
+        for (size_t v = 0; v < cube->vertex_count; v++)
+            for (int k = 0; k < 3; k++)
+                both.positions[3 * (pv + v) + k] = cube->positions[3 * v + k] + centre[k];
+        for (size_t i = 0; i < 3 * cube->triangle_count; i++)
+            both.triangles[3 * pt + i] = cube->triangles[i] + (uint32_t)pv;
+        glcollide_bvh *bb = build(&both);
+        /* The second instance turned half a turn about z and moved 3 along
+         * x: its slab under the first's cube, its cube on the first's slab
+         * (then both turned about z together). */
+        size_t before = exact;
+        for (int turn = 0; turn < 4; turn++) {
+            double angle = turn * 0.5, c = cos(angle / 2), s = sin(angle / 2);
+            glcollide_pose first = {{0, 0, 0}, {c, 0, 0, s}};
+            glcollide_pose second = {{3 * cos(angle), 3 * sin(angle), 0}, {-s, 0, 0, c}};
+            char what[64];
+            snprintf(what, sizeof what, "one mesh, two instances, turn %d", turn);
+            check_exact_filter(&both, bb, &first, &both, bb, &second, what, &posed, &exact);
+        }
+        ck_assert_uint_gt(exact, before);
+        glcollide_bvh_destroy(&bb);
+        test_mesh_free(&both);
+        glcollide_mesh_destroy(&plate);
+        glcollide_mesh_destroy(&cube);
+    }
     /* And a real mesh: the elephant on the large slab, tilted 30 degrees. */
     glcollide_mesh *elephant = NULL;
     ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("elephant.off"), 1.0, &elephant),
