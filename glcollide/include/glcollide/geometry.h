@@ -248,9 +248,10 @@ GLCOLLIDE_API int glcollide_bvh_overlap_posed_split(
  * exactly on the vertices as glcollide_pose_transform_points places them:
  * every pair whose placed triangles meet
  * (glcollide_tri_tri_overlap on those positions) is still reported, and
- * far fewer that do not. The split form lists the same whatever the
- * threads. NULL positions: nothing (the callback form), INVALID_ARGUMENT
- * (the split form).
+ * far fewer that do not. a and b may be one BVH (two instances of one
+ * mesh, each with its own pose). The split form lists the same whatever
+ * the threads. NULL positions: nothing (the callback form),
+ * INVALID_ARGUMENT (the split form).
  */
 GLCOLLIDE_API int
 glcollide_bvh_overlap_posed_exact(const glcollide_bvh *a, const double *positions_a,
