@@ -1054,12 +1054,14 @@ static int part_leaf_pairs(const tree_side *detail, int detail_is_a, const large
     }
     for (uint32_t k = 0; k < kept; k++) {
         uint32_t i = keep[k];
-        const uint32_t *corners = t->triangles + 3 * (size_t)(n->first + i);
-        const double *own[3];
+        const double *own[3] = {NULL, NULL, NULL}; /* the exact variants' vertices */
         double world[3][3];
         int placed = 0;
-        for (int c = 0; c < 3; c++)
-            own[c] = detail->positions ? detail->positions + 3 * (size_t)corners[c] : NULL;
+        if (part->exact) {
+            const uint32_t *corners = t->triangles + 3 * (size_t)(n->first + i);
+            for (int c = 0; c < 3; c++)
+                own[c] = detail->positions + 3 * (size_t)corners[c];
+        }
         for (uint32_t m = 0; m < part_kept; m++) {
             uint32_t j = part_keep[m];
             if (!(meets_placed(&boxes[i], detail->grow, &part->slots_in_detail[j]) &
