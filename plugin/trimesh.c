@@ -157,44 +157,75 @@ static void side_place(plugin_side *side, const glcollide_mesh *mesh, const glco
     }
 }
 
+/* Candidates from which the two sides are gathered on two threads (below,
+ * handing a side to a worker costs about what it saves). */
+enum { GATHER_IN_PARALLEL = 512 };
+
+typedef struct gather_job {
+    plugin_scratch *t;
+    const glcollide_mesh *mesh[2];
+    const glcollide_pose *pose[2];
+    const glcollide_index_pair *candidates;
+    size_t count;
+    int status[2];
+} gather_job;
+
+/* One side of gather_sides (a task: a side's marks, slots and positions are
+ * its own). */
+static void gather_side(void *user, size_t k, int worker)
+{
+    (void)worker;
+    gather_job *job = user;
+    plugin_side *side = &job->t->sides[k];
+    side->used = 0;
+    side->first_summary = SIZE_MAX;
+    side->end_summary = 0;
+    for (size_t i = 0; i < job->count; i++)
+        side_mark(side, k ? job->candidates[i].b : job->candidates[i].a);
+    job->status[k] = side_reserve_slots(side);
+    if (job->status[k] == GLCOLLIDE_OK)
+        side_place(side, job->mesh[k], job->pose[k]);
+}
+
+/* The candidates of a task's half renumbered to slots (the marks are only
+ * read). */
+static void renumber_half(void *user, size_t half, int worker)
+{
+    (void)worker;
+    gather_job *job = user;
+    const plugin_side *sides = job->t->sides;
+    size_t first = half ? job->count / 2 : 0, end = half ? job->count : job->count / 2;
+    for (size_t i = first; i < end; i++) {
+        job->t->local_candidates[i].a = side_slot(&sides[0], job->candidates[i].a);
+        job->t->local_candidates[i].b = side_slot(&sides[1], job->candidates[i].b);
+    }
+}
+
 /*
  * Gathers the candidate triangles of both meshes into the sides (each
- * triangle once) and renumbers the candidates to slots, in
- * t->local_candidates. Errors: OUT_OF_MEMORY.
+ * triangle once; the two sides on two threads where there are) and
+ * renumbers the candidates to slots, in t->local_candidates (each half of
+ * them on a thread). Errors: OUT_OF_MEMORY.
  */
 static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcollide_pose *oa,
                         const glcollide_mesh *mb, const glcollide_pose *ob,
-                        const glcollide_index_pair *candidates, size_t count)
+                        const glcollide_index_pair *candidates, size_t count, int threads)
 {
-    plugin_side *sides = t->sides;
-    if (side_reserve_map(&sides[0], ma->triangle_count) ||
-        side_reserve_map(&sides[1], mb->triangle_count) ||
+    if (side_reserve_map(&t->sides[0], ma->triangle_count) ||
+        side_reserve_map(&t->sides[1], mb->triangle_count) ||
         plugin_reserve((void **)&t->local_candidates, &t->local_candidate_capacity, count,
                        sizeof *t->local_candidates))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    for (int k = 0; k < 2; k++) {
-        sides[k].used = 0;
-        sides[k].first_summary = SIZE_MAX;
-        sides[k].end_summary = 0;
-    }
-    for (size_t i = 0; i < count; i++) {
-        side_mark(&sides[0], candidates[i].a);
-        side_mark(&sides[1], candidates[i].b);
-    }
-    if (side_reserve_slots(&sides[0]) || side_reserve_slots(&sides[1])) {
-        side_clear(&sides[0]);
-        side_clear(&sides[1]);
-        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    }
-    side_place(&sides[0], ma, oa);
-    side_place(&sides[1], mb, ob);
-    for (size_t i = 0; i < count; i++) {
-        t->local_candidates[i].a = side_slot(&sides[0], candidates[i].a);
-        t->local_candidates[i].b = side_slot(&sides[1], candidates[i].b);
-    }
-    side_clear(&sides[0]);
-    side_clear(&sides[1]);
-    return GLCOLLIDE_OK;
+    gather_job job = {t, {ma, mb}, {oa, ob}, candidates, count, {0, 0}};
+    if (count < GATHER_IN_PARALLEL)
+        threads = 1;
+    glcollide_workers_run(2, threads, gather_side, &job);
+    int status = job.status[0] ? job.status[0] : job.status[1];
+    if (status == GLCOLLIDE_OK)
+        glcollide_workers_run(2, threads, renumber_half, &job);
+    side_clear(&t->sides[0]);
+    side_clear(&t->sides[1]);
+    return status;
 }
 
 /* Meshes of at least this many triangles together share their descent
@@ -278,7 +309,7 @@ int plugin_trimesh_contacts(plugin_scratch *s, const plugin_pair *pair, size_t m
     if (!s->scratch)
         status = glcollide_scratch_create(&s->scratch);
     if (status == GLCOLLIDE_OK)
-        status = gather_sides(s, ma, oa, mb, ob, candidates, candidate_count);
+        status = gather_sides(s, ma, oa, mb, ob, candidates, candidate_count, threads);
     if (status == GLCOLLIDE_OK) {
         /* The sides as meshes of world positions, three vertices a slot. */
         glcollide_mesh sides[2];

@@ -148,6 +148,7 @@ typedef struct region {
      * taken instead (they disagree): its cone of faces is tried too. */
     double second[3];
     uint32_t has_second;
+    double closeness[MAX_DIRECTIONS]; /* each candidate direction's (closeness_to_normal) */
 } region;
 
 enum { CELL_SLOTS = 4 };
@@ -168,6 +169,8 @@ typedef struct point_cell {
     double scaled[3];
     int64_t cell[3]; /* floor(scaled) */
     size_t slot;
+    uint32_t near[8]; /* the slots of the cells near it that hold points, in join order */
+    uint32_t near_count;
 } point_cell;
 
 /* What the pairs of a call need of each of their triangles, computed once
@@ -209,6 +212,21 @@ typedef struct keyed {
     uint32_t index, pad;
 } keyed;
 
+/* A side's triangle some of whose corners may be inside the other mesh
+ * (inside_side), and the side's part of that search. */
+typedef struct inside_group {
+    uint32_t first, end; /* its elements' keys */
+    uint32_t behind;     /* bit c: corner c lies behind every partner's plane */
+} inside_group;
+
+typedef struct inside_part {
+    keyed *keys, *keys_tmp; /* the elements by this side's triangle, then the other's */
+    size_t key_capacity, key_tmp_capacity;
+    inside_group *groups; /* the triangles with a corner behind all their partners */
+    size_t group_capacity, group_count;
+    int status;
+} inside_part;
+
 struct glcollide_contact_scratch {
     element *elements, *elements_tmp;
     size_t element_capacity, element_tmp_capacity;
@@ -222,6 +240,7 @@ struct glcollide_contact_scratch {
     size_t grid_capacity;
     size_t grid_stamped;     /* slots whose stamp is set */
     uint32_t grid_stamp;     /* this call's */
+    size_t grid_mask;        /* this call's slots - 1 */
     point_cell *point_cells; /* per point: its place in the grid */
     size_t point_cell_capacity;
     uint32_t *order; /* regions by importance */
@@ -235,6 +254,7 @@ struct glcollide_contact_scratch {
     glcollide_manifold_point *manifold; /* one region's points during selection */
     size_t manifold_capacity;
     uint32_t *slot[2]; /* per mesh triangle index: its entry in info[side] */
+    uint32_t used[2];  /* the entries of info[side] this call */
     size_t slot_capacity[2];
     triangle_info *info[2];
     size_t info_capacity[2];
@@ -242,6 +262,7 @@ struct glcollide_contact_scratch {
     size_t meeting_capacity;
     element_chunk *chunks; /* the element tasks' outputs */
     size_t chunk_capacity;
+    inside_part inside[2];
 };
 
 int glcollide_contact_scratch_create(glcollide_contact_scratch **out)
@@ -279,6 +300,9 @@ static void scratch_release(glcollide_contact_scratch *s)
     for (int side = 0; side < 2; side++) {
         free(s->slot[side]);
         free(s->info[side]);
+        free(s->inside[side].keys);
+        free(s->inside[side].keys_tmp);
+        free(s->inside[side].groups);
     }
     memset(s, 0, sizeof *s);
 }
@@ -526,6 +550,14 @@ static void radix_sort(keyed *items, keyed *tmp, size_t n)
 
 /* ---------------------------------------------------------------- elements */
 
+/* Candidates a thread's task in the exact tests; below twice this many, the
+ * stages made of one task per side (the triangles' planes, their shapes,
+ * the vertices inside) run on the calling thread alone. */
+enum { TESTS_PER_TASK = 256, SIDES_IN_PARALLEL = 2 * TESTS_PER_TASK };
+/* Points from which the regions' normals, depths and manifolds are shared
+ * among the threads, a region a task. */
+enum { REGIONS_IN_PARALLEL = 512 };
+
 typedef struct input {
     const double *positions_a, *positions_b;
     const uint32_t *triangles_a, *triangles_b;
@@ -557,77 +589,114 @@ static int push_point(contact_point **points, size_t *capacity, size_t *count, c
     return GLCOLLIDE_OK;
 }
 
-static int add_point(glcollide_contact_scratch *s, size_t *count, const double p[3], uint32_t owner,
-                     uint32_t source, uint32_t index)
+typedef struct prepare_job {
+    glcollide_contact_scratch *s;
+    const input *in;
+    const glcollide_index_pair *candidates;
+    size_t count;
+    double lo[2][3], hi[2][3]; /* the box of each side's candidate triangles */
+    int status[2];
+} prepare_job;
+
+/* One side's part of prepare_triangles (the side a constant where it is
+ * inlined: see prepare_side). */
+static inline void prepare_one(prepare_job *job, int side)
 {
-    return push_point(&s->points, &s->point_capacity, count, p, owner, source, index);
+    glcollide_contact_scratch *s = job->s;
+    const glcollide_index_pair *candidates = job->candidates;
+    size_t candidate_count = job->count;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint32_t largest = 0;
+    for (size_t i = 0; i < candidate_count; i++) {
+        uint32_t t = side ? candidates[i].b : candidates[i].a;
+        largest = t > largest ? t : largest;
+    }
+    if (reserve((void **)&s->slot[side], &s->slot_capacity[side], (size_t)largest + 1,
+                sizeof *s->slot[side])) {
+        job->status[side] = GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        return;
+    }
+    uint32_t *slot = s->slot[side];
+    for (size_t i = 0; i < candidate_count; i++)
+        slot[side ? candidates[i].b : candidates[i].a] = UINT32_MAX;
+    /* Room for each distinct triangle's info (a triangle is typically in
+     * several candidates: sized to the candidates, the infos would be
+     * several times larger than they need). */
+    size_t distinct = 0;
+    for (size_t i = 0; i < candidate_count; i++) {
+        uint32_t t = side ? candidates[i].b : candidates[i].a;
+        distinct += slot[t] == UINT32_MAX;
+        slot[t] = 0;
+    }
+    for (size_t i = 0; i < candidate_count; i++)
+        slot[side ? candidates[i].b : candidates[i].a] = UINT32_MAX;
+    if (reserve((void **)&s->info[side], &s->info_capacity[side], distinct,
+                sizeof *s->info[side])) {
+        job->status[side] = GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        return;
+    }
+    const double *positions = side ? job->in->positions_b : job->in->positions_a;
+    const uint32_t *triangles = side ? job->in->triangles_b : job->in->triangles_a;
+    uint32_t used = 0;
+    for (size_t i = 0; i < candidate_count; i++) {
+        uint32_t t = side ? candidates[i].b : candidates[i].a;
+        if (slot[t] != UINT32_MAX)
+            continue;
+        slot[t] = used;
+        triangle_info *info = &s->info[side][used++];
+        const double *c[3];
+        triangle_of(positions, triangles, t, c);
+        glcollide_plane_filter_init(&info->plane, c[0], c[1], c[2]);
+        info->shaped = 0;
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++) {
+                lo[k] = glcollide_smaller(lo[k], c[j][k]);
+                hi[k] = glcollide_larger(hi[k], c[j][k]);
+            }
+    }
+    s->used[side] = used;
+    memcpy(job->lo[side], lo, sizeof lo); /* here, not in the loop: the sides' boxes share a line */
+    memcpy(job->hi[side], hi, sizeof hi);
+    job->status[side] = GLCOLLIDE_OK;
 }
 
-/* The info of every candidate triangle (side 0: A's, 1: B's), each once:
- * slot[side][t] numbers the triangles met; only the slots of candidate
- * triangles are written, so a whole mesh passed with few candidates costs
- * one array as long as its largest candidate index, untouched elsewhere. */
-static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
-                             const glcollide_index_pair *candidates, size_t candidate_count)
+/* A task: the sides touch none of each other's arrays. */
+static void prepare_side(void *user, size_t side, int worker)
 {
-    /* The box of every candidate triangle's corners: the points any plane
-     * here is asked about (glcollide_plane_filter_set_extent). */
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    uint32_t used_count[2];
-    for (int side = 0; side < 2; side++) {
-        uint32_t largest = 0;
-        for (size_t i = 0; i < candidate_count; i++) {
-            uint32_t t = side ? candidates[i].b : candidates[i].a;
-            largest = t > largest ? t : largest;
-        }
-        if (reserve((void **)&s->slot[side], &s->slot_capacity[side], (size_t)largest + 1,
-                    sizeof *s->slot[side]))
-            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-        uint32_t *slot = s->slot[side];
-        for (size_t i = 0; i < candidate_count; i++)
-            slot[side ? candidates[i].b : candidates[i].a] = UINT32_MAX;
-        /* Room for each distinct triangle's info (a triangle is typically
-         * in several candidates: sized to the candidates, the infos would
-         * be several times larger than they need). */
-        size_t distinct = 0;
-        for (size_t i = 0; i < candidate_count; i++) {
-            uint32_t t = side ? candidates[i].b : candidates[i].a;
-            distinct += slot[t] == UINT32_MAX;
-            slot[t] = 0;
-        }
-        for (size_t i = 0; i < candidate_count; i++)
-            slot[side ? candidates[i].b : candidates[i].a] = UINT32_MAX;
-        if (reserve((void **)&s->info[side], &s->info_capacity[side], distinct,
-                    sizeof *s->info[side]))
-            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-        const double *positions = side ? in->positions_b : in->positions_a;
-        const uint32_t *triangles = side ? in->triangles_b : in->triangles_a;
-        uint32_t used = 0;
-        for (size_t i = 0; i < candidate_count; i++) {
-            uint32_t t = side ? candidates[i].b : candidates[i].a;
-            if (slot[t] != UINT32_MAX)
-                continue;
-            slot[t] = used;
-            triangle_info *info = &s->info[side][used++];
-            const double *c[3];
-            triangle_of(positions, triangles, t, c);
-            glcollide_plane_filter_init(&info->plane, c[0], c[1], c[2]);
-            info->shaped = 0;
-            for (int j = 0; j < 3; j++)
-                for (int k = 0; k < 3; k++) {
-                    lo[k] = glcollide_smaller(lo[k], c[j][k]);
-                    hi[k] = glcollide_larger(hi[k], c[j][k]);
-                }
-        }
-        used_count[side] = used;
-    }
-    /* A NaN coordinate is left out of the box: a point with one has a NaN
-     * determinant, which no bound decides. */
-    double extent = 0.0;
-    for (int k = 0; k < 3; k++)
-        extent = glcollide_larger(extent, hi[k] - lo[k]);
+    (void)worker;
+    if (side)
+        prepare_one(user, 1);
+    else
+        prepare_one(user, 0);
+}
+
+/* The info of every candidate triangle (side 0: A's, 1: B's), each once, the
+ * two sides on two threads where there are: slot[side][t] numbers the
+ * triangles met; only the slots of candidate triangles are written, so a
+ * whole mesh passed with few candidates costs one array as long as its
+ * largest candidate index, untouched elsewhere. */
+static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
+                             const glcollide_index_pair *candidates, size_t candidate_count,
+                             int threads)
+{
+    prepare_job job = {.s = s, .in = in, .candidates = candidates, .count = candidate_count};
+    glcollide_workers_run(2, candidate_count >= SIDES_IN_PARALLEL ? threads : 1, prepare_side,
+                          &job);
     for (int side = 0; side < 2; side++)
-        for (uint32_t i = 0; i < used_count[side]; i++)
+        if (job.status[side])
+            return job.status[side];
+    /* The box of every candidate triangle's corners: the points any plane
+     * here is asked about (glcollide_plane_filter_set_extent). A NaN
+     * coordinate is left out of it: a point with one has a NaN determinant,
+     * which no bound decides. */
+    double extent = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double lo = glcollide_smaller(job.lo[0][k], job.lo[1][k]);
+        double hi = glcollide_larger(job.hi[0][k], job.hi[1][k]);
+        extent = glcollide_larger(extent, hi - lo);
+    }
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < s->used[side]; i++)
             glcollide_plane_filter_set_extent(&s->info[side][i].plane, extent);
     return GLCOLLIDE_OK;
 }
@@ -815,9 +884,6 @@ static int make_element(glcollide_contact_scratch *s, const input *in, const mee
     return GLCOLLIDE_OK;
 }
 
-/* Candidate pairs per task when the tests run on several threads. */
-enum { TESTS_PER_TASK = 256 };
-
 typedef struct elements_job {
     glcollide_contact_scratch *s;
     const input *in;
@@ -854,6 +920,21 @@ static void test_task(void *user, size_t task, int worker)
     job->s->chunks[task].met = kept;
 }
 
+/* Between the phases: the triangles of the pairs that meet shaped, each
+ * once; a task per side. */
+static void shape_task(void *user, size_t side, int worker)
+{
+    (void)worker;
+    const elements_job *job = user;
+    const glcollide_contact_scratch *s = job->s;
+    size_t tasks = (job->count + TESTS_PER_TASK - 1) / TESTS_PER_TASK;
+    for (size_t k = 0; k < tasks; k++) {
+        const meeting *met = task_meetings(s, k);
+        for (size_t i = 0; i < s->chunks[k].met; i++)
+            info_shape(info_of(s, (int)side, side ? met[i].tb : met[i].ta));
+    }
+}
+
 /* Phase 2: the elements of a task's candidates that meet, into its chunk. */
 static void element_task(void *user, size_t task, int worker)
 {
@@ -884,55 +965,60 @@ static void take_arrays(glcollide_contact_scratch *s, element **elements, size_t
     *point_capacity = swap_point_capacity;
 }
 
-/* The chunks' elements and points into s->elements and s->points, in
- * chunk order, owners and first points renumbered. */
-static int merge_chunks(glcollide_contact_scratch *s, size_t chunk_count, size_t *element_count,
-                        size_t *point_count)
+/* The chunks' elements, in chunk order, sorted by (a, b) into s->elements,
+ * repeated pairs dropped (the first kept); their points into s->points in
+ * element order, owners and first points renumbered. Errors: a chunk's,
+ * OUT_OF_MEMORY. */
+static int sort_elements(glcollide_contact_scratch *s, size_t chunk_count, size_t *element_count,
+                         size_t *point_count)
 {
-    size_t elements = 0, points = 0;
+    size_t n = 0, total_points = 0;
     for (size_t k = 0; k < chunk_count; k++) {
         if (s->chunks[k].status)
             return s->chunks[k].status;
-        elements += s->chunks[k].count;
-        points += s->chunks[k].point_count;
+        n += s->chunks[k].count;
+        total_points += s->chunks[k].point_count;
     }
-    if (chunk_count == 1) { /* numbered as they stand: the chunk's arrays become the call's */
-        element_chunk *chunk = &s->chunks[0];
-        take_arrays(s, &chunk->elements, &chunk->capacity, &chunk->points, &chunk->point_capacity);
-        *element_count = elements;
-        *point_count = points;
-        return GLCOLLIDE_OK;
-    }
-    if (reserve((void **)&s->elements, &s->element_capacity, elements, sizeof *s->elements) ||
-        reserve((void **)&s->points, &s->point_capacity, points, sizeof *s->points))
+    if (reserve((void **)&s->keys, &s->key_capacity, n, sizeof *s->keys) ||
+        reserve((void **)&s->keys_tmp, &s->key_tmp_capacity, n, sizeof *s->keys_tmp) ||
+        reserve((void **)&s->elements_tmp, &s->element_tmp_capacity, n, sizeof *s->elements_tmp) ||
+        reserve((void **)&s->bucketed, &s->bucketed_capacity, total_points, sizeof *s->bucketed))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    size_t e = 0, p = 0;
-    for (size_t k = 0; k < chunk_count; k++) {
-        const element_chunk *chunk = &s->chunks[k];
-        for (size_t i = 0; i < chunk->count; i++) {
-            s->elements[e + i] = chunk->elements[i];
-            s->elements[e + i].first_point += (uint32_t)p;
+    size_t i = 0;
+    for (size_t k = 0; k < chunk_count; k++) /* a key: the pair; its chunk and place there */
+        for (size_t j = 0; j < s->chunks[k].count; j++) {
+            const element *e = &s->chunks[k].elements[j];
+            s->keys[i++] = (keyed){((uint64_t)e->a << 32) | e->b, (uint32_t)j, (uint32_t)k};
         }
-        for (size_t i = 0; i < chunk->point_count; i++) {
-            s->points[p + i] = chunk->points[i];
-            s->points[p + i].element += (uint32_t)e;
+    radix_sort(s->keys, s->keys_tmp, n);
+    size_t kept = 0, points = 0;
+    for (i = 0; i < n; i++) {
+        if (i > 0 && s->keys[i].key == s->keys[i - 1].key)
+            continue;
+        const element_chunk *chunk = &s->chunks[s->keys[i].pad];
+        element e = chunk->elements[s->keys[i].index];
+        for (uint32_t p = 0; p < e.point_count; p++) {
+            s->bucketed[points + p] = chunk->points[e.first_point + p];
+            s->bucketed[points + p].element = (uint32_t)kept;
         }
-        e += chunk->count;
-        p += chunk->point_count;
+        e.first_point = (uint32_t)points;
+        points += e.point_count;
+        s->elements_tmp[kept++] = e;
     }
-    *element_count = e;
-    *point_count = p;
+    take_arrays(s, &s->elements_tmp, &s->element_tmp_capacity, &s->bucketed, &s->bucketed_capacity);
+    *element_count = kept;
+    *point_count = points;
     return GLCOLLIDE_OK;
 }
 
 /*
- * The elements of every candidate pair, in the candidates' order. Where
- * there are enough candidates and threads, in three phases: the exact tests
- * on the workers (each candidate's outcome in its own slot), the triangles
- * of the pairs that meet shaped on this thread (each triangle once), the
- * elements made on the workers (each task its candidates', into a chunk of
- * its own), then the chunks joined in order: the same elements as one
- * thread makes, whatever the threads.
+ * The elements of every candidate pair, sorted by pair (sort_elements).
+ * Where there are enough candidates and threads, in three phases: the exact
+ * tests on the workers (each candidate's outcome in its own slot), the
+ * triangles of the pairs that meet shaped (each triangle once, a thread per
+ * side), the elements made on the workers (each task its candidates', into
+ * a chunk of its own); the chunks are then sorted together in chunk order:
+ * the same elements as one thread makes, whatever the threads.
  */
 static int make_elements(glcollide_contact_scratch *s, const input *in,
                          const glcollide_index_pair *candidates, size_t count, int threads,
@@ -959,13 +1045,7 @@ static int make_elements(glcollide_contact_scratch *s, const input *in,
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         elements_job job = {s, in, candidates, count};
         glcollide_workers_run(tasks, threads, test_task, &job);
-        for (size_t k = 0; k < tasks; k++) {
-            const meeting *met = task_meetings(s, k);
-            for (size_t i = 0; i < s->chunks[k].met; i++) {
-                info_shape(info_of(s, 0, met[i].ta));
-                info_shape(info_of(s, 1, met[i].tb));
-            }
-        }
+        glcollide_workers_run(2, threads, shape_task, &job);
         glcollide_workers_run(tasks, threads, element_task, &job);
     } else {
         for (size_t i = 0; i < count && !s->chunks[0].status; i++) {
@@ -974,39 +1054,7 @@ static int make_elements(glcollide_contact_scratch *s, const input *in,
                 s->chunks[0].status = make_element(s, in, &m, &s->chunks[0]);
         }
     }
-    return merge_chunks(s, chunk_count, element_count, point_count);
-}
-
-/* Sorts the elements by (a, b) and drops repeated pairs; points are
- * rewritten in element order with their owners renumbered. */
-static int sort_elements(glcollide_contact_scratch *s, size_t *element_count, size_t *point_count)
-{
-    size_t n = *element_count;
-    if (reserve((void **)&s->keys, &s->key_capacity, n, sizeof *s->keys) ||
-        reserve((void **)&s->keys_tmp, &s->key_tmp_capacity, n, sizeof *s->keys_tmp) ||
-        reserve((void **)&s->elements_tmp, &s->element_tmp_capacity, n, sizeof *s->elements_tmp) ||
-        reserve((void **)&s->bucketed, &s->bucketed_capacity, *point_count, sizeof *s->bucketed))
-        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < n; i++)
-        s->keys[i] = (keyed){((uint64_t)s->elements[i].a << 32) | s->elements[i].b, (uint32_t)i, 0};
-    radix_sort(s->keys, s->keys_tmp, n);
-    size_t kept = 0, points = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0 && s->keys[i].key == s->keys[i - 1].key)
-            continue;
-        element e = s->elements[s->keys[i].index];
-        for (uint32_t p = 0; p < e.point_count; p++) {
-            s->bucketed[points + p] = s->points[e.first_point + p];
-            s->bucketed[points + p].element = (uint32_t)kept;
-        }
-        e.first_point = (uint32_t)points;
-        points += e.point_count;
-        s->elements_tmp[kept++] = e;
-    }
-    take_arrays(s, &s->elements_tmp, &s->element_tmp_capacity, &s->bucketed, &s->bucketed_capacity);
-    *element_count = kept;
-    *point_count = points;
-    return GLCOLLIDE_OK;
+    return sort_elements(s, chunk_count, element_count, point_count);
 }
 
 /* ---------------------------------------------------------------- regions */
@@ -1133,6 +1181,64 @@ static int join_cell(glcollide_contact_scratch *s, grid_cell *cell, uint32_t e, 
     return cell->mixed || cell->first != e;
 }
 
+typedef struct near_job {
+    glcollide_contact_scratch *s;
+    size_t point_count, mask;
+    uint32_t stamp;
+} near_job;
+
+enum { NEAR_PER_TASK = 256 };
+
+/* The cells near each of a task's points that hold points, into its
+ * point_cell: its own, then the neighbours across the faces it lies within
+ * a quarter cell of (d runs over the subsets of those axes, ascending: the
+ * joins' order). A point that shares one with another element's point is
+ * not open. The grid is only read. */
+static void near_task(void *user, size_t task, int worker)
+{
+    (void)worker;
+    const near_job *job = user;
+    glcollide_contact_scratch *s = job->s;
+    size_t first = task * NEAR_PER_TASK, end = first + NEAR_PER_TASK;
+    end = end < job->point_count ? end : job->point_count;
+    /* The grid is read at random places: where it outgrows the caches near
+     * the core (bunnies: 917 kB), ask for the cells of the point a few
+     * places ahead. */
+    enum { AHEAD = 8 };
+    size_t ahead_end = (job->mask + 1) * sizeof *s->grid > ((size_t)1 << 18) ? end : 0;
+    for (size_t i = first; i < end; i++) {
+        if (i + AHEAD < ahead_end) {
+            const point_cell *ahead = &s->point_cells[i + AHEAD];
+            int64_t ahead_step[3], n[3];
+            int ahead_axes = cell_steps(ahead, ahead_step);
+            for (int d = ahead_axes; d; d = (d - 1) & ahead_axes) { /* its subsets but 0 */
+                cell_neighbour(ahead->cell, ahead_step, d, n);
+                __builtin_prefetch(&s->grid[cell_hash(n) & job->mask]);
+            }
+        }
+        point_cell *pc = &s->point_cells[i];
+        contact_point *p = &s->points[i];
+        int64_t step[3];
+        int axes = cell_steps(pc, step); /* bit k: a neighbour across axis k's nearer face */
+        uint32_t count = 0;
+        for (int d = 0;; d = (d - axes) & axes) {
+            int64_t n[3];
+            cell_neighbour(pc->cell, step, d, n);
+            /* its own cell's slot is the one found before: the grid only gained cells */
+            size_t slot = d ? cell_slot(s->grid, job->mask, job->stamp, n) : pc->slot;
+            const grid_cell *cell = &s->grid[slot];
+            if (cell->stamp == job->stamp) {
+                pc->near[count++] = (uint32_t)slot;
+                if (cell->mixed || cell->first != p->element)
+                    p->open = 0;
+            }
+            if (d == axes)
+                break;
+        }
+        pc->near_count = count;
+    }
+}
+
 /*
  * Connects elements whose points lie within tol of each other, in time
  * linear in the points: points are binned into cells of side 4 tol; each
@@ -1140,7 +1246,9 @@ static int join_cell(glcollide_contact_scratch *s, grid_cell *cell, uint32_t e, 
  * across the faces it lies within tol of (on each axis at most one: on
  * average 3.4 cells a point, not 8). A point within tol of p lies in one of
  * those cells; points up to 8 sqrt(3) tol apart may be joined too, the same
- * tolerance for a region's shape.
+ * tolerance for a region's shape. Here the grid is made and each point
+ * joins its own cell; connect_near finds the neighbours (on the threads)
+ * and makes their joins (in order, on this one).
  * Joins respect facets (facets_agree). A segment's point that meets no other
  * element's leaves its region's curve open (point.open).
  */
@@ -1201,37 +1309,26 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
         pc->slot = slot;
         p->open = !join_cell(s, &s->grid[slot], p->element, 1);
     }
+    s->grid_mask = mask;
+    return GLCOLLIDE_OK;
+}
+
+/* The second half of connect_elements, once the grid is whole: the cells
+ * near each point found on the threads, then the joins made in order. */
+static void connect_near(glcollide_contact_scratch *s, size_t point_count, int threads)
+{
+    near_job job = {s, point_count, s->grid_mask, s->grid_stamp};
+    glcollide_workers_run((point_count + NEAR_PER_TASK - 1) / NEAR_PER_TASK, threads, near_task,
+                          &job);
     for (size_t i = 0; i < point_count; i++) {
-        contact_point *p = &s->points[i];
         const point_cell *pc = &s->point_cells[i];
-        const int64_t *c = pc->cell;
-        if (i + AHEAD < ahead_end) {
-            const point_cell *ahead = &s->point_cells[i + AHEAD];
-            int64_t ahead_step[3], n[3];
-            int ahead_axes = cell_steps(ahead, ahead_step);
-            __builtin_prefetch(&s->grid[ahead->slot]);
-            for (int d = ahead_axes; d; d = (d - 1) & ahead_axes) { /* its subsets but 0 */
-                cell_neighbour(ahead->cell, ahead_step, d, n);
-                __builtin_prefetch(&s->grid[cell_hash(n) & mask]);
-            }
-        }
-        int64_t step[3];
-        int axes = cell_steps(pc, step); /* bit k: a neighbour across axis k's nearer face */
-        /* Its own cell again (points that came after it share it too; the
-         * grid only gains cells, so its slot is the one found above), then
-         * the neighbours (d runs over the subsets of axes, ascending: the
-         * joins' order). */
-        for (int d = 0;; d = (d - axes) & axes) {
-            int64_t n[3];
-            cell_neighbour(c, step, d, n);
-            size_t other = d ? cell_slot(s->grid, mask, stamp, n) : pc->slot;
-            if (s->grid[other].stamp == stamp && join_cell(s, &s->grid[other], p->element, 0))
-                p->open = 0;
-            if (d == axes)
-                break;
+        uint32_t e = s->points[i].element;
+        for (uint32_t m = 0; m < pc->near_count; m++) {
+            const grid_cell *cell = &s->grid[pc->near[m]];
+            for (uint32_t n = 0; n < CELL_SLOTS && cell->element[n] != UINT32_MAX; n++)
+                unite(s, e, cell->element[n]);
         }
     }
-    return GLCOLLIDE_OK;
 }
 
 /* ---------------------------------------------------------------- inside vertices */
@@ -1275,67 +1372,125 @@ static double exit_distance(const glcollide_contact_scratch *s, const double v[3
 }
 
 /*
- * Vertices of A's crossing triangles inside B (side 0), then of B's inside
- * A (side 1), appended as candidate points. keys[] holds the elements
- * grouped by the triangle of that side; a triangle whose segments lie in
- * more than one region gives no vertices.
+ * Vertices of A's crossing triangles inside B (side 0), then of B's inside A
+ * (side 1), become candidate points of their region. In two halves: which
+ * corners of a side's triangles lie behind the planes of all the triangles
+ * they meet (their partners) needs no region, and is found while the
+ * elements are being connected (inside_side, a task); once the regions are
+ * known, the corners of a triangle whose segments all lie in one region
+ * join it (inside_vertices; a triangle whose segments lie in more than one
+ * region gives no vertices).
  */
-static int inside_vertices(glcollide_contact_scratch *s, const input *in, size_t element_count,
-                           size_t *point_count, size_t *partner_count, int side)
+static inline void inside_one(glcollide_contact_scratch *s, size_t element_count, const input *in,
+                              int side)
 {
+    inside_part *part = &s->inside[side];
+    part->group_count = 0;
+    part->status = GLCOLLIDE_OK;
+    if (reserve((void **)&part->keys, &part->key_capacity, element_count, sizeof *part->keys) ||
+        reserve((void **)&part->keys_tmp, &part->key_tmp_capacity, element_count,
+                sizeof *part->keys_tmp) ||
+        reserve((void **)&part->groups, &part->group_capacity, element_count,
+                sizeof *part->groups)) {
+        part->status = GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+        return;
+    }
     const double *own_positions = side ? in->positions_b : in->positions_a;
     const uint32_t *own_triangles = side ? in->triangles_b : in->triangles_a;
+    keyed *keys = part->keys;
     for (size_t i = 0; i < element_count; i++) {
         const element *e = &s->elements[i];
         uint32_t own = side ? e->b : e->a, other = side ? e->a : e->b;
-        s->keys[i] = (keyed){((uint64_t)own << 32) | other, (uint32_t)i, other};
+        keys[i] = (keyed){((uint64_t)own << 32) | other, (uint32_t)i, other};
     }
-    radix_sort(s->keys, s->keys_tmp, element_count);
+    radix_sort(keys, part->keys_tmp, element_count);
     /* The partners of one triangle, reusing keys_tmp as a plain list. */
-    uint32_t *partners = (uint32_t *)(void *)s->keys_tmp;
+    uint32_t *partners = (uint32_t *)(void *)part->keys_tmp;
     for (size_t first = 0; first < element_count;) {
-        uint32_t own = (uint32_t)(s->keys[first].key >> 32);
+        uint32_t own = (uint32_t)(keys[first].key >> 32);
         size_t last = first, segments = 0;
-        uint32_t group_region = UINT32_MAX, element_index = 0;
-        int split = 0;
-        for (; last < element_count && (uint32_t)(s->keys[last].key >> 32) == own; last++) {
-            const element *e = &s->elements[s->keys[last].index];
-            partners[last - first] = s->keys[last].pad;
-            if (e->kind != ELEMENT_SEGMENT)
-                continue;
-            if (segments++ == 0) {
-                group_region = e->region;
-                element_index = s->keys[last].index;
-            } else if (e->region != group_region) {
-                split = 1;
-            }
+        for (; last < element_count && (uint32_t)(keys[last].key >> 32) == own; last++) {
+            partners[last - first] = keys[last].pad;
+            segments += s->elements[keys[last].index].kind == ELEMENT_SEGMENT;
         }
-        if (segments > 0 && !split) {
+        uint32_t behind = 0;
+        if (segments > 0) {
             const uint32_t *t = own_triangles + 3 * (size_t)own;
-            uint32_t first_partner = UINT32_MAX;
+            for (int c = 0; c < 3; c++)
+                if (behind_all(s, own_positions + 3 * (size_t)t[c], !side, partners, last - first))
+                    behind |= 1u << c;
+        }
+        if (behind) /* one a triangle: room for one an element */
+            part->groups[part->group_count++] =
+                (inside_group){(uint32_t)first, (uint32_t)last, behind};
+        first = last;
+    }
+}
+
+static void inside_side(glcollide_contact_scratch *s, size_t element_count, const input *in,
+                        int side)
+{
+    if (side) /* a constant in each copy */
+        inside_one(s, element_count, in, 1);
+    else
+        inside_one(s, element_count, in, 0);
+}
+
+/* The second half (see inside_side): the vertices behind all their partners
+ * appended to the points, A's first, with their partner lists. */
+static int inside_vertices(glcollide_contact_scratch *s, const input *in, size_t *point_count)
+{
+    size_t partner_count = 0;
+    for (int side = 0; side < 2; side++) {
+        const inside_part *part = &s->inside[side];
+        const double *own_positions = side ? in->positions_b : in->positions_a;
+        const uint32_t *own_triangles = side ? in->triangles_b : in->triangles_a;
+        for (size_t g = 0; g < part->group_count; g++) {
+            const inside_group *group = &part->groups[g];
+            const keyed *keys = part->keys;
+            uint32_t group_region = UINT32_MAX, element_index = 0;
+            int split = 0;
+            for (uint32_t k = group->first; k < group->end && !split; k++) {
+                const element *e = &s->elements[keys[k].index];
+                if (e->kind != ELEMENT_SEGMENT)
+                    continue;
+                if (group_region == UINT32_MAX) {
+                    group_region = e->region;
+                    element_index = keys[k].index;
+                } else if (e->region != group_region) {
+                    split = 1;
+                }
+            }
+            if (split)
+                continue;
+            uint32_t own = (uint32_t)(keys[group->first].key >> 32);
+            uint32_t partners = group->end - group->first, first_partner = UINT32_MAX;
+            const uint32_t *t = own_triangles + 3 * (size_t)own;
             for (int c = 0; c < 3; c++) {
-                const double *v = own_positions + 3 * (size_t)t[c];
-                if (!behind_all(s, v, !side, partners, last - first))
+                if (!(group->behind >> c & 1))
+                    continue;
+                size_t before = *point_count;
+                if (push_point(&s->points, &s->point_capacity, point_count,
+                               own_positions + 3 * (size_t)t[c], element_index,
+                               side ? SOURCE_VERTEX_B : SOURCE_VERTEX_A, (uint32_t)c))
+                    return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+                if (*point_count == before) /* not finite: no point */
                     continue;
                 if (first_partner == UINT32_MAX) { /* the group's partners, once */
                     if (reserve((void **)&s->partners, &s->partner_capacity,
-                                *partner_count + (last - first), sizeof *s->partners))
+                                partner_count + partners, sizeof *s->partners))
                         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-                    first_partner = (uint32_t)*partner_count;
-                    memcpy(s->partners + first_partner, partners,
-                           (last - first) * sizeof *partners);
-                    *partner_count += last - first;
+                    first_partner = (uint32_t)partner_count;
+                    for (uint32_t k = 0; k < partners; k++)
+                        s->partners[first_partner + k] = keys[group->first + k].pad;
+                    partner_count += partners;
                 }
-                if (add_point(s, point_count, v, element_index,
-                              side ? SOURCE_VERTEX_B : SOURCE_VERTEX_A, (uint32_t)c))
-                    return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
                 contact_point *p = &s->points[*point_count - 1];
                 p->region = group_region;
                 p->first_partner = first_partner;
-                p->partner_count = (uint32_t)(last - first);
+                p->partner_count = partners;
             }
         }
-        first = last;
     }
     return GLCOLLIDE_OK;
 }
@@ -1392,23 +1547,22 @@ static void point_key(const contact_point *p, const element *elements, uint64_t 
     key[1] = p->element;
 }
 
-/* The manifold of region r from its bucketed points: their kept ranks. */
-static int select_manifold(glcollide_contact_scratch *s, region *r, size_t max)
+/* The manifold of region r from its bucketed points: their kept ranks
+ * (s->manifold has room for every bucketed point; the region uses its own
+ * part). */
+static void select_manifold(const glcollide_contact_scratch *s, region *r, size_t max)
 {
-    if (reserve((void **)&s->manifold, &s->manifold_capacity, r->count, sizeof *s->manifold))
-        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     contact_point *points = s->bucketed + r->first;
+    glcollide_manifold_point *manifold = s->manifold + r->first;
     for (uint32_t i = 0; i < r->count; i++) {
-        glcollide_manifold_point *m = &s->manifold[i];
+        glcollide_manifold_point *m = &manifold[i];
         memcpy(m->position, points[i].position, sizeof m->position);
         m->depth = points[i].depth;
         point_key(&points[i], s->elements, m->key);
     }
-    r->kept =
-        glcollide_manifold_select(s->manifold, r->count, r->normal, r->centroid, r->width, max);
+    r->kept = glcollide_manifold_select(manifold, r->count, r->normal, r->centroid, r->width, max);
     for (uint32_t i = 0; i < r->count; i++)
-        points[i].kept = s->manifold[i].kept;
-    return GLCOLLIDE_OK;
+        points[i].kept = manifold[i].kept;
 }
 
 /* Regions numbered by their smallest element (elements are sorted, and a
@@ -1593,24 +1747,27 @@ static int bucket_points(glcollide_contact_scratch *s, size_t point_count, size_
  * cone around the region's normal (anywhere when that is a guess: touching
  * edges only) and new; a full list keeps the directions closest to that
  * normal. */
-static void offer_direction(region *r, double *directions, const double d[3])
+/* How close direction d is to the region's normal (or to its second one). */
+static double closeness_to_normal(const region *r, const double d[3])
 {
     double closeness = glcollide_vec3_dot(d, r->normal);
     if (r->has_second)
         closeness = glcollide_larger(closeness, glcollide_vec3_dot(d, r->second));
+    return closeness;
+}
+
+static void offer_direction(region *r, double *directions, const double d[3])
+{
+    double closeness = closeness_to_normal(r, d);
     if (closeness < (r->guessed ? -2.0 : direction_cone))
         return;
     uint32_t worst = 0;
     double worst_closeness = 2.0;
     for (uint32_t i = 0; i < r->direction_count; i++) {
-        const double *e = directions + 3 * i;
-        double c = glcollide_vec3_dot(e, r->normal);
-        if (r->has_second)
-            c = glcollide_larger(c, glcollide_vec3_dot(e, r->second));
-        if (glcollide_vec3_dot(e, d) > 1.0 - 1e-15)
+        if (glcollide_vec3_dot(directions + 3 * i, d) > 1.0 - 1e-15)
             return; /* the same face orientation */
-        if (c < worst_closeness) {
-            worst_closeness = c;
+        if (r->closeness[i] < worst_closeness) {
+            worst_closeness = r->closeness[i];
             worst = i;
         }
     }
@@ -1619,6 +1776,7 @@ static void offer_direction(region *r, double *directions, const double d[3])
     else if (closeness <= worst_closeness)
         return;
     memcpy(directions + 3 * worst, d, 3 * sizeof *d);
+    r->closeness[worst] = closeness;
 }
 
 /* Candidate normals per region: its normal (and the vector area's where
@@ -1634,6 +1792,7 @@ static int collect_directions(glcollide_contact_scratch *s, size_t element_count
         region *r = &s->regions[i];
         double *directions = s->directions + 3 * MAX_DIRECTIONS * i;
         memcpy(directions, r->normal, 3 * sizeof(double));
+        r->closeness[0] = closeness_to_normal(r, directions);
         r->direction_count = 1;
         if (r->has_second)
             offer_direction(r, directions, r->second);
@@ -1744,22 +1903,59 @@ static void point_depths(const glcollide_contact_scratch *s, const input *in, co
 
 /* ---------------------------------------------------------------- the pipeline */
 
+typedef struct connect_job {
+    glcollide_contact_scratch *s;
+    const input *in;
+    size_t element_count, point_count;
+    double tol;
+    int status;
+} connect_job;
+
+/* The elements connected into regions (task 0) beside the first half of
+ * each side's inside vertices (tasks 1 and 2): none reads what another
+ * writes. */
+static void connect_task(void *user, size_t task, int worker)
+{
+    (void)worker;
+    connect_job *job = user;
+    if (task == 0)
+        job->status = connect_elements(job->s, job->element_count, job->point_count, job->tol);
+    else
+        inside_side(job->s, job->element_count, job->in, (int)task - 1);
+}
+
+typedef struct region_job {
+    const glcollide_contact_scratch *s;
+    const input *in;
+    size_t per_region;
+} region_job;
+
+/* A region's normal, its points' depths and its manifold (a task: each
+ * region writes only itself and its own points). */
+static void region_task(void *user, size_t i, int worker)
+{
+    (void)worker;
+    const region_job *job = user;
+    const glcollide_contact_scratch *s = job->s;
+    region *r = &s->regions[i];
+    choose_normal(r, s->directions + 3 * MAX_DIRECTIONS * i, s->bucketed + r->first, r->count);
+    point_depths(s, job->in, r, s->bucketed + r->first, r->count);
+    select_manifold(s, r, job->per_region);
+}
+
 static int generate(glcollide_contact_scratch *s, const input *in,
                     const glcollide_index_pair *candidates, size_t candidate_count,
                     const glcollide_contact_options *options, glcollide_contact *contacts,
                     size_t max_contacts, size_t *count)
 {
     size_t element_count = 0, point_count = 0;
-    if (prepare_triangles(s, in, candidates, candidate_count))
+    if (prepare_triangles(s, in, candidates, candidate_count, options->threads))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     if (make_elements(s, in, candidates, candidate_count, options->threads, &element_count,
                       &point_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     if (element_count == 0)
         return GLCOLLIDE_OK;
-    if (sort_elements(s, &element_count, &point_count))
-        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-
     double lo[3], hi[3], max_abs = 0.0;
     memcpy(lo, s->points[0].position, sizeof lo);
     memcpy(hi, s->points[0].position, sizeof hi);
@@ -1772,36 +1968,30 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     double tol = connect_tolerance * sqrt(distance2(lo, hi)) + 64.0 * DBL_EPSILON * max_abs;
     if (!(tol > 0.0))
         tol = DBL_MIN;
-    if (connect_elements(s, element_count, point_count, tol))
+    connect_job connect = {s, in, element_count, point_count, tol, GLCOLLIDE_OK};
+    glcollide_workers_run(3, element_count >= SIDES_IN_PARALLEL ? options->threads : 1,
+                          connect_task, &connect);
+    if (connect.status || s->inside[0].status || s->inside[1].status)
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-
+    connect_near(s, point_count, point_count >= 2 * NEAR_PER_TASK ? options->threads : 1);
     size_t region_count;
     if (number_regions(s, element_count, &region_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     region_sums(s, element_count, point_count, region_count);
     if (merge_regions(s, element_count, &region_count))
         region_sums(s, element_count, point_count, region_count);
-
     /* Vertices inside the other mesh join their region's points. */
-    size_t partner_count = 0;
-    if (inside_vertices(s, in, element_count, &point_count, &partner_count, 0) ||
-        inside_vertices(s, in, element_count, &point_count, &partner_count, 1) ||
-        bucket_points(s, point_count, region_count) ||
+    if (inside_vertices(s, in, &point_count) || bucket_points(s, point_count, region_count) ||
         collect_directions(s, element_count, region_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < region_count; i++) {
-        region *r = &s->regions[i];
-        choose_normal(r, s->directions + 3 * MAX_DIRECTIONS * i, s->bucketed + r->first, r->count);
-        point_depths(s, in, r, s->bucketed + r->first, r->count);
-    }
-
+    if (reserve((void **)&s->manifold, &s->manifold_capacity, point_count, sizeof *s->manifold))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     size_t per_region = options->points_per_region ? options->points_per_region : 4;
-    for (size_t i = 0; i < region_count; i++) {
-        region *r = &s->regions[i];
-        if (select_manifold(s, r, per_region))
-            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    region_job job = {s, in, per_region};
+    glcollide_workers_run(region_count, point_count >= REGIONS_IN_PARALLEL ? options->threads : 1,
+                          region_task, &job);
+    for (size_t i = 0; i < region_count; i++)
         s->order[i] = (uint32_t)i;
-    }
     /* Regions by importance: deeper, then larger, then key (insertion sort:
      * region counts are small). */
     for (size_t i = 1; i < region_count; i++)

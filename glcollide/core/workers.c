@@ -7,13 +7,17 @@
  * other people's programs (an ODE game, DART, a Python interpreter through
  * the preload). OpenMP's runtime there would be shared with the host's own
  * parallel regions (libgomp and libomp may even both be in the process),
- * read the host's OMP_NUM_THREADS, keep its threads spinning after every
- * region (GOMP_SPINCOUNT), and a child forked after an OpenMP region hangs
- * at its first one (libgomp does not re-create its team: the classic
- * Python multiprocessing hang). The pool below is 300 lines we control:
+ * read the host's OMP_NUM_THREADS and its wait policy (how long threads
+ * spin after a region: OMP_WAIT_POLICY, GOMP_SPINCOUNT), and a child forked
+ * after an OpenMP region hangs at its first one (libgomp does not re-create
+ * its team: the classic Python multiprocessing hang). The pool below is 350
+ * lines we control:
  *
- * - Made on first need, never at load time; parked on a condition variable
- *   between jobs (no spinning while the host's own threads want the cores).
+ * - Made on first need, never at load time. Between jobs a worker looks for
+ *   the next one for SPIN_MS (one contact call is a chain of short jobs, and
+ *   waking a parked thread costs tens of microseconds on a virtual
+ *   machine), giving its core away at every look (sched_yield) to any
+ *   thread that wants it; then it parks on a condition variable.
  * - One job at a time: a caller that finds the pool busy (a second ODE
  *   world stepping on another thread, or a task asking for parallelism
  *   inside a task) runs its job on its own thread instead. The host's
@@ -40,6 +44,12 @@
 
 enum { WORKERS_DEFAULT_CAP = 16 };
 
+/* How long a thread that has just left a job looks for the next before it
+ * parks, in ms: it covers the gaps between the jobs of one large contact
+ * call (bunnies: up to about 0.6 ms), not those between a simulation's
+ * steps. */
+#define SPIN_MS 1.0
+
 typedef struct workers_job {
     glcollide_task_fn fn;
     void *user;
@@ -54,9 +64,9 @@ static struct {
     pthread_cond_t wake, idle;
     pthread_t *threads;
     int thread_count;   /* workers running (the pool has thread_count + 1 places) */
-    uint64_t job_id;    /* bumped for every job handed to the workers */
-    int open;           /* workers may still join the current job */
-    int active;         /* workers inside the current job */
+    atomic_uint_fast64_t job_id; /* bumped for every job handed to the workers */
+    atomic_int open;             /* workers may still join the current job */
+    atomic_int active;           /* workers inside the current job */
     int stop;           /* workers leave */
     workers_job job;
     atomic_int count;   /* threads a job may use; 0 until first asked */
@@ -143,12 +153,40 @@ static void run_tasks(workers_job *job, int worker, double deadline_ms)
     }
 }
 
+/* One turn of a bounded spin: 0 once SPIN_MS have passed since the first
+ * turn (*deadline 0 before it); every 64 turns the clock is read and the
+ * core offered to any other thread (sched_yield). */
+static int spin_on(unsigned *turn, double *deadline)
+{
+    if ((++*turn & 63) == 0) {
+        double now = glcollide_now_ms();
+        if (*deadline == 0.0)
+            *deadline = now + SPIN_MS;
+        else if (now >= *deadline)
+            return 0;
+        sched_yield();
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+    return 1;
+}
+
 static void *worker_main(void *arg)
 {
     int worker = (int)(intptr_t)arg; /* 1 .. thread_count; the caller is 0 */
     uint64_t seen = 0;
     pthread_mutex_lock(&pool.lock);
     for (;;) {
+        if (seen && !pool.stop && pool.job_id == seen) { /* just left a job: the next may be near */
+            pthread_mutex_unlock(&pool.lock);
+            unsigned turn = 0;
+            double deadline = 0.0;
+            while (atomic_load_explicit(&pool.job_id, memory_order_acquire) == seen &&
+                   spin_on(&turn, &deadline))
+                ;
+            pthread_mutex_lock(&pool.lock);
+        }
         while (!pool.stop && (pool.job_id == seen || !pool.open))
             pthread_cond_wait(&pool.wake, &pool.lock);
         if (pool.stop)
@@ -294,8 +332,14 @@ int glcollide_workers_run_after(size_t count, int max_threads, double serial_ms,
 
     run_tasks(&pool.job, 0, 0.0);
 
-    /* Every task is handed out; wait for those still running, and let no
-     * late worker join. */
+    /* Every task is handed out; wait for those still running (briefly
+     * spinning: the last is usually near its end), and let no late worker
+     * join. */
+    unsigned turn = 0;
+    double deadline = 0.0;
+    while (atomic_load_explicit(&pool.active, memory_order_acquire) > 0 &&
+           spin_on(&turn, &deadline))
+        ;
     pthread_mutex_lock(&pool.lock);
     pool.open = 0;
     while (pool.active > 0)

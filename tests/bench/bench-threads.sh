@@ -4,10 +4,11 @@
 # with glcollide's space on 1, 2, ... threads (GLCOLLIDE_THREADS) beside
 # ODE's simple and SAP spaces, and one dCollide of two interpenetrating
 # bunny00 (75k triangles each) on 1, 2, ... threads. Runs alternate between
-# the settings (A B C A B C ...), one process each; a run's figure is its
-# median over steps (or calls); the table gives the median of the runs, the
-# smallest and largest in brackets, and each thread count's ratio to 1
-# thread. Prints a Markdown table for tests/bench/BENCHMARKS.md.
+# the settings (A B C A B C ...), one process each (the bunnies: the
+# thread counts alternate call by call within each run's process); a run's
+# figure is its median over steps (or calls); the table gives the median of
+# the runs, the smallest and largest in brackets, and each thread count's
+# ratio to 1 thread. Prints a Markdown table for tests/bench/BENCHMARKS.md.
 #   BENCH_THREADS   thread counts          (default 1, 2, 4, 8, 16 up to the
 #                                           CPUs this process may use; 1 and 2
 #                                           always)
@@ -85,16 +86,19 @@ for spec in $piles; do
     echo "$row $rss |"
 done
 
-# One large pair: bench-contacts' bunnies, the glcollide call's median.
+# One large pair: bench-contacts' bunnies, the glcollide call's median. A
+# run is one process in which the call alternates between the thread counts
+# round by round (--threads), ODE's call after them, so that the machine's
+# noise falls on every count alike.
+list=$(echo $threads | tr ' ' ',')
 for r in $(seq "$runs"); do
+    "$contacts" --scene bunnies --repeat 31 --threads "$list" >"$tmp/bunnies-run" 2>/dev/null
     for t in $threads; do
-        GLCOLLIDE_THREADS=$t "$contacts" --scene bunnies --repeat 15 2>/dev/null |
-            sed -n 's/^contacts *bunnies *glcollide *median *\([0-9.]*\) .*/\1/p' >>"$tmp/bunnies-$t"
+        sed -n "s/^contacts *bunnies *glcollide-t$t *median *\([0-9.]*\) .*/\1/p" \
+            "$tmp/bunnies-run" >>"$tmp/bunnies-$t"
     done
-    if [ "$ode" = 1 ]; then
-        "$contacts" --scene bunnies --repeat 15 2>/dev/null |
-            sed -n 's/^contacts *bunnies *ode *median *\([0-9.]*\) .*/\1/p' >>"$tmp/bunnies-ode"
-    fi
+    sed -n 's/^contacts *bunnies *ode *median *\([0-9.]*\) .*/\1/p' "$tmp/bunnies-run" \
+        >>"$tmp/bunnies-ode"
 done
 row="| two bunny00 interpenetrating, one dCollide |"
 for t in $threads; do row="$row $(spread "$tmp/bunnies-$t") |"; done

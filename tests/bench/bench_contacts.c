@@ -69,6 +69,10 @@
  * and those of ODE's, median of --repeat replays.
  *
  *   bench-contacts [--repeat R] [--steps S]     both parts, a table
+ *   bench-contacts --threads 1,2 ...           the pairs' glcollide call at
+ *       each thread count in turn every round (glcollide_ode_set_threads),
+ *       then ODE's: a row per count and each count's ratio to the first,
+ *       measured together so that the machine's noise falls on all of them
  *   bench-contacts --csv [--scene NAME] ...     rows of tests/bench/run.sh
  *   bench-contacts --dump [--scene NAME]        every contact of glcollide's
  *       colliders on the pair and trimesh-primitive scenes, as hex floats (7
@@ -329,16 +333,22 @@ static void print_row(int csv, const char *bench, const char *scene, const char 
                                : "-");
 }
 
+/* --threads: the thread counts glcollide's call alternates between within
+ * each round (0 counts: the default, one call a round). */
+enum { MAX_THREAD_COUNTS = 8 };
+static int thread_counts[MAX_THREAD_COUNTS], thread_count_n;
+
 static void bench_pair(const char *name, int repeat, int csv)
 {
     pair_scene s;
     ode_mesh a, b;
     pair_open(name, &s, &a, &b);
     dContactGeom contacts[MAX_CONTACTS];
-    double *times[2] = {malloc((size_t)repeat * sizeof(double)),
-                        malloc((size_t)repeat * sizeof(double))};
-    if (!times[0] || !times[1])
-        exit(1);
+    int settings = thread_count_n ? thread_count_n : 1;
+    double *times[MAX_THREAD_COUNTS + 1];
+    for (int k = 0; k <= settings; k++)
+        if (!(times[k] = malloc((size_t)repeat * sizeof(double))))
+            exit(1);
     int count[2] = {0, 0};
     glcollide_ode_reset_stats();
     for (int warm = 0; warm < 2; warm++) { /* captures, BVHs, buffers */
@@ -348,27 +358,46 @@ static void bench_pair(const char *name, int repeat, int csv)
     }
     glcollide_ode_stats before;
     glcollide_ode_get_stats(&before);
+    /* Each round: glcollide's call at each thread count, then ODE's. */
     for (int r = 0; r < repeat; r++) {
-        double t0 = bench_now_ms();
-        glcollide_ode_collide(a.geom, b.geom, MAX_CONTACTS, contacts, sizeof contacts[0]);
+        for (int k = 0; k < settings; k++) {
+            if (thread_count_n)
+                glcollide_ode_set_threads(thread_counts[k]);
+            double t0 = bench_now_ms();
+            glcollide_ode_collide(a.geom, b.geom, MAX_CONTACTS, contacts, sizeof contacts[0]);
+            times[k][r] = bench_now_ms() - t0;
+        }
         double t1 = bench_now_ms();
         dCollide(a.geom, b.geom, MAX_CONTACTS, contacts, sizeof contacts[0]);
-        double t2 = bench_now_ms();
-        times[0][r] = t1 - t0;
-        times[1][r] = t2 - t1;
+        times[settings][r] = bench_now_ms() - t1;
     }
+    if (thread_count_n)
+        glcollide_ode_set_threads(0);
     glcollide_ode_stats after;
     glcollide_ode_get_stats(&after);
-    double candidates = (double)(after.candidates - before.candidates) / repeat;
+    double candidates = (double)(after.candidates - before.candidates) / (repeat * settings);
     double triangles = (double)(s.a->triangle_count + s.b->triangle_count);
-    print_row(csv, "contacts", name, "glcollide", triangles, times[0], repeat, count[0], candidates,
-              -1);
-    print_row(csv, "contacts", name, "ode", triangles, times[1], repeat, count[1], BENCH_NONE, -1);
-    if (!csv)
+    for (int k = 0; k < settings; k++) {
+        char method[32] = "glcollide";
+        if (thread_count_n)
+            snprintf(method, sizeof method, "glcollide-t%d", thread_counts[k]);
+        print_row(csv, "contacts", name, method, triangles, times[k], repeat, count[0], candidates,
+                  -1);
+    }
+    print_row(csv, "contacts", name, "ode", triangles, times[settings], repeat, count[1],
+              BENCH_NONE, -1);
+    if (!csv) {
+        double ode = bench_median(times[settings], repeat);
         printf("contacts   %-16s ratio glcollide/ode %.2f\n", name,
-               times[0][repeat / 2] / times[1][repeat / 2]);
-    free(times[0]);
-    free(times[1]);
+               bench_median(times[0], repeat) / ode);
+        for (int k = 1; k < settings; k++)
+            printf("contacts   %-16s ratio t%d/t%d %.2f (glcollide/ode %.2f)\n", name,
+                   thread_counts[k], thread_counts[0],
+                   bench_median(times[k], repeat) / bench_median(times[0], repeat),
+                   bench_median(times[k], repeat) / ode);
+    }
+    for (int k = 0; k <= settings; k++)
+        free(times[k]);
     pair_close(&s, &a, &b);
 }
 
@@ -618,6 +647,7 @@ static void bench_stack(const char *name, int repeat, int steps, int csv)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench-contacts [--csv] [--scene NAME] [--repeat R] [--steps S]\n"
+                    "                      [--threads N,N,...]\n"
                     "       bench-contacts --dump [--scene NAME]\n"
                     "  NAME: bunnies knots cylinders-rest cubes-rest slab-bunny-46 slab-bunny-up\n"
                     "        small-slab-bunny-10 slab-elephant-30 armadillo-elephant (pairs),\n"
@@ -642,7 +672,15 @@ int main(int argc, char **argv)
             repeat = atoi(argv[++i]);
         else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc)
             steps = atoi(argv[++i]);
-        else
+        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            for (char *next = argv[++i], *end; *next; next = end + (*end == ',')) {
+                long t = strtol(next, &end, 10);
+                if (end == next || (*end && *end != ',') || t < 1 || t > 64 ||
+                    thread_count_n == MAX_THREAD_COUNTS)
+                    return usage();
+                thread_counts[thread_count_n++] = (int)t;
+            }
+        } else
             return usage();
     }
     if (repeat < 0 || steps < 10)

@@ -167,6 +167,54 @@ START_TEST(test_ahead_every_buffer)
 }
 END_TEST
 
+/* One large pair called directly (no space, nothing computed ahead): its
+ * own call shares the descent, the triangles' preparation, the exact tests,
+ * the connection of the contact curves and the regions among the threads;
+ * every buffer size and both argument orders give the same contacts, bit
+ * for bit, on 1, 2, 3 and 8 threads. */
+START_TEST(test_large_pair_every_thread_count)
+{
+    glcollide_mesh *knot = NULL, *torus = NULL;
+    ck_assert_int_eq(glcollide_mesh_generate_knot(2, 3, 0.5, 0.12, 720, 24, &knot), GLCOLLIDE_OK);
+    ck_assert_int_eq(glcollide_mesh_generate_torus(0.5, 0.15, 240, 48, &torus), GLCOLLIDE_OK);
+    solid solids[2];
+    solid_make(&solids[0], knot);
+    solid_make(&solids[1], torus);
+    dGeomID a = dCreateTriMesh(NULL, solids[0].data, NULL, NULL, NULL);
+    dGeomID b = dCreateTriMesh(NULL, solids[1].data, NULL, NULL, NULL);
+    dGeomSetPosition(b, 0.05, 0.02, 0.01);
+    dMatrix3 r;
+    dRFromAxisAndAngle(r, 0.3, 1.0, 0.5, 0.4);
+    dGeomSetRotation(b, r);
+    const int counts[] = {1, 2, 3, 8};
+    step_record alone = {0, 0, 0};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        glcollide_ode_set_threads(counts[c]);
+        glcollide_ode_reset_stats();
+        step_record got = {CONTACT_HASH_START, 0, 0};
+        every_buffer(&got, a, b);
+        glcollide_ode_stats stats;
+        glcollide_ode_get_stats(&stats);
+        /* large enough for every stage to be shared */
+        ck_assert_uint_ge(stats.candidates / got.calls, 4096);
+        if (c == 0) {
+            alone = got;
+            ck_assert_uint_gt(alone.contacts, 100);
+            continue;
+        }
+        ck_assert_msg(got.hash == alone.hash && got.contacts == alone.contacts,
+                      "%d threads: %lu contacts, hash %016llx; 1 thread: %lu, %016llx", counts[c],
+                      got.contacts, (unsigned long long)got.hash, alone.contacts,
+                      (unsigned long long)alone.hash);
+    }
+    glcollide_ode_set_threads(0);
+    dGeomDestroy(a);
+    dGeomDestroy(b);
+    for (int i = 0; i < 2; i++)
+        solid_free(&solids[i]);
+}
+END_TEST
+
 /* A pair moved between the step and the call is computed afresh, never
  * served a stale answer. */
 static void move_then_collide(void *data, dGeomID o1, dGeomID o2)
@@ -289,6 +337,7 @@ Suite *suite_ode_threads(void)
     tcase_add_test(tc, test_ahead_moved_pair);
     tcase_add_test(tc, test_two_worlds);
     tcase_add_test(tc, test_set_threads);
+    tcase_add_test(tc, test_large_pair_every_thread_count);
     suite_add_tcase(suite, tc);
     /* Tagged: make tsan leaves it out (ThreadSanitizer does not follow a
      * child forked from a threaded process). */

@@ -809,8 +809,8 @@ START_TEST(test_bunnies)
 }
 END_TEST
 
-/* Two bunnies: the same contacts with the exact tests on 1, 2 or 4
- * threads; and ranked contacts, selected for any buffer, are what an
+/* Two bunnies: the same contacts with the contact stages on 1, 2, 3, 4
+ * or 8 threads; and ranked contacts, selected for any buffer, are what an
  * unranked call with that buffer gives (bit for bit). */
 START_TEST(test_threads_and_ranks)
 {
@@ -829,7 +829,7 @@ START_TEST(test_threads_and_ranks)
     glcollide_contact_options options = glcollide_contact_default_options();
     size_t n = 0, m = 0;
     glcollide_mesh wa = world_mesh(&a), wb = world_mesh(&b);
-    const int threads[] = {1, 2, 4};
+    const int threads[] = {1, 2, 3, 4, 8};
     for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
         options.threads = threads[t];
         ck_assert_int_eq(glcollide_contacts_generate(&wa, &wb, pairs.pairs, pairs.count, &options,
