@@ -558,6 +558,13 @@ enum { TESTS_PER_TASK = 256, SIDES_IN_PARALLEL = 2 * TESTS_PER_TASK };
  * among the threads, a region a task. */
 enum { REGIONS_IN_PARALLEL = 512 };
 
+/* The end of task's items, per_task a task, count in all. */
+static inline size_t task_end(size_t task, size_t per_task, size_t count)
+{
+    size_t end = (task + 1) * per_task;
+    return end < count ? end : count;
+}
+
 typedef struct input {
     const double *positions_a, *positions_b;
     const uint32_t *triangles_a, *triangles_b;
@@ -891,12 +898,6 @@ typedef struct elements_job {
     size_t count;
 } elements_job;
 
-static size_t task_end(const elements_job *job, size_t task)
-{
-    size_t end = (task + 1) * TESTS_PER_TASK;
-    return end < job->count ? end : job->count;
-}
-
 /* The meetings of task's candidates (its part of s->meetings). */
 static meeting *task_meetings(const glcollide_contact_scratch *s, size_t task)
 {
@@ -912,7 +913,7 @@ static void test_task(void *user, size_t task, int worker)
     const elements_job *job = user;
     meeting *met = task_meetings(job->s, task);
     size_t kept = 0;
-    for (size_t i = task * TESTS_PER_TASK; i < task_end(job, task); i++) {
+    for (size_t i = task * TESTS_PER_TASK; i < task_end(task, TESTS_PER_TASK, job->count); i++) {
         meeting m = {.ta = job->candidates[i].a, .tb = job->candidates[i].b};
         if (test_pair(job->s, &m))
             met[kept++] = m;
@@ -965,12 +966,41 @@ static void take_arrays(glcollide_contact_scratch *s, element **elements, size_t
     *point_capacity = swap_point_capacity;
 }
 
+typedef struct copy_job {
+    glcollide_contact_scratch *s;
+    const uint32_t *firsts; /* each kept element's first point */
+    size_t count;
+} copy_job;
+
+enum { ELEMENTS_PER_TASK = 256 };
+
+/* A task's kept elements (s->keys) and their points, from their chunks into
+ * s->elements_tmp and s->bucketed, renumbered. */
+static void copy_task(void *user, size_t task, int worker)
+{
+    (void)worker;
+    const copy_job *job = user;
+    glcollide_contact_scratch *s = job->s;
+    size_t end = task_end(task, ELEMENTS_PER_TASK, job->count);
+    for (size_t k = task * ELEMENTS_PER_TASK; k < end; k++) {
+        const element_chunk *chunk = &s->chunks[s->keys[k].pad];
+        element e = chunk->elements[s->keys[k].index];
+        uint32_t first = job->firsts[k];
+        for (uint32_t p = 0; p < e.point_count; p++) {
+            s->bucketed[first + p] = chunk->points[e.first_point + p];
+            s->bucketed[first + p].element = (uint32_t)k;
+        }
+        e.first_point = first;
+        s->elements_tmp[k] = e;
+    }
+}
+
 /* The chunks' elements, in chunk order, sorted by (a, b) into s->elements,
  * repeated pairs dropped (the first kept); their points into s->points in
- * element order, owners and first points renumbered. Errors: a chunk's,
- * OUT_OF_MEMORY. */
-static int sort_elements(glcollide_contact_scratch *s, size_t chunk_count, size_t *element_count,
-                         size_t *point_count)
+ * element order, owners and first points renumbered (the copies shared
+ * among the threads). Errors: a chunk's, OUT_OF_MEMORY. */
+static int sort_elements(glcollide_contact_scratch *s, size_t chunk_count, int threads,
+                         size_t *element_count, size_t *point_count)
 {
     size_t n = 0, total_points = 0;
     for (size_t k = 0; k < chunk_count; k++) {
@@ -991,20 +1021,20 @@ static int sort_elements(glcollide_contact_scratch *s, size_t chunk_count, size_
             s->keys[i++] = (keyed){((uint64_t)e->a << 32) | e->b, (uint32_t)j, (uint32_t)k};
         }
     radix_sort(s->keys, s->keys_tmp, n);
+    /* The first of each pair kept, in place; their first points, reusing
+     * keys_tmp as a plain list. */
+    uint32_t *firsts = (uint32_t *)(void *)s->keys_tmp;
     size_t kept = 0, points = 0;
     for (i = 0; i < n; i++) {
-        if (i > 0 && s->keys[i].key == s->keys[i - 1].key)
+        if (kept > 0 && s->keys[i].key == s->keys[kept - 1].key)
             continue;
-        const element_chunk *chunk = &s->chunks[s->keys[i].pad];
-        element e = chunk->elements[s->keys[i].index];
-        for (uint32_t p = 0; p < e.point_count; p++) {
-            s->bucketed[points + p] = chunk->points[e.first_point + p];
-            s->bucketed[points + p].element = (uint32_t)kept;
-        }
-        e.first_point = (uint32_t)points;
-        points += e.point_count;
-        s->elements_tmp[kept++] = e;
+        s->keys[kept] = s->keys[i];
+        firsts[kept++] = (uint32_t)points;
+        points += s->chunks[s->keys[i].pad].elements[s->keys[i].index].point_count;
     }
+    copy_job job = {s, firsts, kept};
+    glcollide_workers_run((kept + ELEMENTS_PER_TASK - 1) / ELEMENTS_PER_TASK,
+                          kept >= 2 * ELEMENTS_PER_TASK ? threads : 1, copy_task, &job);
     take_arrays(s, &s->elements_tmp, &s->element_tmp_capacity, &s->bucketed, &s->bucketed_capacity);
     *element_count = kept;
     *point_count = points;
@@ -1054,7 +1084,7 @@ static int make_elements(glcollide_contact_scratch *s, const input *in,
                 s->chunks[0].status = make_element(s, in, &m, &s->chunks[0]);
         }
     }
-    return sort_elements(s, chunk_count, element_count, point_count);
+    return sort_elements(s, chunk_count, threads, element_count, point_count);
 }
 
 /* ---------------------------------------------------------------- regions */
@@ -1199,8 +1229,7 @@ static void near_task(void *user, size_t task, int worker)
     (void)worker;
     const near_job *job = user;
     glcollide_contact_scratch *s = job->s;
-    size_t first = task * NEAR_PER_TASK, end = first + NEAR_PER_TASK;
-    end = end < job->point_count ? end : job->point_count;
+    size_t first = task * NEAR_PER_TASK, end = task_end(task, NEAR_PER_TASK, job->point_count);
     /* The grid is read at random places: where it outgrows the caches near
      * the core (bunnies: 917 kB), ask for the cells of the point a few
      * places ahead. */
@@ -1924,6 +1953,29 @@ static void connect_task(void *user, size_t task, int worker)
         inside_side(job->s, job->element_count, job->in, (int)task - 1);
 }
 
+typedef struct points_job {
+    glcollide_contact_scratch *s;
+    const input *in;
+    size_t element_count, point_count, region_count;
+    int status[2];
+} points_job;
+
+/* Once the regions are known: the vertices inside join the points, which
+ * are bucketed by region (task 0), beside each region's candidate normals
+ * (task 1, from the elements alone). */
+static void points_task(void *user, size_t task, int worker)
+{
+    (void)worker;
+    points_job *job = user;
+    if (task == 0)
+        job->status[0] = inside_vertices(job->s, job->in, &job->point_count) ||
+                                 bucket_points(job->s, job->point_count, job->region_count)
+                             ? GLCOLLIDE_ERROR_OUT_OF_MEMORY
+                             : GLCOLLIDE_OK;
+    else
+        job->status[1] = collect_directions(job->s, job->element_count, job->region_count);
+}
+
 typedef struct region_job {
     const glcollide_contact_scratch *s;
     const input *in;
@@ -1981,9 +2033,12 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     if (merge_regions(s, element_count, &region_count))
         region_sums(s, element_count, point_count, region_count);
     /* Vertices inside the other mesh join their region's points. */
-    if (inside_vertices(s, in, &point_count) || bucket_points(s, point_count, region_count) ||
-        collect_directions(s, element_count, region_count))
+    points_job points = {s, in, element_count, point_count, region_count, {0, 0}};
+    glcollide_workers_run(2, element_count >= SIDES_IN_PARALLEL ? options->threads : 1, points_task,
+                          &points);
+    if (points.status[0] || points.status[1])
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    point_count = points.point_count;
     if (reserve((void **)&s->manifold, &s->manifold_capacity, point_count, sizeof *s->manifold))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     size_t per_region = options->points_per_region ? options->points_per_region : 4;
