@@ -148,7 +148,7 @@ typedef struct region {
      * taken instead (they disagree): its cone of faces is tried too. */
     double second[3];
     uint32_t has_second;
-    double closeness[MAX_DIRECTIONS]; /* each candidate direction's (closeness_to_normal) */
+    double closeness[MAX_DIRECTIONS]; /* each candidate direction's closeness_to_normal */
 } region;
 
 enum { CELL_SLOTS = 4 };
@@ -221,10 +221,8 @@ typedef struct inside_group {
 
 typedef struct inside_part {
     keyed *keys, *keys_tmp; /* the elements by this side's triangle, then the other's */
-    size_t key_capacity, key_tmp_capacity;
-    inside_group *groups; /* the triangles with a corner behind all their partners */
-    size_t group_capacity, group_count;
-    int status;
+    inside_group *groups;   /* the triangles with a corner behind all their partners */
+    size_t group_count;
 } inside_part;
 
 struct glcollide_contact_scratch {
@@ -251,7 +249,7 @@ struct glcollide_contact_scratch {
     size_t direction_capacity;
     glcollide_index_pair *refused; /* element pairs kept apart for their facets */
     size_t refused_count, refused_capacity;
-    glcollide_manifold_point *manifold; /* one region's points during selection */
+    glcollide_manifold_point *manifold; /* the points during selection, a part a region */
     size_t manifold_capacity;
     uint32_t *slot[2]; /* per mesh triangle index: its entry in info[side] */
     uint32_t used[2];  /* the entries of info[side] this call */
@@ -262,7 +260,11 @@ struct glcollide_contact_scratch {
     size_t meeting_capacity;
     element_chunk *chunks; /* the element tasks' outputs */
     size_t chunk_capacity;
-    inside_part inside[2];
+    inside_part inside[2]; /* their arrays parts of the two below */
+    keyed *inside_keys;    /* each side's keys and keys_tmp */
+    size_t inside_key_capacity;
+    inside_group *inside_groups; /* each side's groups */
+    size_t inside_group_capacity;
 };
 
 int glcollide_contact_scratch_create(glcollide_contact_scratch **out)
@@ -300,10 +302,9 @@ static void scratch_release(glcollide_contact_scratch *s)
     for (int side = 0; side < 2; side++) {
         free(s->slot[side]);
         free(s->info[side]);
-        free(s->inside[side].keys);
-        free(s->inside[side].keys_tmp);
-        free(s->inside[side].groups);
     }
+    free(s->inside_keys);
+    free(s->inside_groups);
     memset(s, 0, sizeof *s);
 }
 
@@ -1211,6 +1212,18 @@ static int join_cell(glcollide_contact_scratch *s, grid_cell *cell, uint32_t e, 
     return cell->mixed || cell->first != e;
 }
 
+/* The grid is read at random places (a point's cell and its neighbours):
+ * where it outgrows the caches near the core (bunnies: 917 kB), each pass
+ * over the points asks for the cells of the point AHEAD places ahead. The
+ * end of the points to look ahead from in a pass ending at end (0: none),
+ * for a grid of slots slots. */
+enum { AHEAD = 8 };
+
+static size_t prefetch_end(size_t slots, size_t end)
+{
+    return slots * sizeof(grid_cell) > ((size_t)1 << 18) ? end : 0;
+}
+
 typedef struct near_job {
     glcollide_contact_scratch *s;
     size_t point_count, mask;
@@ -1230,11 +1243,7 @@ static void near_task(void *user, size_t task, int worker)
     const near_job *job = user;
     glcollide_contact_scratch *s = job->s;
     size_t first = task * NEAR_PER_TASK, end = task_end(task, NEAR_PER_TASK, job->point_count);
-    /* The grid is read at random places: where it outgrows the caches near
-     * the core (bunnies: 917 kB), ask for the cells of the point a few
-     * places ahead. */
-    enum { AHEAD = 8 };
-    size_t ahead_end = (job->mask + 1) * sizeof *s->grid > ((size_t)1 << 18) ? end : 0;
+    size_t ahead_end = prefetch_end(job->mask + 1, end);
     for (size_t i = first; i < end; i++) {
         if (i + AHEAD < ahead_end) {
             const point_cell *ahead = &s->point_cells[i + AHEAD];
@@ -1307,11 +1316,7 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
     }
     uint32_t stamp = ++s->grid_stamp;
     double side = 4.0 * tol;
-    /* The grid is read at random places (a point's cell and its neighbours):
-     * where it outgrows the caches near the core (bunnies: 917 kB), each
-     * pass asks for the cells of the point a few places ahead. */
-    enum { AHEAD = 8 };
-    size_t ahead_end = slots * sizeof *s->grid > ((size_t)1 << 18) ? point_count : 0;
+    size_t ahead_end = prefetch_end(slots, point_count);
     for (size_t i = 0; i < point_count; i++) {
         point_cell *pc = &s->point_cells[i];
         for (int k = 0; k < 3; k++) {
@@ -1415,15 +1420,6 @@ static inline void inside_one(glcollide_contact_scratch *s, size_t element_count
 {
     inside_part *part = &s->inside[side];
     part->group_count = 0;
-    part->status = GLCOLLIDE_OK;
-    if (reserve((void **)&part->keys, &part->key_capacity, element_count, sizeof *part->keys) ||
-        reserve((void **)&part->keys_tmp, &part->key_tmp_capacity, element_count,
-                sizeof *part->keys_tmp) ||
-        reserve((void **)&part->groups, &part->group_capacity, element_count,
-                sizeof *part->groups)) {
-        part->status = GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-        return;
-    }
     const double *own_positions = side ? in->positions_b : in->positions_a;
     const uint32_t *own_triangles = side ? in->triangles_b : in->triangles_a;
     keyed *keys = part->keys;
@@ -1449,7 +1445,7 @@ static inline void inside_one(glcollide_contact_scratch *s, size_t element_count
                 if (behind_all(s, own_positions + 3 * (size_t)t[c], !side, partners, last - first))
                     behind |= 1u << c;
         }
-        if (behind) /* one a triangle: room for one an element */
+        if (behind) /* at most a group an element: room for that (inside_reserve) */
             part->groups[part->group_count++] =
                 (inside_group){(uint32_t)first, (uint32_t)last, behind};
         first = last;
@@ -1772,10 +1768,6 @@ static int bucket_points(glcollide_contact_scratch *s, size_t point_count, size_
     return GLCOLLIDE_OK;
 }
 
-/* Offers direction d (unit) to a region's candidates: kept when within the
- * cone around the region's normal (anywhere when that is a guess: touching
- * edges only) and new; a full list keeps the directions closest to that
- * normal. */
 /* How close direction d is to the region's normal (or to its second one). */
 static double closeness_to_normal(const region *r, const double d[3])
 {
@@ -1785,6 +1777,10 @@ static double closeness_to_normal(const region *r, const double d[3])
     return closeness;
 }
 
+/* Offers direction d (unit) to a region's candidates: kept when within the
+ * cone around the region's normal (anywhere when that is a guess: touching
+ * edges only) and new; a full list keeps the directions closest to that
+ * normal (each one's closeness kept beside it). */
 static void offer_direction(region *r, double *directions, const double d[3])
 {
     double closeness = closeness_to_normal(r, d);
@@ -1932,6 +1928,23 @@ static void point_depths(const glcollide_contact_scratch *s, const input *in, co
 
 /* ---------------------------------------------------------------- the pipeline */
 
+/* Room for each side's part of the inside vertices' search, in two arrays
+ * for both sides (fewer buffers to grow as pairs grow). */
+static int inside_reserve(glcollide_contact_scratch *s, size_t element_count)
+{
+    if (reserve((void **)&s->inside_keys, &s->inside_key_capacity, 4 * element_count,
+                sizeof *s->inside_keys) ||
+        reserve((void **)&s->inside_groups, &s->inside_group_capacity, 2 * element_count,
+                sizeof *s->inside_groups))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    for (int side = 0; side < 2; side++) {
+        s->inside[side].keys = s->inside_keys + 2 * side * element_count;
+        s->inside[side].keys_tmp = s->inside_keys + (2 * side + 1) * element_count;
+        s->inside[side].groups = s->inside_groups + side * element_count;
+    }
+    return GLCOLLIDE_OK;
+}
+
 typedef struct connect_job {
     glcollide_contact_scratch *s;
     const input *in;
@@ -2020,10 +2033,12 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     double tol = connect_tolerance * sqrt(distance2(lo, hi)) + 64.0 * DBL_EPSILON * max_abs;
     if (!(tol > 0.0))
         tol = DBL_MIN;
+    if (inside_reserve(s, element_count))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     connect_job connect = {s, in, element_count, point_count, tol, GLCOLLIDE_OK};
     glcollide_workers_run(3, element_count >= SIDES_IN_PARALLEL ? options->threads : 1,
                           connect_task, &connect);
-    if (connect.status || s->inside[0].status || s->inside[1].status)
+    if (connect.status)
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     connect_near(s, point_count, point_count >= 2 * NEAR_PER_TASK ? options->threads : 1);
     size_t region_count;
