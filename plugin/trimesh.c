@@ -171,41 +171,38 @@ typedef struct gather_job {
 } gather_job;
 
 /* One side of gather_sides (a task: a side's marks, slots and positions are
- * its own). */
+ * its own; of t->local_candidates it writes its own member of each pair). */
 static void gather_side(void *user, size_t k, int worker)
 {
     (void)worker;
     gather_job *job = user;
     plugin_side *side = &job->t->sides[k];
+    const glcollide_index_pair *candidates = job->candidates;
+    glcollide_index_pair *local = job->t->local_candidates;
     side->used = 0;
     side->first_summary = SIZE_MAX;
     side->end_summary = 0;
     for (size_t i = 0; i < job->count; i++)
-        side_mark(side, k ? job->candidates[i].b : job->candidates[i].a);
+        side_mark(side, k ? candidates[i].b : candidates[i].a);
     job->status[k] = side_reserve_slots(side);
-    if (job->status[k] == GLCOLLIDE_OK)
+    if (job->status[k] == GLCOLLIDE_OK) {
         side_place(side, job->mesh[k], job->pose[k]);
-}
-
-/* The candidates of a task's half renumbered to slots (the marks are only
- * read). */
-static void renumber_half(void *user, size_t half, int worker)
-{
-    (void)worker;
-    gather_job *job = user;
-    const plugin_side *sides = job->t->sides;
-    size_t first = half ? job->count / 2 : 0, end = half ? job->count : job->count / 2;
-    for (size_t i = first; i < end; i++) {
-        job->t->local_candidates[i].a = side_slot(&sides[0], job->candidates[i].a);
-        job->t->local_candidates[i].b = side_slot(&sides[1], job->candidates[i].b);
+        if (k)
+            for (size_t i = 0; i < job->count; i++)
+                local[i].b = side_slot(side, candidates[i].b);
+        else
+            for (size_t i = 0; i < job->count; i++)
+                local[i].a = side_slot(side, candidates[i].a);
     }
+    side_clear(side);
 }
 
 /*
  * Gathers the candidate triangles of both meshes into the sides (each
  * triangle once; the two sides on two threads where there are) and
- * renumbers the candidates to slots, in t->local_candidates (each half of
- * them on a thread). Errors: OUT_OF_MEMORY.
+ * renumbers the candidates to slots, in t->local_candidates. One job: its
+ * workers park after it (a job of the library's public pool does not
+ * linger), so a second would wake them again. Errors: OUT_OF_MEMORY.
  */
 static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcollide_pose *oa,
                         const glcollide_mesh *mb, const glcollide_pose *ob,
@@ -217,15 +214,8 @@ static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcol
                        sizeof *t->local_candidates))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     gather_job job = {t, {ma, mb}, {oa, ob}, candidates, count, {0, 0}};
-    if (count < GATHER_IN_PARALLEL)
-        threads = 1;
-    glcollide_workers_run(2, threads, gather_side, &job);
-    int status = job.status[0] ? job.status[0] : job.status[1];
-    if (status == GLCOLLIDE_OK)
-        glcollide_workers_run(2, threads, renumber_half, &job);
-    side_clear(&t->sides[0]);
-    side_clear(&t->sides[1]);
-    return status;
+    glcollide_workers_run(2, count >= GATHER_IN_PARALLEL ? threads : 1, gather_side, &job);
+    return job.status[0] ? job.status[0] : job.status[1];
 }
 
 /* Meshes of at least this many triangles together share their descent

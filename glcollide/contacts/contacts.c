@@ -688,8 +688,8 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
                              int threads)
 {
     prepare_job job = {.s = s, .in = in, .candidates = candidates, .count = candidate_count};
-    glcollide_workers_run(2, candidate_count >= SIDES_IN_PARALLEL ? threads : 1, prepare_side,
-                          &job);
+    glcollide_workers_run_chain(2, candidate_count >= SIDES_IN_PARALLEL ? threads : 1, 0.0,
+                                prepare_side, &job);
     for (int side = 0; side < 2; side++)
         if (job.status[side])
             return job.status[side];
@@ -1034,8 +1034,8 @@ static int sort_elements(glcollide_contact_scratch *s, size_t chunk_count, int t
         points += s->chunks[s->keys[i].pad].elements[s->keys[i].index].point_count;
     }
     copy_job job = {s, firsts, kept};
-    glcollide_workers_run((kept + ELEMENTS_PER_TASK - 1) / ELEMENTS_PER_TASK,
-                          kept >= 2 * ELEMENTS_PER_TASK ? threads : 1, copy_task, &job);
+    glcollide_workers_run_chain((kept + ELEMENTS_PER_TASK - 1) / ELEMENTS_PER_TASK,
+                                kept >= 2 * ELEMENTS_PER_TASK ? threads : 1, 0.0, copy_task, &job);
     take_arrays(s, &s->elements_tmp, &s->element_tmp_capacity, &s->bucketed, &s->bucketed_capacity);
     *element_count = kept;
     *point_count = points;
@@ -1075,9 +1075,9 @@ static int make_elements(glcollide_contact_scratch *s, const input *in,
         if (reserve((void **)&s->meetings, &s->meeting_capacity, count, sizeof *s->meetings))
             return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         elements_job job = {s, in, candidates, count};
-        glcollide_workers_run(tasks, threads, test_task, &job);
-        glcollide_workers_run(2, threads, shape_task, &job);
-        glcollide_workers_run(tasks, threads, element_task, &job);
+        glcollide_workers_run_chain(tasks, threads, 0.0, test_task, &job);
+        glcollide_workers_run_chain(2, threads, 0.0, shape_task, &job);
+        glcollide_workers_run_chain(tasks, threads, 0.0, element_task, &job);
     } else {
         for (size_t i = 0; i < count && !s->chunks[0].status; i++) {
             meeting m = {.ta = candidates[i].a, .tb = candidates[i].b};
@@ -1352,8 +1352,8 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
 static void connect_near(glcollide_contact_scratch *s, size_t point_count, int threads)
 {
     near_job job = {s, point_count, s->grid_mask, s->grid_stamp};
-    glcollide_workers_run((point_count + NEAR_PER_TASK - 1) / NEAR_PER_TASK, threads, near_task,
-                          &job);
+    glcollide_workers_run_chain((point_count + NEAR_PER_TASK - 1) / NEAR_PER_TASK, threads, 0.0,
+                                near_task, &job);
     for (size_t i = 0; i < point_count; i++) {
         const point_cell *pc = &s->point_cells[i];
         uint32_t e = s->points[i].element;
@@ -2036,8 +2036,8 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     if (inside_reserve(s, element_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     connect_job connect = {s, in, element_count, point_count, tol, GLCOLLIDE_OK};
-    glcollide_workers_run(3, element_count >= SIDES_IN_PARALLEL ? options->threads : 1,
-                          connect_task, &connect);
+    glcollide_workers_run_chain(3, element_count >= SIDES_IN_PARALLEL ? options->threads : 1, 0.0,
+                                connect_task, &connect);
     if (connect.status)
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     connect_near(s, point_count, point_count >= 2 * NEAR_PER_TASK ? options->threads : 1);
@@ -2049,8 +2049,8 @@ static int generate(glcollide_contact_scratch *s, const input *in,
         region_sums(s, element_count, point_count, region_count);
     /* Vertices inside the other mesh join their region's points. */
     points_job points = {s, in, element_count, point_count, region_count, {0, 0}};
-    glcollide_workers_run(2, element_count >= SIDES_IN_PARALLEL ? options->threads : 1, points_task,
-                          &points);
+    glcollide_workers_run_chain(2, element_count >= SIDES_IN_PARALLEL ? options->threads : 1, 0.0,
+                                points_task, &points);
     if (points.status[0] || points.status[1])
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     point_count = points.point_count;
@@ -2058,8 +2058,9 @@ static int generate(glcollide_contact_scratch *s, const input *in,
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     size_t per_region = options->points_per_region ? options->points_per_region : 4;
     region_job job = {s, in, per_region};
-    glcollide_workers_run(region_count, point_count >= REGIONS_IN_PARALLEL ? options->threads : 1,
-                          region_task, &job);
+    glcollide_workers_run_chain(region_count,
+                                point_count >= REGIONS_IN_PARALLEL ? options->threads : 1, 0.0,
+                                region_task, &job);
     for (size_t i = 0; i < region_count; i++)
         s->order[i] = (uint32_t)i;
     /* Regions by importance: deeper, then larger, then key (insertion sort:

@@ -42,6 +42,15 @@ double glcollide_now_ms(void);
 int glcollide_workers_run_after(size_t count, int max_threads, double serial_ms,
                                 glcollide_task_fn fn, void *user);
 
+/* glcollide_workers_run_after for a job of a chain (the stages of one
+ * large pair's call, a few hundred microseconds apart): its workers look
+ * for the next job for a while before they park, where waking them would
+ * cost more than most stages. A job run once a step (the ODE space's pairs
+ * computed ahead) does not linger: its workers park at once, as between
+ * steps. */
+int glcollide_workers_run_chain(size_t count, int max_threads, double serial_ms,
+                                glcollide_task_fn fn, void *user);
+
 /* Overflow-checked allocation of count * size bytes; NULL on overflow or failure. */
 void *glcollide_alloc_array(size_t count, size_t size);
 void *glcollide_realloc_array(void *ptr, size_t count, size_t size);

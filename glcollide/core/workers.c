@@ -13,11 +13,15 @@
  * its team: the classic Python multiprocessing hang). The pool below is 350
  * lines we control:
  *
- * - Made on first need, never at load time. Between jobs a worker looks for
- *   the next one for SPIN_MS (one contact call is a chain of short jobs, and
- *   waking a parked thread costs tens of microseconds on a virtual
- *   machine), giving its core away at every look (sched_yield) to any
- *   thread that wants it; then it parks on a condition variable.
+ * - Made on first need, never at load time. After a job of a chain
+ *   (glcollide_workers_run_chain: one large pair's call is a chain of short
+ *   jobs, and waking a parked thread costs tens of microseconds on a
+ *   virtual machine) a worker looks for the next one for SPIN_MS, giving
+ *   its core away at every look (sched_yield) to any thread that wants it;
+ *   after any other job, or then, it parks on a condition variable. Which
+ *   thread takes which task of a job run once a step (the ODE space's
+ *   pairs) then stays as it was: with lingering workers it changed from
+ *   step to step, and each thread's scratch met new records late.
  * - One job at a time: a caller that finds the pool busy (a second ODE
  *   world stepping on another thread, or a task asking for parallelism
  *   inside a task) runs its job on its own thread instead. The host's
@@ -44,10 +48,9 @@
 
 enum { WORKERS_DEFAULT_CAP = 16 };
 
-/* How long a thread that has just left a job looks for the next before it
- * parks, in ms: it covers the gaps between the jobs of one large contact
- * call (bunnies: up to about 0.6 ms), not those between a simulation's
- * steps. */
+/* How long a thread that has just left a job of a chain looks for the next
+ * before it parks, in ms: it covers the gaps between the jobs of one large
+ * contact call (bunnies: up to about 0.6 ms). */
 #define SPIN_MS 1.0
 
 typedef struct workers_job {
@@ -56,6 +59,7 @@ typedef struct workers_job {
     size_t count;
     atomic_size_t next; /* the next task to hand out */
     int participants;   /* threads that may take tasks, the caller's included */
+    int linger;         /* a job of a chain: its workers look for the next (SPIN_MS) */
 } workers_job;
 
 static struct {
@@ -176,9 +180,10 @@ static void *worker_main(void *arg)
 {
     int worker = (int)(intptr_t)arg; /* 1 .. thread_count; the caller is 0 */
     uint64_t seen = 0;
+    int linger = 0; /* the job just left was one of a chain */
     pthread_mutex_lock(&pool.lock);
     for (;;) {
-        if (seen && !pool.stop && pool.job_id == seen) { /* just left a job: the next may be near */
+        if (linger && !pool.stop && pool.job_id == seen) { /* the next job may be near */
             pthread_mutex_unlock(&pool.lock);
             unsigned turn = 0;
             double deadline = 0.0;
@@ -192,6 +197,7 @@ static void *worker_main(void *arg)
         if (pool.stop)
             break;
         seen = pool.job_id;
+        linger = pool.job.linger;
         if (worker >= pool.job.participants)
             continue;
         pool.active++;
@@ -292,8 +298,11 @@ static void grow(int want)
 
 /* ------------------------------------------------------------- jobs */
 
-int glcollide_workers_run_after(size_t count, int max_threads, double serial_ms,
-                                glcollide_task_fn fn, void *user)
+/* The job of count tasks: the caller alone for up to serial_ms first (0: no
+ * such start), then the workers woken for the rest; lingering, they look
+ * for the next job for SPIN_MS before they park. */
+static int run_job(size_t count, int max_threads, double serial_ms, int linger,
+                   glcollide_task_fn fn, void *user)
 {
     if (!fn && count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "threads: run with no task");
@@ -309,9 +318,10 @@ int glcollide_workers_run_after(size_t count, int max_threads, double serial_ms,
             fn(user, i, 0);
         return GLCOLLIDE_OK;
     }
-    /* The workers are parked (pool.submit held, no job open): the job's
-     * fields are this thread's until it is handed out. */
+    /* The workers are between jobs (pool.submit held, no job open): the
+     * job's fields are this thread's until it is handed out. */
     pool.job.fn = fn;
+    pool.job.linger = linger;
     pool.job.user = user;
     pool.job.count = count;
     atomic_store_explicit(&pool.job.next, 0, memory_order_relaxed);
@@ -347,6 +357,18 @@ int glcollide_workers_run_after(size_t count, int max_threads, double serial_ms,
     pthread_mutex_unlock(&pool.lock);
     pthread_mutex_unlock(&pool.submit);
     return GLCOLLIDE_OK;
+}
+
+int glcollide_workers_run_after(size_t count, int max_threads, double serial_ms,
+                                glcollide_task_fn fn, void *user)
+{
+    return run_job(count, max_threads, serial_ms, 0, fn, user);
+}
+
+int glcollide_workers_run_chain(size_t count, int max_threads, double serial_ms,
+                                glcollide_task_fn fn, void *user)
+{
+    return run_job(count, max_threads, serial_ms, 1, fn, user);
 }
 
 int glcollide_workers_run(size_t count, int max_threads, glcollide_task_fn fn, void *user)

@@ -1526,7 +1526,7 @@ static int split_descent(const glcollide_bvh *a, const glcollide_bvh *b, const o
         seeds[count][1] = ring[(head + q) % RING][1];
     }
     split_job job = {a, b, f, margin, seeds, parts, {0}};
-    glcollide_workers_run_after(count, threads, SPLIT_SERIAL_MS, split_task, &job);
+    glcollide_workers_run_chain(count, threads, SPLIT_SERIAL_MS, split_task, &job);
     for (size_t k = 0; k < count; k++)
         if (job.status[k] != GLCOLLIDE_OK)
             return glcollide_fail(job.status[k], "bvh: out of memory for candidate pairs");
