@@ -89,6 +89,15 @@ static void axis_rotation(double q[4], int axis, double angle)
     q[1 + axis] = sin(angle / 2);
 }
 
+/* q = u v (rotation v, then u). */
+static void quat_product(double q[4], const double u[4], const double v[4])
+{
+    q[0] = u[0] * v[0] - u[1] * v[1] - u[2] * v[2] - u[3] * v[3];
+    q[1] = u[0] * v[1] + u[1] * v[0] + u[2] * v[3] - u[3] * v[2];
+    q[2] = u[0] * v[2] - u[1] * v[3] + u[2] * v[0] + u[3] * v[1];
+    q[3] = u[0] * v[3] + u[1] * v[2] - u[2] * v[1] + u[3] * v[0];
+}
+
 static int collect_pair(uint32_t a, uint32_t b, void *user)
 {
     ck_assert_int_eq(glcollide_pair_list_push(user, a, b), GLCOLLIDE_OK);
@@ -364,6 +373,64 @@ START_TEST(test_tessellation_independent)
             d1 = fmax(d1, c[1][j].depth);
         }
         ck_assert_double_eq_tol(d0, d1, 1e-9);
+    }
+}
+END_TEST
+
+/*
+ * A finely tessellated box (triangles 5 mm across) tilted about two axes,
+ * one corner or one edge dipping 1 mm into a 12-triangle slab 2 m wide:
+ * every crossing pair is a small triangle against a large one, whose depth
+ * below the small face the contacts find from where the small face's prism
+ * pierces the slab, not by clipping the slab. The slab's face is the
+ * thinner one: one region, the slab's normal (from B toward A, whichever
+ * mesh is A), as deep as the dip. Each tilt is tried with the box as A and
+ * as B.
+ */
+START_TEST(test_fine_on_large_slab)
+{
+    static const int fine[3] = {20, 20, 20}, coarse[3] = {1, 1, 1};
+    const double half[3] = {0.05, 0.05, 0.05}, slab_half[3] = {1.0, 1.0, 0.05};
+    const double tilts[][2] = {{30, 20}, {12, 40}, {45, 0}}; /* about x, then y (degrees) */
+    const double dip = 1e-3;
+    for (size_t t = 0; t < sizeof tilts / sizeof tilts[0]; t++) {
+        double qx[4], qy[4], q[4];
+        axis_rotation(qx, 0, tilts[t][0] * pi / 180);
+        axis_rotation(qy, 1, tilts[t][1] * pi / 180);
+        quat_product(q, qy, qx);
+        /* The box's lowest point at its centre, then lowered to dip. */
+        glcollide_pose pose = {{0, 0, 0}, {q[0], q[1], q[2], q[3]}};
+        glcollide_mesh *mesh = test_mesh_box(half, fine);
+        double low = INFINITY;
+        for (size_t v = 0; v < mesh->vertex_count; v++) {
+            double w[3];
+            glcollide_pose_transform_points(&pose, mesh->positions + 3 * v, 1, w);
+            low = fmin(low, w[2]);
+        }
+        glcollide_mesh_destroy(&mesh);
+        double at[3] = {0.013, -0.021, 0.05 - dip - low}, slab_at[3] = {0, 0, 0};
+        for (int box_is_a = 0; box_is_a < 2; box_is_a++) {
+            placed box_p = place(test_mesh_box(half, fine), at, q);
+            placed slab = place(test_mesh_box(slab_half, coarse), slab_at, identity);
+            glcollide_contact c[16];
+            size_t n =
+                box_is_a ? contacts_of(&box_p, &slab, c, 16) : contacts_of(&slab, &box_p, c, 16);
+            check_well_formed(c, n);
+            TEST_REQUIRE(n > 0 && region_count(c, n) == 1,
+                         "tilt %zu, box %s: %zu contacts, %zu regions", t, box_is_a ? "A" : "B", n,
+                         region_count(c, n));
+            double up[3] = {0, 0, box_is_a ? 1.0 : -1.0}, deepest = 0.0;
+            for (size_t i = 0; i < n; i++) {
+                TEST_REQUIRE(angle_deg(c[i].normal, up) < 1e-6,
+                             "tilt %zu, box %s: contact %zu's normal %g deg off the slab's", t,
+                             box_is_a ? "A" : "B", i, angle_deg(c[i].normal, up));
+                deepest = fmax(deepest, c[i].depth);
+            }
+            TEST_REQUIRE(fabs(deepest - dip) < 1e-9, "tilt %zu, box %s: deepest %.12g, dip %g", t,
+                         box_is_a ? "A" : "B", deepest, dip);
+            release(&box_p);
+            release(&slab);
+        }
     }
 }
 END_TEST
@@ -874,6 +941,7 @@ Suite *suite_contacts(void)
     tcase_add_test(tc, test_boxes_face_to_face);
     tcase_add_test(tc, test_deep_sink);
     tcase_add_test(tc, test_boxes_touching);
+    tcase_add_test(tc, test_fine_on_large_slab);
     tcase_add_test(tc, test_tessellation_independent);
     tcase_add_test(tc, test_depth_bound);
     tcase_add_test(tc, test_corner_two_regions);
