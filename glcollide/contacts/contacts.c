@@ -492,7 +492,7 @@ static int pierced_depth(const triangle_info *face, const triangle_info *other, 
 
 /* How far triangle other dips below the plane of face within the prism
  * over face (other clipped to face's side planes); both have normals. A
- * face at most half other's size (a detailed mesh on a large slab's
+ * face at most a quarter of other's size (a detailed mesh on a large slab's
  * triangle) mostly lies all over other: its piercings are tried first,
  * three points against the clipping's three cuts. The two ways agree but
  * for rounding, and which is taken depends on the two triangles alone. */
@@ -500,7 +500,7 @@ static inline __attribute__((always_inline)) double local_depth(const triangle_i
                                                                 const triangle_info *other)
 {
     double depth = 0.0;
-    if (2.0 * face->max_edge <= other->max_edge && pierced_depth(face, other, &depth))
+    if (4.0 * face->max_edge <= other->max_edge && pierced_depth(face, other, &depth))
         return depth;
     const double *const *f = face->plane.t, *n = face->normal;
     double poly[MAX_POLYGON][3];
