@@ -499,14 +499,13 @@ static int pierced_depth(const triangle_info *face, const triangle_info *other, 
 static inline __attribute__((always_inline)) double local_depth(const triangle_info *face,
                                                                 const triangle_info *other)
 {
-    double depth = 0.0;
-    if (4.0 * face->max_edge <= other->max_edge && pierced_depth(face, other, &depth))
-        return depth;
+    double pierced;
+    if (4.0 * face->max_edge <= other->max_edge && pierced_depth(face, other, &pierced))
+        return pierced;
     const double *const *f = face->plane.t, *n = face->normal;
     double poly[MAX_POLYGON][3];
     int count = clip_to_prism(other->plane.t, f, face->prism, poly);
-    double plane = glcollide_vec3_dot(n, f[0]);
-    depth = 0.0;
+    double plane = glcollide_vec3_dot(n, f[0]), depth = 0.0;
     for (int i = 0; i < count; i++)
         depth = glcollide_larger(depth, plane - glcollide_vec3_dot(n, poly[i]));
     return depth;
@@ -1400,11 +1399,8 @@ static void connect_near(glcollide_contact_scratch *s, size_t point_count, int t
     for (size_t i = 0; i < point_count; i++) {
         const point_cell *pc = &s->point_cells[i];
         uint32_t e = s->points[i].element;
-        for (uint32_t m = 0; m < pc->near_count; m++) {
-            const grid_cell *cell = &s->grid[pc->near[m]];
-            for (uint32_t n = 0; n < CELL_SLOTS && cell->element[n] != UINT32_MAX; n++)
-                unite(s, e, cell->element[n]);
-        }
+        for (uint32_t m = 0; m < pc->near_count; m++)
+            join_cell(s, &s->grid[pc->near[m]], e, 0);
     }
 }
 
