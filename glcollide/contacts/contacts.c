@@ -151,6 +151,13 @@ typedef struct region {
     double closeness[MAX_DIRECTIONS]; /* each candidate direction's closeness_to_normal */
 } region;
 
+/* A region's box and the sums of its elements but the vector area, kept
+ * apart from the region while region_sums adds them on a second thread. */
+typedef struct region_extent {
+    double lo[3], hi[3];
+    double hint[3], offset[3], facets[3];
+} region_extent;
+
 enum { CELL_SLOTS = 4 };
 /* A cell of the connection grid: the first element of each region (that
  * could not join the others) seen there. A slot holds a cell of this call
@@ -225,6 +232,14 @@ typedef struct inside_part {
     size_t group_count;
 } inside_part;
 
+/* A side's inside vertices and their partner lists (inside_vertices). */
+typedef struct vertex_list {
+    contact_point *points;
+    size_t count, capacity;
+    uint32_t *partners;
+    size_t partner_count, partner_capacity;
+} vertex_list;
+
 struct glcollide_contact_scratch {
     element *elements, *elements_tmp;
     size_t element_capacity, element_tmp_capacity;
@@ -234,6 +249,8 @@ struct glcollide_contact_scratch {
     size_t key_capacity, key_tmp_capacity;
     region *regions;
     size_t region_capacity;
+    region_extent *extents; /* per region: the sums of region_sums' second task */
+    size_t extent_capacity;
     grid_cell *grid;
     size_t grid_capacity;
     size_t grid_stamped;     /* slots whose stamp is set */
@@ -245,6 +262,7 @@ struct glcollide_contact_scratch {
     size_t order_capacity;
     uint32_t *partners; /* partner lists of inside vertices */
     size_t partner_capacity;
+    vertex_list inside_b; /* B's inside vertices while A's are found */
     double *directions; /* MAX_DIRECTIONS candidate normals per region */
     size_t direction_capacity;
     glcollide_index_pair *refused; /* element pairs kept apart for their facets */
@@ -292,10 +310,13 @@ static void scratch_release(glcollide_contact_scratch *s)
     free(s->keys);
     free(s->keys_tmp);
     free(s->regions);
+    free(s->extents);
     free(s->grid);
     free(s->point_cells);
     free(s->order);
     free(s->partners);
+    free(s->inside_b.points);
+    free(s->inside_b.partners);
     free(s->directions);
     free(s->refused);
     free(s->manifold);
@@ -1467,7 +1488,8 @@ static inline void inside_one(glcollide_contact_scratch *s, size_t element_count
         uint32_t own = side ? e->b : e->a, other = side ? e->a : e->b;
         keys[i] = (keyed){((uint64_t)own << 32) | other, (uint32_t)i, other};
     }
-    radix_sort(keys, part->keys_tmp, element_count);
+    if (side) /* A's keys are the elements' own order, (a, b) */
+        radix_sort(keys, part->keys_tmp, element_count);
     /* The partners of one triangle, reusing keys_tmp as a plain list. */
     uint32_t *partners = (uint32_t *)(void *)part->keys_tmp;
     for (size_t first = 0; first < element_count;) {
@@ -1500,60 +1522,57 @@ static void inside_side(glcollide_contact_scratch *s, size_t element_count, cons
         inside_one(s, element_count, in, 0);
 }
 
-/* The second half (see inside_side): the vertices behind all their partners
- * appended to the points, A's first, with their partner lists. */
-static int inside_vertices(glcollide_contact_scratch *s, const input *in, size_t *point_count)
+/* The second half (see inside_side): side's vertices behind all their
+ * partners appended to out, with their partner lists. */
+static int inside_vertices(const glcollide_contact_scratch *s, const input *in, int side,
+                           vertex_list *out)
 {
-    size_t partner_count = 0;
-    for (int side = 0; side < 2; side++) {
-        const inside_part *part = &s->inside[side];
-        const double *own_positions = side ? in->positions_b : in->positions_a;
-        const uint32_t *own_triangles = side ? in->triangles_b : in->triangles_a;
-        for (size_t g = 0; g < part->group_count; g++) {
-            const inside_group *group = &part->groups[g];
-            const keyed *keys = part->keys;
-            uint32_t group_region = UINT32_MAX, element_index = 0;
-            int split = 0;
-            for (uint32_t k = group->first; k < group->end && !split; k++) {
-                const element *e = &s->elements[keys[k].index];
-                if (e->kind != ELEMENT_SEGMENT)
-                    continue;
-                if (group_region == UINT32_MAX) {
-                    group_region = e->region;
-                    element_index = keys[k].index;
-                } else if (e->region != group_region) {
-                    split = 1;
-                }
-            }
-            if (split)
+    const inside_part *part = &s->inside[side];
+    const double *own_positions = side ? in->positions_b : in->positions_a;
+    const uint32_t *own_triangles = side ? in->triangles_b : in->triangles_a;
+    for (size_t g = 0; g < part->group_count; g++) {
+        const inside_group *group = &part->groups[g];
+        const keyed *keys = part->keys;
+        uint32_t group_region = UINT32_MAX, element_index = 0;
+        int split = 0;
+        for (uint32_t k = group->first; k < group->end && !split; k++) {
+            const element *e = &s->elements[keys[k].index];
+            if (e->kind != ELEMENT_SEGMENT)
                 continue;
-            uint32_t own = (uint32_t)(keys[group->first].key >> 32);
-            uint32_t partners = group->end - group->first, first_partner = UINT32_MAX;
-            const uint32_t *t = own_triangles + 3 * (size_t)own;
-            for (int c = 0; c < 3; c++) {
-                if (!(group->behind >> c & 1))
-                    continue;
-                size_t before = *point_count;
-                if (push_point(&s->points, &s->point_capacity, point_count,
-                               own_positions + 3 * (size_t)t[c], element_index,
-                               side ? SOURCE_VERTEX_B : SOURCE_VERTEX_A, (uint32_t)c))
-                    return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-                if (*point_count == before) /* not finite: no point */
-                    continue;
-                if (first_partner == UINT32_MAX) { /* the group's partners, once */
-                    if (reserve((void **)&s->partners, &s->partner_capacity,
-                                partner_count + partners, sizeof *s->partners))
-                        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-                    first_partner = (uint32_t)partner_count;
-                    for (uint32_t k = 0; k < partners; k++)
-                        s->partners[first_partner + k] = keys[group->first + k].pad;
-                    partner_count += partners;
-                }
-                contact_point *p = &s->points[*point_count - 1];
-                p->region = group_region;
-                p->first_partner = first_partner;
-                p->partner_count = partners;
+            if (group_region == UINT32_MAX) {
+                group_region = e->region;
+                element_index = keys[k].index;
+            } else if (e->region != group_region) {
+                split = 1;
             }
+        }
+        if (split)
+            continue;
+        uint32_t own = (uint32_t)(keys[group->first].key >> 32);
+        uint32_t partners = group->end - group->first, first_partner = UINT32_MAX;
+        const uint32_t *t = own_triangles + 3 * (size_t)own;
+        for (int c = 0; c < 3; c++) {
+            if (!(group->behind >> c & 1))
+                continue;
+            size_t before = out->count;
+            if (push_point(&out->points, &out->capacity, &out->count,
+                           own_positions + 3 * (size_t)t[c], element_index,
+                           side ? SOURCE_VERTEX_B : SOURCE_VERTEX_A, (uint32_t)c))
+                return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+            if (out->count == before) /* not finite: no point */
+                continue;
+            if (first_partner == UINT32_MAX) { /* the group's partners, once */
+                if (reserve((void **)&out->partners, &out->partner_capacity,
+                            out->partner_count + partners, sizeof *out->partners))
+                    return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+                first_partner = (uint32_t)out->partner_count;
+                for (uint32_t k = 0; k < partners; k++)
+                    out->partners[first_partner + k] = keys[group->first + k].pad;
+                out->partner_count += partners;
+            }
+            contact_point *p = &out->points[out->count - 1];
+            p->first_partner = first_partner;
+            p->partner_count = partners;
         }
     }
     return GLCOLLIDE_OK;
@@ -1640,6 +1659,7 @@ static int number_regions(glcollide_contact_scratch *s, size_t element_count, si
     for (size_t i = 0; i < element_count; i++)
         region_count += s->elements[i].region == i;
     if (reserve((void **)&s->regions, &s->region_capacity, region_count, sizeof *s->regions) ||
+        reserve((void **)&s->extents, &s->extent_capacity, region_count, sizeof *s->extents) ||
         reserve((void **)&s->order, &s->order_capacity, region_count, sizeof *s->order))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     region_count = 0;
@@ -1656,56 +1676,100 @@ static int number_regions(glcollide_contact_scratch *s, size_t element_count, si
     return GLCOLLIDE_OK;
 }
 
-/* Each region's centroid, box, vector area and hint, then its normal. */
+typedef struct sums_job {
+    glcollide_contact_scratch *s;
+    size_t element_count, point_count, region_count;
+} sums_job;
+
+/* A region's sums, in two tasks that write apart: its centroid and counts
+ * from its points, then its vector area from its elements, which needs the
+ * centroid (task 0, into the regions); its box from its points and its
+ * elements' other sums (task 1, into s->extents). Each sum is added in
+ * point or element order, as one thread adds it. */
+static void sums_task(void *user, size_t task, int worker)
+{
+    (void)worker;
+    const sums_job *job = user;
+    glcollide_contact_scratch *s = job->s;
+    const contact_point *points = s->points;
+    const element *elements = s->elements;
+    if (task == 0) {
+        for (size_t i = 0; i < job->point_count; i++) {
+            const element *e = &elements[points[i].element];
+            region *r = &s->regions[e->region];
+            for (int k = 0; k < 3; k++)
+                r->centroid[k] += points[i].position[k];
+            r->curve_points++;
+            r->open_points += points[i].open && e->kind == ELEMENT_SEGMENT;
+        }
+        for (size_t i = 0; i < job->region_count; i++)
+            for (int k = 0; k < 3; k++)
+                s->regions[i].centroid[k] /= s->regions[i].curve_points;
+        for (size_t i = 0; i < job->element_count; i++) {
+            const element *e = &elements[i];
+            region *r = &s->regions[e->region];
+            for (int k = 0; k < 3; k++)
+                r->area[k] += e->facing[k];
+            if (e->kind != ELEMENT_SEGMENT)
+                continue;
+            double p[3], q[3], c[3];
+            glcollide_vec3_sub(p, points[e->first_point].position, r->centroid);
+            glcollide_vec3_sub(q, points[e->first_point + 1].position, r->centroid);
+            glcollide_vec3_cross(c, p, q);
+            for (int k = 0; k < 3; k++)
+                r->area[k] -= 0.5 * c[k];
+        }
+        return;
+    }
+    for (size_t i = 0; i < job->region_count; i++) {
+        region_extent *x = &s->extents[i];
+        memset(x, 0, sizeof *x);
+        for (int k = 0; k < 3; k++) {
+            x->lo[k] = INFINITY;
+            x->hi[k] = -INFINITY;
+        }
+    }
+    for (size_t i = 0; i < job->point_count; i++) {
+        region_extent *x = &s->extents[elements[points[i].element].region];
+        for (int k = 0; k < 3; k++) {
+            x->lo[k] = glcollide_smaller(x->lo[k], points[i].position[k]);
+            x->hi[k] = glcollide_larger(x->hi[k], points[i].position[k]);
+        }
+    }
+    for (size_t i = 0; i < job->element_count; i++) {
+        const element *e = &elements[i];
+        region_extent *x = &s->extents[e->region];
+        for (int k = 0; k < 3; k++) {
+            x->hint[k] += e->hint[k];
+            x->offset[k] += e->offset[k];
+            x->facets[k] += e->facet[k];
+        }
+    }
+}
+
+/* Each region's centroid, box, vector area and hint, then its normal (the
+ * sums on up to two threads). */
 static void region_sums(glcollide_contact_scratch *s, size_t element_count, size_t point_count,
-                        size_t region_count)
+                        size_t region_count, int threads)
 {
     for (size_t i = 0; i < region_count; i++) {
         region *r = &s->regions[i];
         uint32_t first = r->first_element;
         memset(r, 0, sizeof *r);
         r->first_element = first;
-        for (int k = 0; k < 3; k++) {
-            r->lo[k] = INFINITY;
-            r->hi[k] = -INFINITY;
-        }
     }
-    for (size_t i = 0; i < point_count; i++) {
-        uint32_t index = s->elements[s->points[i].element].region;
-        region *r = &s->regions[index];
-        s->points[i].region = index;
-        for (int k = 0; k < 3; k++) {
-            r->centroid[k] += s->points[i].position[k];
-            r->lo[k] = glcollide_smaller(r->lo[k], s->points[i].position[k]);
-            r->hi[k] = glcollide_larger(r->hi[k], s->points[i].position[k]);
-        }
-        r->curve_points++;
-        r->open_points +=
-            s->points[i].open && s->elements[s->points[i].element].kind == ELEMENT_SEGMENT;
+    sums_job job = {s, element_count, point_count, region_count};
+    glcollide_workers_run_chain(2, threads, 0.0, sums_task, &job);
+    for (size_t i = 0; i < region_count; i++) {
+        region *r = &s->regions[i];
+        const region_extent *x = &s->extents[i];
+        memcpy(r->lo, x->lo, sizeof r->lo);
+        memcpy(r->hi, x->hi, sizeof r->hi);
+        memcpy(r->hint, x->hint, sizeof r->hint);
+        memcpy(r->offset, x->offset, sizeof r->offset);
+        memcpy(r->facets, x->facets, sizeof r->facets);
+        region_normal(r);
     }
-    for (size_t i = 0; i < region_count; i++)
-        for (int k = 0; k < 3; k++)
-            s->regions[i].centroid[k] /= s->regions[i].curve_points;
-    for (size_t i = 0; i < element_count; i++) {
-        const element *e = &s->elements[i];
-        region *r = &s->regions[e->region];
-        for (int k = 0; k < 3; k++) {
-            r->area[k] += e->facing[k];
-            r->hint[k] += e->hint[k];
-            r->offset[k] += e->offset[k];
-            r->facets[k] += e->facet[k];
-        }
-        if (e->kind != ELEMENT_SEGMENT)
-            continue;
-        double p[3], q[3], c[3];
-        glcollide_vec3_sub(p, s->points[e->first_point].position, r->centroid);
-        glcollide_vec3_sub(q, s->points[e->first_point + 1].position, r->centroid);
-        glcollide_vec3_cross(c, p, q);
-        for (int k = 0; k < 3; k++)
-            r->area[k] -= 0.5 * c[k];
-    }
-    for (size_t i = 0; i < region_count; i++)
-        region_normal(&s->regions[i]);
 }
 
 static uint32_t find_root(uint32_t *parent, uint32_t i)
@@ -1717,11 +1781,42 @@ static uint32_t find_root(uint32_t *parent, uint32_t i)
     return i;
 }
 
+/* Joins, in parent, the regions of one triangle's elements (group: n of a
+ * side's inside keys) that come next to each other in region order, where
+ * their facets agree. Returns 1 when regions were joined. */
+static int join_shared_regions(glcollide_contact_scratch *s, uint32_t *parent, const keyed *group,
+                               size_t n)
+{
+    uint32_t first = s->elements[group[0].index].region;
+    size_t i = 1;
+    while (i < n && s->elements[group[i].index].region == first)
+        i++;
+    if (i == n) /* one region: nothing to join */
+        return 0;
+    keyed *regions = s->keys; /* free after sort_elements; room for every element */
+    for (i = 0; i < n; i++)
+        regions[i] = (keyed){s->elements[group[i].index].region, 0, 0};
+    radix_sort(regions, s->keys_tmp, n);
+    int joined = 0;
+    for (i = 1; i < n; i++) {
+        uint32_t r1 = (uint32_t)regions[i - 1].key, r2 = (uint32_t)regions[i].key;
+        uint32_t x = find_root(parent, r1), y = find_root(parent, r2);
+        if (x == y || !facets_agree(s->regions[r1].facets, s->regions[r2].facets))
+            continue;
+        parent[x > y ? x : y] = x < y ? x : y;
+        joined = 1;
+    }
+    return joined;
+}
+
 /*
  * One overlap can be bounded by several curve components (a hole in a
  * patch, an island where two surfaces graze): components whose pairs share
- * a triangle are joined when their facets agree. Returns 1 when regions
- * were joined (renumbered, *region_count updated), 0 otherwise.
+ * a triangle are joined when their facets agree. A triangle's elements are
+ * a run of its side's inside keys (inside_one). Which regions end up
+ * together does not depend on the order of the joins: a set's root is its
+ * smallest region. Returns 1 when regions were joined (renumbered,
+ * *region_count updated), 0 otherwise.
  */
 static int merge_regions(glcollide_contact_scratch *s, size_t element_count, size_t *region_count)
 {
@@ -1732,21 +1827,15 @@ static int merge_regions(glcollide_contact_scratch *s, size_t element_count, siz
         parent[i] = (uint32_t)i;
     int joined = 0;
     for (int side = 0; side < 2; side++) {
-        for (size_t i = 0; i < element_count; i++) {
-            const element *e = &s->elements[i];
-            s->keys[i] =
-                (keyed){((uint64_t)(side ? e->b : e->a) << 32) | e->region, (uint32_t)i, 0};
-        }
-        radix_sort(s->keys, s->keys_tmp, element_count);
-        for (size_t i = 1; i < element_count; i++) {
-            if (s->keys[i].key >> 32 != s->keys[i - 1].key >> 32)
-                continue;
-            uint32_t r1 = (uint32_t)s->keys[i - 1].key, r2 = (uint32_t)s->keys[i].key;
-            uint32_t x = find_root(parent, r1), y = find_root(parent, r2);
-            if (x == y || !facets_agree(s->regions[r1].facets, s->regions[r2].facets))
-                continue;
-            parent[x > y ? x : y] = x < y ? x : y;
-            joined = 1;
+        const keyed *keys = s->inside[side].keys;
+        for (size_t first = 0; first < element_count;) {
+            uint64_t own = keys[first].key >> 32;
+            size_t end = first + 1;
+            while (end < element_count && keys[end].key >> 32 == own)
+                end++;
+            if (end - first > 1)
+                joined |= join_shared_regions(s, parent, keys + first, end - first);
+            first = end;
         }
     }
     /* Parts of one curved overlap kept apart for their facets (two sets grown
@@ -1790,8 +1879,10 @@ static int bucket_points(glcollide_contact_scratch *s, size_t point_count, size_
 {
     for (size_t i = 0; i < region_count; i++)
         s->regions[i].count = 0;
-    for (size_t i = 0; i < point_count; i++)
+    for (size_t i = 0; i < point_count; i++) {
+        s->points[i].region = s->elements[s->points[i].element].region;
         s->regions[s->points[i].region].count++;
+    }
     uint32_t offset = 0;
     for (size_t i = 0; i < region_count; i++) {
         s->regions[i].first = offset;
@@ -2005,25 +2096,74 @@ static void connect_task(void *user, size_t task, int worker)
         inside_side(job->s, job->element_count, job->in, (int)task - 1);
 }
 
-typedef struct points_job {
+typedef struct vertices_job {
     glcollide_contact_scratch *s;
     const input *in;
+    vertex_list a; /* A's: the points and partner lists themselves */
+    int status[2];
+} vertices_job;
+
+/* Once the regions are known: each side's vertices inside the other mesh
+ * (a task a side; A's appended to the points, B's set apart). */
+static void vertices_task(void *user, size_t side, int worker)
+{
+    (void)worker;
+    vertices_job *job = user;
+    if (side) {
+        job->s->inside_b.count = job->s->inside_b.partner_count = 0;
+        job->status[1] = inside_vertices(job->s, job->in, 1, &job->s->inside_b);
+    } else {
+        job->status[0] = inside_vertices(job->s, job->in, 0, &job->a);
+    }
+}
+
+/* The inside vertices of both sides join the points, A's first (B's after
+ * them, their partner lists after A's). Errors: OUT_OF_MEMORY. */
+static int add_inside_vertices(glcollide_contact_scratch *s, const input *in, int threads,
+                               size_t *point_count)
+{
+    vertices_job job = {
+        s,
+        in,
+        {s->points, *point_count, s->point_capacity, s->partners, 0, s->partner_capacity},
+        {0, 0}};
+    glcollide_workers_run_chain(2, threads, 0.0, vertices_task, &job);
+    s->points = job.a.points; /* A's list may have moved */
+    s->point_capacity = job.a.capacity;
+    s->partners = job.a.partners;
+    s->partner_capacity = job.a.partner_capacity;
+    if (job.status[0] || job.status[1])
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    const vertex_list *b = &s->inside_b;
+    size_t count = job.a.count, partner_count = job.a.partner_count;
+    if (reserve((void **)&s->points, &s->point_capacity, count + b->count, sizeof *s->points) ||
+        reserve((void **)&s->partners, &s->partner_capacity, partner_count + b->partner_count,
+                sizeof *s->partners))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < b->count; i++) {
+        s->points[count + i] = b->points[i];
+        s->points[count + i].first_partner += (uint32_t)partner_count;
+    }
+    if (b->partner_count)
+        memcpy(s->partners + partner_count, b->partners, b->partner_count * sizeof *s->partners);
+    *point_count = count + b->count;
+    return GLCOLLIDE_OK;
+}
+
+typedef struct points_job {
+    glcollide_contact_scratch *s;
     size_t element_count, point_count, region_count;
     int status[2];
 } points_job;
 
-/* Once the regions are known: the vertices inside join the points, which
- * are bucketed by region (task 0), beside each region's candidate normals
- * (task 1, from the elements alone). */
+/* The points bucketed by region (task 0) beside each region's candidate
+ * normals (task 1, from the elements alone). */
 static void points_task(void *user, size_t task, int worker)
 {
     (void)worker;
     points_job *job = user;
     if (task == 0)
-        job->status[0] = inside_vertices(job->s, job->in, &job->point_count) ||
-                                 bucket_points(job->s, job->point_count, job->region_count)
-                             ? GLCOLLIDE_ERROR_OUT_OF_MEMORY
-                             : GLCOLLIDE_OK;
+        job->status[0] = bucket_points(job->s, job->point_count, job->region_count);
     else
         job->status[1] = collect_directions(job->s, job->element_count, job->region_count);
 }
@@ -2074,25 +2214,27 @@ static int generate(glcollide_contact_scratch *s, const input *in,
         tol = DBL_MIN;
     if (inside_reserve(s, element_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    /* The stages of a few tasks each (a side, a kind of sum): shared only
+     * where there are enough elements. */
+    int side_threads = element_count >= SIDES_IN_PARALLEL ? options->threads : 1;
     connect_job connect = {s, in, element_count, point_count, tol, GLCOLLIDE_OK};
-    glcollide_workers_run_chain(3, element_count >= SIDES_IN_PARALLEL ? options->threads : 1, 0.0,
-                                connect_task, &connect);
+    glcollide_workers_run_chain(3, side_threads, 0.0, connect_task, &connect);
     if (connect.status)
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     connect_near(s, point_count, point_count >= 2 * NEAR_PER_TASK ? options->threads : 1);
     size_t region_count;
     if (number_regions(s, element_count, &region_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    region_sums(s, element_count, point_count, region_count);
+    region_sums(s, element_count, point_count, region_count, side_threads);
     if (merge_regions(s, element_count, &region_count))
-        region_sums(s, element_count, point_count, region_count);
+        region_sums(s, element_count, point_count, region_count, side_threads);
     /* Vertices inside the other mesh join their region's points. */
-    points_job points = {s, in, element_count, point_count, region_count, {0, 0}};
-    glcollide_workers_run_chain(2, element_count >= SIDES_IN_PARALLEL ? options->threads : 1, 0.0,
-                                points_task, &points);
+    if (add_inside_vertices(s, in, side_threads, &point_count))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    points_job points = {s, element_count, point_count, region_count, {0, 0}};
+    glcollide_workers_run_chain(2, side_threads, 0.0, points_task, &points);
     if (points.status[0] || points.status[1])
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    point_count = points.point_count;
     if (reserve((void **)&s->manifold, &s->manifold_capacity, point_count, sizeof *s->manifold))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     size_t per_region = options->points_per_region ? options->points_per_region : 4;
