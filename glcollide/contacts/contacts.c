@@ -251,6 +251,8 @@ struct glcollide_contact_scratch {
     size_t region_capacity;
     region_extent *extents; /* per region: the sums of region_sums' second task */
     size_t extent_capacity;
+    uint32_t *bucket_next; /* per half of the points, per region (bucket_points) */
+    size_t bucket_next_capacity;
     grid_cell *grid;
     size_t grid_capacity;
     size_t grid_stamped;     /* slots whose stamp is set */
@@ -311,6 +313,7 @@ static void scratch_release(glcollide_contact_scratch *s)
     free(s->keys_tmp);
     free(s->regions);
     free(s->extents);
+    free(s->bucket_next);
     free(s->grid);
     free(s->point_cells);
     free(s->order);
@@ -666,6 +669,7 @@ typedef struct prepare_job {
     const glcollide_index_pair *candidates;
     size_t count;
     double lo[2][3], hi[2][3]; /* the box of each side's candidate triangles */
+    double extent;             /* the largest side of both sides' box */
     int status[2];
 } prepare_job;
 
@@ -741,6 +745,17 @@ static void prepare_side(void *user, size_t side, int worker)
         prepare_one(user, 0);
 }
 
+/* A side's planes told the extent of the points they will be asked about
+ * (a task). */
+static void extent_side(void *user, size_t side, int worker)
+{
+    (void)worker;
+    const prepare_job *job = user;
+    triangle_info *info = job->s->info[side];
+    for (uint32_t i = 0; i < job->s->used[side]; i++)
+        glcollide_plane_filter_set_extent(&info[i].plane, job->extent);
+}
+
 /* The info of every candidate triangle (side 0: A's, 1: B's), each once, the
  * two sides on two threads where there are: slot[side][t] numbers the
  * triangles met; only the slots of candidate triangles are written, so a
@@ -751,8 +766,8 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
                              int threads)
 {
     prepare_job job = {.s = s, .in = in, .candidates = candidates, .count = candidate_count};
-    glcollide_workers_run_chain(2, candidate_count >= SIDES_IN_PARALLEL ? threads : 1, 0.0,
-                                prepare_side, &job);
+    int side_threads = candidate_count >= SIDES_IN_PARALLEL ? threads : 1;
+    glcollide_workers_run_chain(2, side_threads, 0.0, prepare_side, &job);
     for (int side = 0; side < 2; side++)
         if (job.status[side])
             return job.status[side];
@@ -760,15 +775,13 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
      * here is asked about (glcollide_plane_filter_set_extent). A NaN
      * coordinate is left out of it: a point with one has a NaN determinant,
      * which no bound decides. */
-    double extent = 0.0;
+    job.extent = 0.0;
     for (int k = 0; k < 3; k++) {
         double lo = glcollide_smaller(job.lo[0][k], job.lo[1][k]);
         double hi = glcollide_larger(job.hi[0][k], job.hi[1][k]);
-        extent = glcollide_larger(extent, hi - lo);
+        job.extent = glcollide_larger(job.extent, hi - lo);
     }
-    for (int side = 0; side < 2; side++)
-        for (uint32_t i = 0; i < s->used[side]; i++)
-            glcollide_plane_filter_set_extent(&s->info[side][i].plane, extent);
+    glcollide_workers_run_chain(2, side_threads, 0.0, extent_side, &job);
     return GLCOLLIDE_OK;
 }
 
@@ -1660,6 +1673,8 @@ static int number_regions(glcollide_contact_scratch *s, size_t element_count, si
         region_count += s->elements[i].region == i;
     if (reserve((void **)&s->regions, &s->region_capacity, region_count, sizeof *s->regions) ||
         reserve((void **)&s->extents, &s->extent_capacity, region_count, sizeof *s->extents) ||
+        reserve((void **)&s->bucket_next, &s->bucket_next_capacity, 2 * region_count,
+                sizeof *s->bucket_next) ||
         reserve((void **)&s->order, &s->order_capacity, region_count, sizeof *s->order))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     region_count = 0;
@@ -1871,31 +1886,6 @@ static int merge_regions(glcollide_contact_scratch *s, size_t element_count, siz
         s->elements[i].region = parent[s->elements[i].region] & 0x7fffffffu;
     *region_count = count;
     return 1;
-}
-
-/* The points bucketed by region into s->bucketed (stable: element order,
- * then vertices). */
-static int bucket_points(glcollide_contact_scratch *s, size_t point_count, size_t region_count)
-{
-    for (size_t i = 0; i < region_count; i++)
-        s->regions[i].count = 0;
-    for (size_t i = 0; i < point_count; i++) {
-        s->points[i].region = s->elements[s->points[i].element].region;
-        s->regions[s->points[i].region].count++;
-    }
-    uint32_t offset = 0;
-    for (size_t i = 0; i < region_count; i++) {
-        s->regions[i].first = offset;
-        offset += s->regions[i].count;
-        s->regions[i].count = 0;
-    }
-    if (reserve((void **)&s->bucketed, &s->bucketed_capacity, point_count, sizeof *s->bucketed))
-        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < point_count; i++) {
-        region *r = &s->regions[s->points[i].region];
-        s->bucketed[r->first + r->count++] = s->points[i];
-    }
-    return GLCOLLIDE_OK;
 }
 
 /* How close direction d is to the region's normal (or to its second one). */
@@ -2153,19 +2143,74 @@ static int add_inside_vertices(glcollide_contact_scratch *s, const input *in, in
 typedef struct points_job {
     glcollide_contact_scratch *s;
     size_t element_count, point_count, region_count;
-    int status[2];
+    size_t half;       /* the first point of the second half */
+    uint32_t *next[2]; /* per half, per region: its points' count, then the next one's place */
+    int status;
 } points_job;
 
-/* The points bucketed by region (task 0) beside each region's candidate
- * normals (task 1, from the elements alone). */
-static void points_task(void *user, size_t task, int worker)
+/* Each half of the points counted by region (tasks 0 and 1) beside each
+ * region's candidate normals (task 2, from the elements alone). */
+static void count_task(void *user, size_t task, int worker)
 {
     (void)worker;
     points_job *job = user;
-    if (task == 0)
-        job->status[0] = bucket_points(job->s, job->point_count, job->region_count);
-    else
-        job->status[1] = collect_directions(job->s, job->element_count, job->region_count);
+    glcollide_contact_scratch *s = job->s;
+    if (task == 2) {
+        job->status = collect_directions(s, job->element_count, job->region_count);
+        return;
+    }
+    uint32_t *count = job->next[task];
+    memset(count, 0, job->region_count * sizeof *count);
+    size_t end = task ? job->point_count : job->half;
+    for (size_t i = task ? job->half : 0; i < end; i++) {
+        contact_point *p = &s->points[i];
+        p->region = s->elements[p->element].region;
+        count[p->region]++;
+    }
+}
+
+/* Each half of the points into its regions' buckets, after the first half's
+ * points of the same region (a task a half). */
+static void scatter_task(void *user, size_t task, int worker)
+{
+    (void)worker;
+    points_job *job = user;
+    glcollide_contact_scratch *s = job->s;
+    uint32_t *next = job->next[task];
+    size_t end = task ? job->point_count : job->half;
+    for (size_t i = task ? job->half : 0; i < end; i++)
+        s->bucketed[next[s->points[i].region]++] = s->points[i];
+}
+
+/* The points bucketed by region into s->bucketed (stable: element order,
+ * then vertices; the order one thread makes), beside each region's candidate
+ * normals. Errors: OUT_OF_MEMORY. */
+static int bucket_points(glcollide_contact_scratch *s, size_t element_count, size_t point_count,
+                         size_t region_count, int threads)
+{
+    if (reserve((void **)&s->bucketed, &s->bucketed_capacity, point_count, sizeof *s->bucketed))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    points_job job = {s,
+                      element_count,
+                      point_count,
+                      region_count,
+                      point_count / 2,
+                      {s->bucket_next, s->bucket_next + region_count},
+                      GLCOLLIDE_OK};
+    glcollide_workers_run_chain(3, threads, 0.0, count_task, &job);
+    if (job.status)
+        return job.status;
+    uint32_t offset = 0;
+    for (size_t i = 0; i < region_count; i++) {
+        region *r = &s->regions[i];
+        r->first = offset;
+        r->count = job.next[0][i] + job.next[1][i];
+        job.next[1][i] = offset + job.next[0][i];
+        job.next[0][i] = offset;
+        offset += r->count;
+    }
+    glcollide_workers_run_chain(2, threads, 0.0, scatter_task, &job);
+    return GLCOLLIDE_OK;
 }
 
 typedef struct region_job {
@@ -2231,9 +2276,7 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     /* Vertices inside the other mesh join their region's points. */
     if (add_inside_vertices(s, in, side_threads, &point_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    points_job points = {s, element_count, point_count, region_count, {0, 0}};
-    glcollide_workers_run_chain(2, side_threads, 0.0, points_task, &points);
-    if (points.status[0] || points.status[1])
+    if (bucket_points(s, element_count, point_count, region_count, side_threads))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     if (reserve((void **)&s->manifold, &s->manifold_capacity, point_count, sizeof *s->manifold))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
