@@ -7,8 +7,8 @@
  * nodes first and first + 1. Children are always allocated after their
  * parent, so a reverse sweep over the array is a bottom-up order (refit).
  *
- * Leaves hold up to GLCOLLIDE_BVH_LEAF_SIZE = 8 triangles (median splits
- * leave 4 to 8): the answer is decided on per-triangle boxes anyway (stored
+ * Leaves hold up to GLCOLLIDE_BVH_LEAF_SIZE = 8 triangles (splits leave 4
+ * to 8): the answer is decided on per-triangle boxes anyway (stored
  * contiguously per leaf, as 16-bit steps across the leaf's box: 12 bytes a
  * triangle, not 48; see "slot boxes"), so small leaves buy nothing in precision,
  * while fewer nodes mean less memory, less refit work and fewer node-node
@@ -17,10 +17,16 @@
  * replaces (the descent of two bunnies: 1.66 ms with leaves of up to 4,
  * 1.42 ms with 8, 1.41 ms with 12, 1.48 ms with 16).
  *
- * The split is the median of the triangle centroids along their largest
- * extent, so the tree is balanced whatever the geometry: depth <=
- * ceil(log2(n)) (at most 32 for 32-bit indices). Traversals therefore use a
- * small fixed stack and no recursion.
+ * The split is chosen by the surface-area heuristic (binned, on all three
+ * axes: sah_split), which makes the boxes a descent meets smaller than the
+ * median's balanced split did: on two interpenetrating knots, bunnies, or an
+ * armadillo and an elephant, 13-15% fewer instructions for the same pairs,
+ * for a build about twice as long. It
+ * splits by area down to GLCOLLIDE_BVH_SAH_DEPTH levels and at the median
+ * of the centroids along their largest extent below (and wherever no split
+ * by area qualifies), so whatever the geometry the depth is at most
+ * GLCOLLIDE_BVH_SAH_DEPTH + ceil(log2(n)): traversals use a small fixed
+ * stack and no recursion.
  */
 #include "geometry/bvh_internal.h"
 #include "geometry/predicates.h"
@@ -202,12 +208,20 @@ static inline int meets_aabb(const bvh_box *a, const glcollide_aabb *b)
 
 /* ---------------------------------------------------------------- build */
 
-/* A triangle during the build: its centroid, kept next to it so that the
- * splits scan and swap contiguous memory. */
+/* A triangle during the build: its box, in single precision (it only
+ * chooses the splits) and scaled by a power of two to within 1, kept next
+ * to its index so that the splits scan and swap contiguous memory (28
+ * bytes). */
 typedef struct build_ref {
-    double centroid[3];
+    float lo[3], hi[3];
     uint32_t triangle;
 } build_ref;
+
+/* Twice the centre of a triangle's box along axis: where the splits place it. */
+static inline double ref_centre(const build_ref *ref, int axis)
+{
+    return (double)ref->lo[axis] + (double)ref->hi[axis];
+}
 
 /*
  * Rearranges refs[0..n) so that refs[kth] holds the element of rank kth along
@@ -220,16 +234,16 @@ static void select_kth(build_ref *refs, size_t n, size_t kth, int axis)
 {
     size_t lo = 0, hi = n - 1;
     while (lo < hi) {
-        double x = refs[lo].centroid[axis], y = refs[lo + (hi - lo) / 2].centroid[axis];
-        double z = refs[hi].centroid[axis];
+        double x = ref_centre(&refs[lo], axis), y = ref_centre(&refs[lo + (hi - lo) / 2], axis);
+        double z = ref_centre(&refs[hi], axis);
         double pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
         size_t i = lo, j = hi;
         /* The pivot's own element bounds both scans in the first round, the
          * swapped elements in later ones. */
         while (i <= j) {
-            while (refs[i].centroid[axis] < pivot)
+            while (ref_centre(&refs[i], axis) < pivot)
                 i++;
-            while (refs[j].centroid[axis] > pivot)
+            while (ref_centre(&refs[j], axis) > pivot)
                 j--;
             if (i <= j) {
                 build_ref swap = refs[i];
@@ -248,6 +262,103 @@ static void select_kth(build_ref *refs, size_t n, size_t kth, int axis)
         else
             return;
     }
+}
+
+/*
+ * The split by the surface-area heuristic, binned: the centroids of
+ * refs[0..n) sorted into SAH_BINS bins along each axis of their extent, and
+ * the boundary between bins chosen that makes the two parts' boxes' areas,
+ * each times its triangles, smallest (the cost of descending into them
+ * when the other tree's box lands somewhere in this one's). Each part must
+ * hold at least SAH_MIN_PART triangles, so leaves stay as full as the
+ * median's. Returns the triangles of the first part, refs partitioned
+ * accordingly; 0 where no boundary qualifies (centroids in one bin, or
+ * boxes without an area: NaN, infinite), and the median decides.
+ */
+enum { SAH_BINS = 16, SAH_MIN_PART = GLCOLLIDE_BVH_LEAF_SIZE / 2 };
+
+typedef struct sah_bin {
+    float lo[3], hi[3];
+    uint32_t count;
+} sah_bin;
+
+static inline int sah_bin_of(double centre, double lo, double scale)
+{
+    double x = (centre - lo) * scale;
+    return x >= 1.0 ? (x < SAH_BINS ? (int)x : SAH_BINS - 1) : 0; /* NaN: bin 0 */
+}
+
+/* A NaN corner is left out of the bin's box. */
+static inline void sah_grow(sah_bin *into, const float lo[3], const float hi[3])
+{
+    for (int k = 0; k < 3; k++) {
+        into->lo[k] = lo[k] < into->lo[k] ? lo[k] : into->lo[k];
+        into->hi[k] = hi[k] > into->hi[k] ? hi[k] : into->hi[k];
+    }
+}
+
+/* Half the area of a box, times the triangles in it. */
+static inline double sah_cost(const sah_bin *part)
+{
+    double d[3];
+    for (int k = 0; k < 3; k++)
+        d[k] = (double)part->hi[k] - (double)part->lo[k];
+    return (d[0] * d[1] + d[1] * d[2] + d[2] * d[0]) * part->count;
+}
+
+static uint32_t sah_split(build_ref *refs, uint32_t n, const double lo[3], const double hi[3])
+{
+    const sah_bin none = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}, 0};
+    double best = INFINITY, best_scale = 0.0;
+    int best_axis = -1, best_bin = 0;
+    for (int axis = 0; axis < 3; axis++) {
+        double extent = hi[axis] - lo[axis];
+        if (!(extent > 0.0) || !isfinite(extent))
+            continue;
+        double scale = SAH_BINS / extent;
+        sah_bin bins[SAH_BINS], after[SAH_BINS];
+        for (int b = 0; b < SAH_BINS; b++)
+            bins[b] = none;
+        for (uint32_t i = 0; i < n; i++) {
+            sah_bin *bin = &bins[sah_bin_of(ref_centre(&refs[i], axis), lo[axis], scale)];
+            sah_grow(bin, refs[i].lo, refs[i].hi);
+            bin->count++;
+        }
+        /* after[b]: bins b.. together; then the parts ..b and b + 1.. */
+        after[SAH_BINS - 1] = bins[SAH_BINS - 1];
+        for (int b = SAH_BINS - 1; b-- > 0;) {
+            after[b] = after[b + 1];
+            sah_grow(&after[b], bins[b].lo, bins[b].hi);
+            after[b].count += bins[b].count;
+        }
+        sah_bin before = none;
+        for (int b = 0; b + 1 < SAH_BINS; b++) {
+            sah_grow(&before, bins[b].lo, bins[b].hi);
+            before.count += bins[b].count;
+            if (before.count < SAH_MIN_PART || after[b + 1].count < SAH_MIN_PART)
+                continue;
+            double cost = sah_cost(&before) + sah_cost(&after[b + 1]);
+            if (cost < best) { /* NaN never is */
+                best = cost;
+                best_axis = axis;
+                best_bin = b;
+                best_scale = scale;
+            }
+        }
+    }
+    if (best_axis < 0)
+        return 0;
+    uint32_t i = 0, j = n;
+    while (i < j) {
+        if (sah_bin_of(ref_centre(&refs[i], best_axis), lo[best_axis], best_scale) <= best_bin) {
+            i++;
+        } else {
+            build_ref swap = refs[i];
+            refs[i] = refs[--j];
+            refs[j] = swap;
+        }
+    }
+    return i;
 }
 
 typedef struct build_item {
@@ -283,7 +394,7 @@ int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint
     }
 
     size_t n = triangle_count;
-    /* Median splits of ranges larger than a leaf give parts of >= 2 triangles,
+    /* Splits of ranges larger than a leaf give parts of >= 2 triangles,
      * so there are at most n - 1 nodes (2n - 1 bounds it in every case). */
     size_t max_nodes = 2 * n - 1;
     build_ref *refs = glcollide_alloc_array(n, sizeof *refs);
@@ -299,11 +410,27 @@ int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint
         goto done;
     }
 
+    /* The boxes in single precision are the mesh's scaled by a power of two
+     * to within 1: the same tree for the mesh at any such scale (at 2^600 or
+     * 2^-600 a float would be infinite or 0). */
+    double reach = 0.0;
+    for (size_t t = 0; t < n; t++)
+        for (int v = 0; v < 3; v++)
+            for (int k = 0; k < 3; k++) {
+                double x = fabs(positions[3 * (size_t)triangles[3 * t + v] + k]);
+                if (x > reach && isfinite(x))
+                    reach = x;
+            }
+    int exponent = 0;
+    frexp(reach, &exponent);
+    double unit = ldexp(1.0, -exponent);
     for (size_t t = 0; t < n; t++) {
         glcollide_aabb box;
         triangle_box(positions, triangles + 3 * t, &box);
-        for (int k = 0; k < 3; k++)
-            refs[t].centroid[k] = 0.5 * box.min[k] + 0.5 * box.max[k];
+        for (int k = 0; k < 3; k++) {
+            refs[t].lo[k] = (float)(box.min[k] * unit);
+            refs[t].hi[k] = (float)(box.max[k] * unit);
+        }
         refs[t].triangle = (uint32_t)t;
     }
 
@@ -323,21 +450,24 @@ int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint
             continue;
         }
         double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        for (uint32_t i = item.begin; i < item.end; i++) {
-            const double *c = refs[i].centroid;
+        for (uint32_t i = item.begin; i < item.end; i++)
             for (int k = 0; k < 3; k++) {
-                if (c[k] < lo[k])
-                    lo[k] = c[k];
-                if (c[k] > hi[k])
-                    hi[k] = c[k];
+                double c = ref_centre(&refs[i], k);
+                if (c < lo[k])
+                    lo[k] = c;
+                if (c > hi[k])
+                    hi[k] = c;
             }
+        uint32_t split =
+            item.depth < GLCOLLIDE_BVH_SAH_DEPTH ? sah_split(refs + item.begin, count, lo, hi) : 0;
+        uint32_t mid = item.begin + (split ? split : count / 2);
+        if (!split) {
+            int axis = 0;
+            for (int k = 1; k < 3; k++)
+                if (hi[k] - lo[k] > hi[axis] - lo[axis])
+                    axis = k;
+            select_kth(refs + item.begin, count, mid - item.begin, axis);
         }
-        int axis = 0;
-        for (int k = 1; k < 3; k++)
-            if (hi[k] - lo[k] > hi[axis] - lo[axis])
-                axis = k;
-        uint32_t mid = item.begin + count / 2;
-        select_kth(refs + item.begin, count, mid - item.begin, axis);
         if (item.depth + 1 > GLCOLLIDE_BVH_MAX_DEPTH || top + 2 > GLCOLLIDE_BVH_MAX_DEPTH + 2) {
             status = glcollide_fail(GLCOLLIDE_ERROR_LIMIT, "BVH: tree deeper than %d",
                                     GLCOLLIDE_BVH_MAX_DEPTH);

@@ -13,6 +13,9 @@
 /* Deepest tree accepted; a balanced tree over < 2^31 triangles is at most
  * 31 deep, so this is never reached and only bounds the traversal stacks. */
 #define GLCOLLIDE_BVH_MAX_DEPTH 60
+/* The build splits by area down to this depth, at the median below: the
+ * median needs at most 31 more levels, within GLCOLLIDE_BVH_MAX_DEPTH. */
+#define GLCOLLIDE_BVH_SAH_DEPTH 24
 
 /*
  * A box as its centre and half extents, which the tests of placed boxes use

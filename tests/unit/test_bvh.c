@@ -1227,6 +1227,83 @@ START_TEST(test_bvh_large_and_degenerate)
 }
 END_TEST
 
+/*
+ * Triangles spaced ever wider apart (x = base^t): the surface-area split
+ * cuts the far few off each range, so the tree is deeper than a median
+ * split's (base 2: 4 triangles a level, as deep as the build lets it go
+ * by area). The tree must stay within the depth the build promises
+ * (GLCOLLIDE_BVH_SAH_DEPTH levels by area, then the median's), and find the same pairs
+ * as brute force.
+ */
+START_TEST(test_bvh_unbalanced_geometry)
+{
+    static const struct {
+        size_t n;
+        double base;
+    } rows[] = {{3000, 1.01}, {125, 2.0}};
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        size_t n = rows[r].n;
+        test_mesh row = {
+            .positions = malloc(9 * n * sizeof(double)),
+            .triangles = malloc(3 * n * sizeof(uint32_t)),
+            .vertex_count = 3 * n,
+            .triangle_count = n,
+        };
+        for (size_t t = 0; t < n; t++) {
+            double x = pow(rows[r].base, (double)t);
+            double v[9] = {x, 0.0, 0.0, x + 1.0, 0.5, 0.0, x + 0.5, 0.0, 0.5};
+            memcpy(row.positions + 9 * t, v, sizeof v);
+            for (int k = 0; k < 3; k++)
+                row.triangles[3 * t + k] = (uint32_t)(3 * t + k);
+        }
+        glcollide_bvh *bvh = build(&row);
+        int balanced = (int)ceil(log2((double)n / (GLCOLLIDE_BVH_LEAF_SIZE / 2)));
+        printf("bvh: %zu triangles at %g^t: depth %d (a median split's: %d)\n", n, rows[r].base,
+               bvh->depth, balanced);
+        ck_assert_msg(bvh->depth > balanced, "depth %d: the splits were not by area", bvh->depth);
+        ck_assert_int_le(bvh->depth, GLCOLLIDE_BVH_SAH_DEPTH + balanced);
+        ck_assert_int_le(bvh->depth, GLCOLLIDE_BVH_MAX_DEPTH);
+        size_t pairs = check_overlap(bvh, row.positions, row.triangles, bvh, row.positions,
+                                     row.triangles, 0.0, "ever wider apart");
+        ck_assert_uint_ge(pairs, n);
+        glcollide_bvh_destroy(&bvh);
+        test_mesh_free(&row);
+    }
+}
+END_TEST
+
+/* The elephant scaled by 2^600, 2^-600 and 2^-1000 (every coordinate
+ * exactly): the same tree, slot for slot, as at scale 1 (the build weighs
+ * its splits in single precision, which holds neither 2^600 nor 2^-600). */
+START_TEST(test_bvh_scale_invariant)
+{
+    glcollide_mesh *elephant = NULL;
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("elephant.off"), 1.0, &elephant),
+                     GLCOLLIDE_OK);
+    test_mesh base = copy_mesh(elephant);
+    glcollide_bvh *at_one = build(&base);
+    const double factors[] = {0x1p600, 0x1p-600, 0x1p-1000};
+    for (size_t f = 0; f < sizeof factors / sizeof factors[0]; f++) {
+        test_mesh scaled = copy_mesh(elephant);
+        for (size_t i = 0; i < 3 * scaled.vertex_count; i++)
+            scaled.positions[i] *= factors[f];
+        glcollide_bvh *bvh = build(&scaled);
+        ck_assert_uint_eq(bvh->node_count, at_one->node_count);
+        ck_assert_int_eq(bvh->depth, at_one->depth);
+        for (size_t i = 0; i < bvh->node_count; i++)
+            TEST_REQUIRE(bvh->nodes[i].first == at_one->nodes[i].first &&
+                             bvh->nodes[i].count == at_one->nodes[i].count,
+                         "factor %g: node %zu differs", factors[f], i);
+        ck_assert_mem_eq(bvh->ids, at_one->ids, bvh->triangle_count * sizeof *bvh->ids);
+        glcollide_bvh_destroy(&bvh);
+        test_mesh_free(&scaled);
+    }
+    glcollide_bvh_destroy(&at_one);
+    test_mesh_free(&base);
+    glcollide_mesh_destroy(&elephant);
+}
+END_TEST
+
 /* Not an assertion: build, refit and overlap times on the 75K-triangle bunny. */
 START_TEST(test_bvh_speed)
 {
@@ -1254,9 +1331,9 @@ START_TEST(test_bvh_speed)
     ck_assert_int_eq(glcollide_bvh_overlap(a, b, 0.0, collect_pair, &pairs), 0);
     double t4 = test_now_ms();
     ck_assert_uint_gt(pairs.calls, 0);
-    printf("bvh: bunny00 %zu triangles: build %.1f ms, refit %.2f ms, overlap of two instances "
-           "%.2f ms (%zu triangle pairs)\n",
-           bunny->triangle_count, t1 - t0, t3 - t2, t4 - t3, pairs.calls);
+    printf("bvh: bunny00 %zu triangles: build %.1f ms (%zu nodes, depth %d), refit %.2f ms, "
+           "overlap of two instances %.2f ms (%zu triangle pairs)\n",
+           bunny->triangle_count, t1 - t0, a->node_count, a->depth, t3 - t2, t4 - t3, pairs.calls);
     glcollide_pair_list_clear(&pairs.pairs);
     free(moved);
     glcollide_bvh_destroy(&a);
@@ -1282,6 +1359,8 @@ Suite *suite_bvh(void)
     tcase_add_test(tc, test_bvh_invalid_arguments);
     tcase_add_test(tc, test_bvh_early_stop);
     tcase_add_test(tc, test_bvh_large_and_degenerate);
+    tcase_add_test(tc, test_bvh_unbalanced_geometry);
+    tcase_add_test(tc, test_bvh_scale_invariant);
     tcase_add_test(tc, test_bvh_speed);
     suite_add_tcase(suite, tc);
     return suite;

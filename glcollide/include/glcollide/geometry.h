@@ -145,7 +145,8 @@ GLCOLLIDE_API int glcollide_sap_pairs_across(const glcollide_aabb *boxes_a, size
 
 /*
  * A bounding-volume hierarchy of axis-aligned boxes over a triangle mesh. The
- * topology is built once (median split of centroids); glcollide_bvh_refit
+ * topology is built once (splits chosen by the surface-area heuristic, the
+ * same tree for the mesh scaled by any power of two); glcollide_bvh_refit
  * recomputes the boxes for new positions of the same vertices (a moved or
  * deformed instance) in O(n). The BVH keeps its own copy of the triangle
  * indices, not of the positions. Each triangle's box is kept in 12 bytes,
