@@ -209,9 +209,9 @@ static inline int meets_aabb(const bvh_box *a, const glcollide_aabb *b)
 /* ---------------------------------------------------------------- build */
 
 /* A triangle during the build: its box, in single precision (it only
- * chooses the splits) and scaled by a power of two to within 1, kept next
- * to its index so that the splits scan and swap contiguous memory (28
- * bytes). */
+ * chooses the splits), about the mesh's centre and scaled by a power of
+ * two to within 1, kept next to its index so that the splits scan and swap
+ * contiguous memory (28 bytes). */
 typedef struct build_ref {
     float lo[3], hi[3];
     uint32_t triangle;
@@ -410,26 +410,37 @@ int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint
         goto done;
     }
 
-    /* The boxes in single precision are the mesh's scaled by a power of two
-     * to within 1: the same tree for the mesh at any such scale (at 2^600 or
-     * 2^-600 a float would be infinite or 0). */
-    double reach = 0.0;
+    /* The boxes in single precision are the mesh's about its centre, scaled
+     * by a power of two to within 1: as fine as the mesh is large wherever
+     * it lies (a part at 500 km from the origin keeps its millimetres), and
+     * the same tree for the mesh at any power-of-two scale (at 2^600 or
+     * 2^-600 a float would be infinite or 0). NaN and infinite coordinates
+     * are left out of the centre and the scale. */
+    double low[3] = {INFINITY, INFINITY, INFINITY}, high[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (size_t t = 0; t < n; t++)
         for (int v = 0; v < 3; v++)
             for (int k = 0; k < 3; k++) {
-                double x = fabs(positions[3 * (size_t)triangles[3 * t + v] + k]);
-                if (x > reach && isfinite(x))
-                    reach = x;
+                double x = positions[3 * (size_t)triangles[3 * t + v] + k];
+                if (isfinite(x)) {
+                    low[k] = x < low[k] ? x : low[k];
+                    high[k] = x > high[k] ? x : high[k];
+                }
             }
+    double centre[3], reach = 0.0;
+    for (int k = 0; k < 3; k++) {
+        centre[k] = low[k] <= high[k] ? 0.5 * low[k] + 0.5 * high[k] : 0.0;
+        if (low[k] <= high[k])
+            reach = fmax(reach, fmax(high[k] - centre[k], centre[k] - low[k]));
+    }
     int exponent = 0;
-    frexp(reach, &exponent);
+    frexp(isfinite(reach) ? reach : 0.0, &exponent);
     double unit = ldexp(1.0, -exponent);
     for (size_t t = 0; t < n; t++) {
         glcollide_aabb box;
         triangle_box(positions, triangles + 3 * t, &box);
         for (int k = 0; k < 3; k++) {
-            refs[t].lo[k] = (float)(box.min[k] * unit);
-            refs[t].hi[k] = (float)(box.max[k] * unit);
+            refs[t].lo[k] = (float)((box.min[k] - centre[k]) * unit);
+            refs[t].hi[k] = (float)((box.max[k] - centre[k]) * unit);
         }
         refs[t].triangle = (uint32_t)t;
     }

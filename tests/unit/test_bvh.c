@@ -1304,6 +1304,43 @@ START_TEST(test_bvh_scale_invariant)
 }
 END_TEST
 
+/* The area of every node's box, summed: what a descent pays where the
+ * other tree's box lands anywhere in this one's (the build's heuristic). */
+static double tree_area(const glcollide_bvh *bvh)
+{
+    double area = 0.0;
+    for (size_t i = 0; i < bvh->node_count; i++) {
+        const double *h = bvh->nodes[i].box.h;
+        area += h[0] * h[1] + h[1] * h[2] + h[2] * h[0];
+    }
+    return area;
+}
+
+/* The elephant 500 km from the origin (a map's coordinates) gets a tree as
+ * good as at the origin: the build weighs its splits on boxes in single
+ * precision, which at 5e5 would be 3 cm coarse, coarser than most of the
+ * elephant's triangles, were they not taken about the mesh's centre. */
+START_TEST(test_bvh_far_from_origin)
+{
+    glcollide_mesh *elephant = NULL;
+    ck_assert_int_eq(glcollide_mesh_load(test_data_mesh("elephant.off"), 1.0, &elephant),
+                     GLCOLLIDE_OK);
+    test_mesh base = copy_mesh(elephant), far = copy_mesh(elephant);
+    const double offset[3] = {5e5, -3e5, 2e5};
+    for (size_t i = 0; i < 3 * far.vertex_count; i++)
+        far.positions[i] += offset[i % 3];
+    glcollide_bvh *at_origin = build(&base), *away = build(&far);
+    double a = tree_area(at_origin), b = tree_area(away);
+    printf("bvh: elephant's tree area at the origin %.6g, 500 km away %.6g\n", a, b);
+    ck_assert_msg(b <= 1.01 * a, "500 km away: tree area %.6g, at the origin %.6g", b, a);
+    glcollide_bvh_destroy(&at_origin);
+    glcollide_bvh_destroy(&away);
+    test_mesh_free(&base);
+    test_mesh_free(&far);
+    glcollide_mesh_destroy(&elephant);
+}
+END_TEST
+
 /* Not an assertion: build, refit and overlap times on the 75K-triangle bunny. */
 START_TEST(test_bvh_speed)
 {
@@ -1361,6 +1398,7 @@ Suite *suite_bvh(void)
     tcase_add_test(tc, test_bvh_large_and_degenerate);
     tcase_add_test(tc, test_bvh_unbalanced_geometry);
     tcase_add_test(tc, test_bvh_scale_invariant);
+    tcase_add_test(tc, test_bvh_far_from_origin);
     tcase_add_test(tc, test_bvh_speed);
     suite_add_tcase(suite, tc);
     return suite;
