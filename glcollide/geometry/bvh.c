@@ -416,25 +416,19 @@ int glcollide_bvh_build(const double *positions, size_t vertex_count, const uint
      * the same tree for the mesh at any power-of-two scale (at 2^600 or
      * 2^-600 a float would be infinite or 0). NaN and infinite coordinates
      * are left out of the centre and the scale. */
-    double low[3] = {INFINITY, INFINITY, INFINITY}, high[3] = {-INFINITY, -INFINITY, -INFINITY};
+    glcollide_aabb bounds;
+    glcollide_aabb_empty(&bounds);
     for (size_t t = 0; t < n; t++)
-        for (int v = 0; v < 3; v++)
-            for (int k = 0; k < 3; k++) {
-                double x = positions[3 * (size_t)triangles[3 * t + v] + k];
-                if (isfinite(x)) {
-                    low[k] = x < low[k] ? x : low[k];
-                    high[k] = x > high[k] ? x : high[k];
-                }
-            }
-    double centre[3], reach = 0.0;
-    for (int k = 0; k < 3; k++) {
-        centre[k] = low[k] <= high[k] ? 0.5 * low[k] + 0.5 * high[k] : 0.0;
-        if (low[k] <= high[k])
-            reach = fmax(reach, fmax(high[k] - centre[k], centre[k] - low[k]));
-    }
-    int exponent = 0;
-    frexp(isfinite(reach) ? reach : 0.0, &exponent);
-    double unit = ldexp(1.0, -exponent);
+        for (int v = 0; v < 3; v++) {
+            const double *p = positions + 3 * (size_t)triangles[3 * t + v];
+            if (isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]))
+                glcollide_aabb_add_point(&bounds, p);
+        }
+    for (int k = 0; k < 3; k++)
+        if (!(bounds.min[k] <= bounds.max[k])) /* no finite vertex */
+            bounds.min[k] = bounds.max[k] = 0.0;
+    double centre[3], unit;
+    glcollide_frame_fit(&bounds, centre, &unit);
     for (size_t t = 0; t < n; t++) {
         glcollide_aabb box;
         triangle_box(positions, triangles + 3 * t, &box);
