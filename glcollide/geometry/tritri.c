@@ -612,9 +612,15 @@ static int intersection(overlap_state *state, double seg0[3], double seg1[3], in
                         int side_b[3])
 {
     const double *b0 = state->b[0], *b1 = state->b[1], *b2 = state->b[2];
+    crossing c; /* two crossing triangles: prepared once, to decide and to cut */
     classify(state);
-    if (!decide(state))
+    if (state->kind == CASE_CROSSING) {
+        prepare_crossing(state->a, state->sa, state->b, state->sb, &c);
+        if (!crossing_overlap(&c))
+            return 0;
+    } else if (!decide(state)) {
         return 0;
+    }
     if (side_a && side_b) {
         /* classify computed both sets of signs unless the triangles are
          * coplanar (or one is degenerate in the other's plane). */
@@ -629,11 +635,9 @@ static int intersection(overlap_state *state, double seg0[3], double seg1[3], in
 
     double p0[3], p1[3];
     int result = 1;
-    crossing c;
     hull h;
     switch (state->kind) {
     case CASE_CROSSING:
-        prepare_crossing(state->a, state->sa, state->b, state->sb, &c);
         if (c.touching_vertex) {
             copy3(p0, c.touching_vertex);
             copy3(p1, c.touching_vertex);
