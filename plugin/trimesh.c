@@ -58,25 +58,47 @@ static int side_reserve_slots(plugin_side *side)
                : GLCOLLIDE_OK;
 }
 
-/* Notes mesh triangle t as used on a side, counting it in used once. Its
- * word is noted in the summary, and the summary's words set are a range:
- * a few candidates of a large mesh cost a few words to scan and clear, not
- * a word per 64 triangles of the mesh. */
-static inline void side_mark(plugin_side *side, uint32_t t)
+/* Notes side k's triangle of every candidate as used on the side, counting
+ * each once. Its word is noted in the summary, and the summary's words set
+ * are a range: a few candidates of a large mesh cost a few words to scan
+ * and clear, not a word per 64 triangles of the mesh. The counts are kept
+ * in locals: the side's fields share a cache line with the other side's,
+ * which another thread marks at the same time. */
+static void side_mark(plugin_side *side, const glcollide_index_pair *candidates, size_t count,
+                      int k)
 {
-    uint64_t bit = (uint64_t)1 << (t % 64), *word = &side->marks[t / 64];
-    side->used += !(*word & bit);
-    *word |= bit;
-    size_t group = t / 4096;
-    side->summary[group] |= (uint64_t)1 << (t / 64 % 64);
-    side->first_summary = group < side->first_summary ? group : side->first_summary;
-    side->end_summary = group + 1 > side->end_summary ? group + 1 : side->end_summary;
+    uint64_t *marks = side->marks, *summary = side->summary;
+    size_t used = 0, first = SIZE_MAX, end = 0;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t t = k ? candidates[i].b : candidates[i].a;
+        uint64_t bit = (uint64_t)1 << (t % 64), *word = &marks[t / 64];
+        used += !(*word & bit);
+        *word |= bit;
+        size_t group = t / 4096;
+        summary[group] |= (uint64_t)1 << (t / 64 % 64);
+        first = group < first ? group : first;
+        end = group + 1 > end ? group + 1 : end;
+    }
+    side->used = used;
+    side->first_summary = first;
+    side->end_summary = end;
 }
 
-/* Set bits of x (the libgcc call that __builtin_popcountll makes for a
- * processor without a popcount instruction costs more). */
+/* Set bits of x. On x86-64 the function that counts them (slot_candidates)
+ * is built twice, with the popcount instruction and with libgcc's count,
+ * the loader choosing the one this processor can run (the baseline x86-64
+ * that distributions build for has no such instruction); elsewhere, a sum
+ * of bit fields (cheaper than libgcc's count). */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define BIT_COUNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
 static inline uint32_t bit_count(uint64_t x)
 {
+#ifdef BIT_COUNT_CLONES
+    return (uint32_t)__builtin_popcountll(x);
+#endif
     x -= (x >> 1) & 0x5555555555555555ull;
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
@@ -135,24 +157,26 @@ static void side_place(plugin_side *side, const glcollide_mesh *mesh, const glco
     glcollide_pose_rotation_matrix(object, m);
     const double *t0 = object->translation;
     const uint32_t *ids = side->ids;
-    for (uint32_t s = 0; s < (uint32_t)side->used; s++) {
+    double *positions = side->positions;
+    uint32_t *triangles = side->triangles, used = (uint32_t)side->used;
+    for (uint32_t s = 0; s < used; s++) {
         uint32_t t = ids[s];
         /* The mesh is read at scattered places: ask for the triangles a few
          * slots ahead (their indices, then their vertices) early. */
-        if (s + 16 < side->used)
+        if (s + 16 < used)
             __builtin_prefetch(mesh->triangles + 3 * (size_t)ids[s + 16]);
-        if (s + 8 < side->used) {
+        if (s + 8 < used) {
             const uint32_t *ahead = mesh->triangles + 3 * (size_t)ids[s + 8];
             for (int c = 0; c < 3; c++)
                 __builtin_prefetch(mesh->positions + 3 * (size_t)ahead[c]);
         }
         for (int c = 0; c < 3; c++) {
             const double *p = mesh->positions + 3 * (size_t)mesh->triangles[3 * (size_t)t + c];
-            double *out = side->positions + 9 * (size_t)s + 3 * c;
+            double *out = positions + 9 * (size_t)s + 3 * c;
             /* as glcollide_pose_transform_points, with the matrix made once */
             for (int r = 0; r < 3; r++)
                 out[r] = m[3 * r] * p[0] + m[3 * r + 1] * p[1] + m[3 * r + 2] * p[2] + t0[r];
-            side->triangles[3 * s + c] = 3 * s + (uint32_t)c;
+            triangles[3 * s + c] = 3 * s + (uint32_t)c;
         }
     }
 }
@@ -166,43 +190,51 @@ typedef struct gather_job {
     const glcollide_mesh *mesh[2];
     const glcollide_pose *pose[2];
     const glcollide_index_pair *candidates;
-    size_t count;
+    size_t count, per_task; /* candidates, and those a slot_candidates task renumbers */
     int status[2];
 } gather_job;
 
-/* One side of gather_sides (a task: a side's marks, slots and positions are
- * its own; of t->local_candidates it writes its own member of each pair). */
+/* One side of gather_sides (a task): the side's marks and slots, and its
+ * triangles in world space. */
 static void gather_side(void *user, size_t k, int worker)
 {
     (void)worker;
     gather_job *job = user;
     plugin_side *side = &job->t->sides[k];
+    side_mark(side, job->candidates, job->count, (int)k);
+    job->status[k] = side_reserve_slots(side);
+    if (job->status[k] == GLCOLLIDE_OK)
+        side_place(side, job->mesh[k], job->pose[k]);
+}
+
+/* Candidates a task of slot_candidates renumbers, at least. */
+enum { SLOTS_PER_TASK = 1024 };
+
+/* The candidates of one range renumbered to both sides' slots (a task: a
+ * range, so that no two threads write into one cache line). */
+#ifdef BIT_COUNT_CLONES
+BIT_COUNT_CLONES
+#endif
+static void slot_candidates(void *user, size_t k, int worker)
+{
+    (void)worker;
+    gather_job *job = user;
+    const plugin_side *a = &job->t->sides[0], *b = &job->t->sides[1];
     const glcollide_index_pair *candidates = job->candidates;
     glcollide_index_pair *local = job->t->local_candidates;
-    side->used = 0;
-    side->first_summary = SIZE_MAX;
-    side->end_summary = 0;
-    for (size_t i = 0; i < job->count; i++)
-        side_mark(side, k ? candidates[i].b : candidates[i].a);
-    job->status[k] = side_reserve_slots(side);
-    if (job->status[k] == GLCOLLIDE_OK) {
-        side_place(side, job->mesh[k], job->pose[k]);
-        if (k)
-            for (size_t i = 0; i < job->count; i++)
-                local[i].b = side_slot(side, candidates[i].b);
-        else
-            for (size_t i = 0; i < job->count; i++)
-                local[i].a = side_slot(side, candidates[i].a);
-    }
-    side_clear(side);
+    size_t end = (k + 1) * job->per_task < job->count ? (k + 1) * job->per_task : job->count;
+    for (size_t i = k * job->per_task; i < end; i++)
+        local[i] =
+            (glcollide_index_pair){side_slot(a, candidates[i].a), side_slot(b, candidates[i].b)};
 }
 
 /*
  * Gathers the candidate triangles of both meshes into the sides (each
  * triangle once; the two sides on two threads where there are) and
- * renumbers the candidates to slots, in t->local_candidates. One job: its
- * workers park after it (a job of the library's public pool does not
- * linger), so a second would wake them again. Errors: OUT_OF_MEMORY.
+ * renumbers the candidates to slots, in t->local_candidates (by ranges of
+ * candidates, on the threads). The workers are roused first: the jobs are
+ * the library's public ones, after which they would park, and the contact
+ * generator's own follow at once. Errors: OUT_OF_MEMORY.
  */
 static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcollide_pose *oa,
                         const glcollide_mesh *mb, const glcollide_pose *ob,
@@ -213,9 +245,21 @@ static int gather_sides(plugin_scratch *t, const glcollide_mesh *ma, const glcol
         plugin_reserve((void **)&t->local_candidates, &t->local_candidate_capacity, count,
                        sizeof *t->local_candidates))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    gather_job job = {t, {ma, mb}, {oa, ob}, candidates, count, {0, 0}};
-    glcollide_workers_run(2, count >= GATHER_IN_PARALLEL ? threads : 1, gather_side, &job);
-    return job.status[0] ? job.status[0] : job.status[1];
+    int parallel = count >= GATHER_IN_PARALLEL && threads > 1;
+    size_t tasks = parallel ? 4 * (size_t)threads : 1;
+    if (tasks > 1 && count / tasks < SLOTS_PER_TASK)
+        tasks = count / SLOTS_PER_TASK > 1 ? count / SLOTS_PER_TASK : 1;
+    gather_job job = {t,     {ma, mb}, {oa, ob}, candidates, count, (count + tasks - 1) / tasks,
+                      {0, 0}};
+    if (parallel)
+        glcollide_workers_rouse(threads);
+    glcollide_workers_run(2, parallel ? threads : 1, gather_side, &job);
+    int status = job.status[0] ? job.status[0] : job.status[1];
+    if (status == GLCOLLIDE_OK)
+        glcollide_workers_run(tasks, parallel ? threads : 1, slot_candidates, &job);
+    side_clear(&t->sides[0]);
+    side_clear(&t->sides[1]);
+    return status;
 }
 
 /* Meshes of at least this many triangles together share their descent

@@ -10,7 +10,7 @@
  * read the host's OMP_NUM_THREADS and its wait policy (how long threads
  * spin after a region: OMP_WAIT_POLICY, GOMP_SPINCOUNT), and a child forked
  * after an OpenMP region hangs at its first one (libgomp does not re-create
- * its team: the classic Python multiprocessing hang). The pool below is 350
+ * its team: the classic Python multiprocessing hang). The pool below is 400
  * lines we control:
  *
  * - Made on first need, never at load time. After a job of a chain
@@ -22,6 +22,12 @@
  *   thread takes which task of a job run once a step (the ODE space's
  *   pairs) then stays as it was: with lingering workers it changed from
  *   step to step, and each thread's scratch met new records late.
+ * - Roused (glcollide_workers_rouse) by a caller that knows a job is tens of
+ *   microseconds away (one large pair's descent, while its first node pairs
+ *   are cut): parked workers wake then and look for it as after a job of a
+ *   chain, so their wake-up overlaps the caller's work. Not the ODE space's
+ *   job at the start of a step: roused there, its pairs again changed
+ *   threads from step to step (and the warm steps allocated).
  * - One job at a time: a caller that finds the pool busy (a second ODE
  *   world stepping on another thread, or a task asking for parallelism
  *   inside a task) runs its job on its own thread instead. The host's
@@ -69,6 +75,9 @@ static struct {
     pthread_t *threads;
     int thread_count;   /* workers running (the pool has thread_count + 1 places) */
     atomic_uint_fast64_t job_id; /* bumped for every job handed to the workers */
+    uint64_t rouse;              /* bumped by glcollide_workers_rouse */
+    int roused;                  /* the workers it rouses: 1 .. roused - 1 */
+    double rouse_until;          /* till when they look for a job after any (ms) */
     atomic_int open;             /* workers may still join the current job */
     atomic_int active;           /* workers inside the current job */
     int stop;           /* workers leave */
@@ -179,8 +188,8 @@ static int spin_on(unsigned *turn, double *deadline)
 static void *worker_main(void *arg)
 {
     int worker = (int)(intptr_t)arg; /* 1 .. thread_count; the caller is 0 */
-    uint64_t seen = 0;
-    int linger = 0; /* the job just left was one of a chain */
+    uint64_t seen = 0, rouse = 0;
+    int linger = 0; /* the job just left was one of a chain, or a job is near */
     pthread_mutex_lock(&pool.lock);
     for (;;) {
         if (linger && !pool.stop && pool.job_id == seen) { /* the next job may be near */
@@ -192,10 +201,15 @@ static void *worker_main(void *arg)
                 ;
             pthread_mutex_lock(&pool.lock);
         }
-        while (!pool.stop && (pool.job_id == seen || !pool.open))
+        while (!pool.stop && (pool.job_id == seen || !pool.open) && pool.rouse == rouse)
             pthread_cond_wait(&pool.wake, &pool.lock);
         if (pool.stop)
             break;
+        if (pool.job_id == seen || !pool.open) { /* roused: a job is near */
+            rouse = pool.rouse;
+            linger = worker < pool.roused && glcollide_now_ms() < pool.rouse_until;
+            continue;
+        }
         seen = pool.job_id;
         linger = pool.job.linger;
         if (worker >= pool.job.participants)
@@ -206,6 +220,8 @@ static void *worker_main(void *arg)
         pthread_mutex_lock(&pool.lock);
         if (--pool.active == 0)
             pthread_cond_broadcast(&pool.idle);
+        if (!linger && worker < pool.roused && glcollide_now_ms() < pool.rouse_until)
+            linger = 1; /* roused for a job after this one */
     }
     pthread_mutex_unlock(&pool.lock);
     return NULL;
@@ -297,6 +313,23 @@ static void grow(int want)
 }
 
 /* ------------------------------------------------------------- jobs */
+
+void glcollide_workers_rouse(int max_threads)
+{
+    int threads = max_threads > 0 ? max_threads : glcollide_workers_count();
+    if (threads > GLCOLLIDE_WORKERS_MAX)
+        threads = GLCOLLIDE_WORKERS_MAX;
+    if (threads <= 1 || pthread_mutex_trylock(&pool.submit) != 0)
+        return; /* no worker wanted, or the pool busy with another caller's job */
+    grow(threads);
+    pthread_mutex_lock(&pool.lock);
+    pool.rouse++;
+    pool.roused = threads;
+    pool.rouse_until = glcollide_now_ms() + SPIN_MS;
+    pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&pool.submit);
+}
 
 /* The job of count tasks: the caller alone for up to serial_ms first (0: no
  * such start), then the workers woken for the rest; lingering, they look

@@ -1632,6 +1632,7 @@ static int split_descent(const glcollide_bvh *a, const glcollide_bvh *b, const o
      * final as it is): the same cut whatever the number of threads, so the
      * same list. A ring of pairs still to cut; the finals in front of
      * seeds, the ring's pairs after them. */
+    glcollide_workers_rouse(threads); /* while the pairs are cut */
     enum { RING = GLCOLLIDE_BVH_PARTS + 2 };
     uint32_t seeds[GLCOLLIDE_BVH_PARTS + 1][2], ring[RING][2];
     ring[0][0] = ring[0][1] = 0; /* the roots */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The worker pool: every task once, workers within the count, a job inside a
  * task or on a second thread runs on its caller, a forked child gets workers
- * of its own, GLCOLLIDE_THREADS read as documented. */
+ * of its own, roused workers park again, GLCOLLIDE_THREADS read as
+ * documented. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/internal.h" /* white box: glcollide_workers_run_after */
 #include "helpers/tests.h"
@@ -147,6 +148,61 @@ START_TEST(test_two_callers)
 }
 END_TEST
 
+/* CPU time of the whole process, in ms. */
+static double process_cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
+}
+
+/* A task that rouses the pool while it is running a job: nothing happens. */
+static void rousing_task(void *user, size_t index, int worker)
+{
+    glcollide_workers_rouse(4);
+    count_task(user, index, worker);
+}
+
+/* Rousing changes no job: every task still runs once, on workers within the
+ * count, whether roused for fewer threads, more, or from inside a task; and
+ * roused workers park again: a process left alone for 100 ms after rousing
+ * (and after a job run while roused) spends at most a few ms of CPU time,
+ * not the 300 ms of three workers that never park. */
+START_TEST(test_rouse)
+{
+    glcollide_workers_rouse(1); /* no worker wanted: nothing */
+    run_and_check(100, 1);
+    glcollide_workers_rouse(4);
+    run_and_check(1000, 4);
+    glcollide_workers_rouse(2);
+    run_and_check(1000, 4);
+    glcollide_workers_rouse(8);
+    run_and_check(1000, 3);
+    glcollide_workers_rouse(0);
+    run_and_check(1000, 0);
+    atomic_int runs[64] = {0};
+    tally t = {runs, 0};
+    ck_assert_int_eq(glcollide_workers_run(64, 4, rousing_task, &t), GLCOLLIDE_OK);
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(atomic_load(&runs[i]), 1);
+
+    for (int pass = 0; pass < 2; pass++) {
+        run_and_check(1000, 4); /* the workers made */
+        struct timespec settle = {0, 20000000};
+        nanosleep(&settle, NULL); /* parked */
+        glcollide_workers_rouse(4);
+        if (pass)
+            run_and_check(10, 4);
+        double before = process_cpu_ms();
+        struct timespec pause = {0, 100000000};
+        nanosleep(&pause, NULL);
+        double spent = process_cpu_ms() - before;
+        ck_assert_msg(spent < 30.0, "pass %d: %.1f ms of CPU time in 100 ms after rousing", pass,
+                      spent);
+    }
+}
+END_TEST
+
 /* After jobs made workers, a forked child runs jobs (on workers of its own)
  * and ends; the parent's pool still serves. */
 START_TEST(test_fork)
@@ -156,6 +212,7 @@ START_TEST(test_fork)
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
         alarm(30); /* a hang ends the child with SIGALRM */
+        glcollide_workers_rouse(4); /* no worker yet: made now */
         int workers = run_and_check(100000, 4);
         _exit(workers ? 0 : 1);
     }
@@ -216,6 +273,7 @@ Suite *suite_workers(void)
     tcase_add_test(tc, test_serial_first);
     tcase_add_test(tc, test_nested_job);
     tcase_add_test(tc, test_two_callers);
+    tcase_add_test(tc, test_rouse);
     tcase_add_test(tc, test_count_setting);
     suite_add_tcase(suite, tc);
     /* Tagged: make tsan leaves it out (ThreadSanitizer does not follow a

@@ -121,6 +121,16 @@ typedef void (*glcollide_task_fn)(void *user, size_t index, int worker);
  */
 GLCOLLIDE_API int glcollide_workers_run(size_t count, int max_threads, glcollide_task_fn fn,
                                         void *user);
+/*
+ * Says that jobs for up to max_threads threads (0: the count above) are
+ * near, after some serial work of the caller's own: parked workers wake now
+ * and, for about a millisecond, look for the next job instead of parking
+ * (also after a job they finish in that time). Waking a parked thread takes
+ * tens of microseconds on a virtual machine; this overlaps it with the
+ * caller's work. Does nothing when max_threads is 1 or the pool is running
+ * another thread's job. Thread-safe; the answers never depend on it.
+ */
+GLCOLLIDE_API void glcollide_workers_rouse(int max_threads);
 
 /* ---------------------------------------------------------------- meshes */
 
