@@ -1588,6 +1588,11 @@ int glcollide_bvh_overlap_posed_all(const glcollide_bvh *a, const glcollide_pose
  * nodes, a few microseconds) that the triangle counts alone cannot tell
  * from two interpenetrating detailed meshes. */
 #define SPLIT_SERIAL_MS 0.02
+/* Node pairs still to cut or final from which a descent is wide enough to
+ * rouse the workers (glcollide_workers_rouse) while the rest of the cut is
+ * made, and to share its parts at once: a descent held on a few large
+ * triangles ends its cut with a few. */
+#define SPLIT_ROUSE_PARTS 32
 
 typedef struct split_job {
     const glcollide_bvh *a, *b;
@@ -1632,12 +1637,17 @@ static int split_descent(const glcollide_bvh *a, const glcollide_bvh *b, const o
      * final as it is): the same cut whatever the number of threads, so the
      * same list. A ring of pairs still to cut; the finals in front of
      * seeds, the ring's pairs after them. */
-    glcollide_workers_rouse(threads); /* while the pairs are cut */
     enum { RING = GLCOLLIDE_BVH_PARTS + 2 };
     uint32_t seeds[GLCOLLIDE_BVH_PARTS + 1][2], ring[RING][2];
     ring[0][0] = ring[0][1] = 0; /* the roots */
     size_t finals = 0, head = 0, queued = 1;
+    int roused = 0;
     while (finals + queued < GLCOLLIDE_BVH_PARTS && queued > 0) {
+        if (!roused && finals + queued >= SPLIT_ROUSE_PARTS) {
+            /* a wide descent: the workers woken while the rest is cut */
+            glcollide_workers_rouse(threads);
+            roused = 1;
+        }
         uint32_t ia = ring[head][0], ib = ring[head][1];
         head = (head + 1) % RING;
         queued--;
@@ -1662,7 +1672,7 @@ static int split_descent(const glcollide_bvh *a, const glcollide_bvh *b, const o
         seeds[count][1] = ring[(head + q) % RING][1];
     }
     split_job job = {a, b, f, margin, seeds, parts, {0}};
-    glcollide_workers_run_chain(count, threads, SPLIT_SERIAL_MS, split_task, &job);
+    glcollide_workers_run_chain(count, threads, roused ? 0.0 : SPLIT_SERIAL_MS, split_task, &job);
     for (size_t k = 0; k < count; k++)
         if (job.status[k] != GLCOLLIDE_OK)
             return glcollide_fail(job.status[k], "bvh: out of memory for candidate pairs");
