@@ -84,21 +84,12 @@ static void side_mark(plugin_side *side, const glcollide_index_pair *candidates,
     side->end_summary = end;
 }
 
-/* Set bits of x. On x86-64 the function that counts them (slot_candidates)
- * is built twice, with the popcount instruction and with libgcc's count,
- * the loader choosing the one this processor can run (the baseline x86-64
- * that distributions build for has no such instruction); elsewhere, a sum
- * of bit fields (cheaper than libgcc's count). */
-#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define BIT_COUNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#endif
-#endif
+/* Set bits of x: a sum of bit fields (the libgcc call that
+ * __builtin_popcountll makes for a processor without a popcount
+ * instruction, such as the baseline x86-64 distributions build for, costs
+ * more; slot_candidates uses the instruction where the processor has it). */
 static inline uint32_t bit_count(uint64_t x)
 {
-#ifdef BIT_COUNT_CLONES
-    return (uint32_t)__builtin_popcountll(x);
-#endif
     x -= (x >> 1) & 0x5555555555555555ull;
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
@@ -125,12 +116,16 @@ static void side_order(plugin_side *side)
 }
 
 /* The slot of marked triangle t: the marked triangles before it (its word's
- * rank and the marks below it in the word). No map of a slot per triangle
- * of the mesh is kept: a mesh costs a quarter of a byte per triangle here. */
-static inline uint32_t side_slot(const plugin_side *side, uint32_t t)
+ * rank and the marks below it in the word; hardware: counted with the
+ * popcount instruction, for a caller built for it). No map of a slot per
+ * triangle of the mesh is kept: a mesh costs a quarter of a byte per
+ * triangle here. */
+static inline __attribute__((always_inline)) uint32_t side_slot(const plugin_side *side, uint32_t t,
+                                                                int hardware)
 {
     uint64_t below = side->marks[t / 64] & (((uint64_t)1 << (t % 64)) - 1);
-    return side->ranks[t / 64] + bit_count(below);
+    return side->ranks[t / 64] +
+           (hardware ? (uint32_t)__builtin_popcountll(below) : bit_count(below));
 }
 
 /* The marks and their summary cleared for the next call (the words the
@@ -210,22 +205,46 @@ static void gather_side(void *user, size_t k, int worker)
 /* Candidates a task of slot_candidates renumbers, at least. */
 enum { SLOTS_PER_TASK = 1024 };
 
+/* Candidates first..end renumbered to both sides' slots. */
+static inline __attribute__((always_inline)) void slot_range(gather_job *job, size_t first,
+                                                             size_t end, int hardware)
+{
+    const plugin_side *a = &job->t->sides[0], *b = &job->t->sides[1];
+    const glcollide_index_pair *candidates = job->candidates;
+    glcollide_index_pair *local = job->t->local_candidates;
+    for (size_t i = first; i < end; i++)
+        local[i] = (glcollide_index_pair){side_slot(a, candidates[i].a, hardware),
+                                          side_slot(b, candidates[i].b, hardware)};
+}
+
+/* On x86-64 a second build of the loop, with the popcount instruction,
+ * taken where the processor has it (asked of the processor model that
+ * libgcc reads at start-up, not through an indirect function resolved at
+ * load time, which a sanitizer's runtime is not ready for). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define SLOT_POPCOUNT 1
+__attribute__((target("popcnt"))) static void slot_range_popcount(gather_job *job, size_t first,
+                                                                  size_t end)
+{
+    slot_range(job, first, end, 1);
+}
+#endif
+
 /* The candidates of one range renumbered to both sides' slots (a task: a
  * range, so that no two threads write into one cache line). */
-#ifdef BIT_COUNT_CLONES
-BIT_COUNT_CLONES
-#endif
 static void slot_candidates(void *user, size_t k, int worker)
 {
     (void)worker;
     gather_job *job = user;
-    const plugin_side *a = &job->t->sides[0], *b = &job->t->sides[1];
-    const glcollide_index_pair *candidates = job->candidates;
-    glcollide_index_pair *local = job->t->local_candidates;
-    size_t end = (k + 1) * job->per_task < job->count ? (k + 1) * job->per_task : job->count;
-    for (size_t i = k * job->per_task; i < end; i++)
-        local[i] =
-            (glcollide_index_pair){side_slot(a, candidates[i].a), side_slot(b, candidates[i].b)};
+    size_t first = k * job->per_task;
+    size_t end = first + job->per_task < job->count ? first + job->per_task : job->count;
+#ifdef SLOT_POPCOUNT
+    if (__builtin_cpu_supports("popcnt")) {
+        slot_range_popcount(job, first, end);
+        return;
+    }
+#endif
+    slot_range(job, first, end, 0);
 }
 
 /*
