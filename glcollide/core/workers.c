@@ -185,6 +185,13 @@ static int spin_on(unsigned *turn, double *deadline)
     return 1;
 }
 
+/* Is worker one the last rouse asked for, and its time not over
+ * (pool.lock held)? */
+static int rouse_holds(int worker)
+{
+    return worker < pool.roused && glcollide_now_ms() < pool.rouse_until;
+}
+
 static void *worker_main(void *arg)
 {
     int worker = (int)(intptr_t)arg; /* 1 .. thread_count; the caller is 0 */
@@ -207,7 +214,7 @@ static void *worker_main(void *arg)
             break;
         if (pool.job_id == seen || !pool.open) { /* roused: a job is near */
             rouse = pool.rouse;
-            linger = worker < pool.roused && glcollide_now_ms() < pool.rouse_until;
+            linger = rouse_holds(worker);
             continue;
         }
         seen = pool.job_id;
@@ -220,8 +227,7 @@ static void *worker_main(void *arg)
         pthread_mutex_lock(&pool.lock);
         if (--pool.active == 0)
             pthread_cond_broadcast(&pool.idle);
-        if (!linger && worker < pool.roused && glcollide_now_ms() < pool.rouse_until)
-            linger = 1; /* roused for a job after this one */
+        linger = linger || rouse_holds(worker); /* roused for a job after this one */
     }
     pthread_mutex_unlock(&pool.lock);
     return NULL;
@@ -314,11 +320,16 @@ static void grow(int want)
 
 /* ------------------------------------------------------------- jobs */
 
-void glcollide_workers_rouse(int max_threads)
+/* The threads a caller asking for max_threads (0: the count) may have. */
+static int threads_for(int max_threads)
 {
     int threads = max_threads > 0 ? max_threads : glcollide_workers_count();
-    if (threads > GLCOLLIDE_WORKERS_MAX)
-        threads = GLCOLLIDE_WORKERS_MAX;
+    return threads < GLCOLLIDE_WORKERS_MAX ? threads : GLCOLLIDE_WORKERS_MAX;
+}
+
+void glcollide_workers_rouse(int max_threads)
+{
+    int threads = threads_for(max_threads);
     if (threads <= 1 || pthread_mutex_trylock(&pool.submit) != 0)
         return; /* no worker wanted, or the pool busy with another caller's job */
     grow(threads);
@@ -339,11 +350,9 @@ static int run_job(size_t count, int max_threads, double serial_ms, int linger,
 {
     if (!fn && count)
         return glcollide_fail(GLCOLLIDE_ERROR_INVALID_ARGUMENT, "threads: run with no task");
-    int threads = max_threads > 0 ? max_threads : glcollide_workers_count();
+    int threads = threads_for(max_threads);
     if ((size_t)threads > count)
         threads = (int)count;
-    if (threads > GLCOLLIDE_WORKERS_MAX)
-        threads = GLCOLLIDE_WORKERS_MAX;
     /* One thread, or the pool busy with another caller's job: this thread
      * does it all (worker 0, as the caller always is). */
     if (threads <= 1 || pthread_mutex_trylock(&pool.submit) != 0) {
