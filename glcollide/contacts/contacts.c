@@ -82,6 +82,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,13 +152,6 @@ typedef struct region {
     double closeness[MAX_DIRECTIONS]; /* each candidate direction's closeness_to_normal */
 } region;
 
-/* A region's box and the sums of its elements but the vector area, kept
- * apart from the region while region_sums adds them on a second thread. */
-typedef struct region_extent {
-    double lo[3], hi[3];
-    double hint[3], offset[3], facets[3];
-} region_extent;
-
 enum { CELL_SLOTS = 4 };
 /* A cell of the connection grid: the first element of each region (that
  * could not join the others) seen there. A slot holds a cell of this call
@@ -183,10 +177,13 @@ typedef struct point_cell {
 /* What the pairs of a call need of each of their triangles, computed once
  * per triangle: a candidate triangle typically meets several others. Most
  * candidates do not meet: the plane is made for every candidate triangle,
- * the rest only for a triangle of a pair that meets (info_shape). */
+ * the rest only for a triangle of a pair that meets (info_shape; on the
+ * threads, shaped_info). */
+enum { SHAPE_NONE, SHAPE_BUSY, SHAPE_DONE };
+
 typedef struct triangle_info {
     glcollide_plane_filter plane; /* holds the triangle's corners */
-    int shaped;                   /* the fields below are made */
+    atomic_int shaped;            /* the fields below: SHAPE_NONE, SHAPE_BUSY, SHAPE_DONE */
     int has_normal;
     double normal[3];         /* unit, outward; 0 without area */
     double max_edge, max_abs; /* largest edge component and coordinate */
@@ -209,7 +206,6 @@ typedef struct element_chunk {
     size_t count, capacity;
     contact_point *points;
     size_t point_count, point_capacity;
-    size_t met; /* its task's candidates that meet, first in its part of the meetings */
     int status;
 } element_chunk;
 
@@ -249,8 +245,6 @@ struct glcollide_contact_scratch {
     size_t key_capacity, key_tmp_capacity;
     region *regions;
     size_t region_capacity;
-    region_extent *extents; /* per region: the sums of region_sums' second task */
-    size_t extent_capacity;
     uint32_t *bucket_next; /* per half of the points, per region (bucket_points) */
     size_t bucket_next_capacity;
     grid_cell *grid;
@@ -276,8 +270,6 @@ struct glcollide_contact_scratch {
     size_t slot_capacity[2];
     triangle_info *info[2];
     size_t info_capacity[2];
-    meeting *meetings; /* when the tests run on several threads: per task, those that meet */
-    size_t meeting_capacity;
     element_chunk *chunks; /* the element tasks' outputs */
     size_t chunk_capacity;
     inside_part inside[2]; /* their arrays parts of the two below */
@@ -304,7 +296,6 @@ static void scratch_release(glcollide_contact_scratch *s)
         free(s->chunks[k].points);
     }
     free(s->chunks);
-    free(s->meetings);
     free(s->elements);
     free(s->elements_tmp);
     free(s->points);
@@ -312,7 +303,6 @@ static void scratch_release(glcollide_contact_scratch *s)
     free(s->keys);
     free(s->keys_tmp);
     free(s->regions);
-    free(s->extents);
     free(s->bucket_next);
     free(s->grid);
     free(s->point_cells);
@@ -722,7 +712,7 @@ static inline void prepare_one(prepare_job *job, int side)
         const double *c[3];
         triangle_of(positions, triangles, t, c);
         glcollide_plane_filter_init(&info->plane, c[0], c[1], c[2]);
-        info->shaped = 0;
+        atomic_store_explicit(&info->shaped, SHAPE_NONE, memory_order_relaxed);
         for (int j = 0; j < 3; j++)
             for (int k = 0; k < 3; k++) {
                 lo[k] = glcollide_smaller(lo[k], c[j][k]);
@@ -785,12 +775,9 @@ static int prepare_triangles(glcollide_contact_scratch *s, const input *in,
     return GLCOLLIDE_OK;
 }
 
-/* The rest of a triangle's info, once: for the triangles of meeting pairs. */
-static void info_shape(triangle_info *info)
+/* The rest of a triangle's info (info_shape and shaped_info make it once). */
+static void shape(triangle_info *info)
 {
-    if (info->shaped)
-        return;
-    info->shaped = 1;
     const double *const *c = info->plane.t;
     info->has_normal = unit_normal(c, info->normal);
     if (!info->has_normal)
@@ -806,6 +793,37 @@ static void info_shape(triangle_info *info)
         glcollide_vec3_sub(e, c[(i + 1) % 3], c[i]);
         glcollide_vec3_cross(info->prism[i], info->normal, e); /* points inward */
     }
+}
+
+/* A triangle of a meeting pair shaped, once, on one thread. */
+static void info_shape(triangle_info *info)
+{
+    if (atomic_load_explicit(&info->shaped, memory_order_relaxed) == SHAPE_DONE)
+        return;
+    shape(info);
+    atomic_store_explicit(&info->shaped, SHAPE_DONE, memory_order_relaxed);
+}
+
+/* A triangle of a meeting pair, shaped: once, by the first thread to claim
+ * it. A thread that finds it being shaped by another shapes a copy of its
+ * own in *own (the same numbers) rather than wait. */
+static const triangle_info *shaped_info(triangle_info *info, triangle_info *own)
+{
+    int state = atomic_load_explicit(&info->shaped, memory_order_acquire);
+    if (state == SHAPE_DONE)
+        return info;
+    if (state == SHAPE_NONE &&
+        atomic_compare_exchange_strong_explicit(&info->shaped, &state, SHAPE_BUSY,
+                                                memory_order_acquire, memory_order_acquire)) {
+        shape(info);
+        atomic_store_explicit(&info->shaped, SHAPE_DONE, memory_order_release);
+        return info;
+    }
+    if (state == SHAPE_DONE)
+        return info;
+    own->plane = info->plane; /* made before the job: read only */
+    shape(own);
+    return own;
 }
 
 static triangle_info *info_of(const glcollide_contact_scratch *s, int side, uint32_t t)
@@ -825,10 +843,11 @@ static int test_pair(const glcollide_contact_scratch *s, meeting *m)
 
 /*
  * The element of a candidate pair that meets (m, from test_pair), appended to
- * out with its points (nothing when it gives nothing). Its triangles' infos
- * are shaped here unless they are already (then it only reads s).
+ * out with its points (nothing when it gives nothing); info_a and info_b:
+ * its triangles' infos, shaped.
  */
 static int make_element(glcollide_contact_scratch *s, const input *in, const meeting *m,
+                        const triangle_info *info_a, const triangle_info *info_b,
                         element_chunk *out)
 {
     uint32_t ta = m->ta, tb = m->tb;
@@ -836,9 +855,6 @@ static int make_element(glcollide_contact_scratch *s, const input *in, const mee
     double seg[2][3];
     memcpy(seg, m->seg, sizeof seg);
     const int *side_a = m->side_a, *side_b = m->side_b;
-    triangle_info *info_a = info_of(s, 0, ta), *info_b = info_of(s, 1, tb);
-    info_shape(info_a);
-    info_shape(info_b);
     const double *const *a = info_a->plane.t, *const *b = info_b->plane.t;
     const double *n_a = info_a->normal, *n_b = info_b->normal;
     int has_a = info_a->has_normal, has_b = info_b->has_normal;
@@ -975,53 +991,24 @@ typedef struct elements_job {
     size_t count;
 } elements_job;
 
-/* The meetings of task's candidates (its part of s->meetings). */
-static meeting *task_meetings(const glcollide_contact_scratch *s, size_t task)
-{
-    return &s->meetings[task * TESTS_PER_TASK];
-}
-
-/* Phase 1: the exact test of each of a task's candidates; those that meet
- * kept in order at the start of its part of the meetings (most do not: the
- * phases after read only these). */
-static void test_task(void *user, size_t task, int worker)
-{
-    (void)worker;
-    const elements_job *job = user;
-    meeting *met = task_meetings(job->s, task);
-    size_t kept = 0;
-    for (size_t i = task * TESTS_PER_TASK; i < task_end(task, TESTS_PER_TASK, job->count); i++) {
-        meeting m = {.ta = job->candidates[i].a, .tb = job->candidates[i].b};
-        if (test_pair(job->s, &m))
-            met[kept++] = m;
-    }
-    job->s->chunks[task].met = kept;
-}
-
-/* Between the phases: the triangles of the pairs that meet shaped, each
- * once; a task per side. */
-static void shape_task(void *user, size_t side, int worker)
-{
-    (void)worker;
-    const elements_job *job = user;
-    const glcollide_contact_scratch *s = job->s;
-    size_t tasks = (job->count + TESTS_PER_TASK - 1) / TESTS_PER_TASK;
-    for (size_t k = 0; k < tasks; k++) {
-        const meeting *met = task_meetings(s, k);
-        for (size_t i = 0; i < s->chunks[k].met; i++)
-            info_shape(info_of(s, (int)side, side ? met[i].tb : met[i].ta));
-    }
-}
-
-/* Phase 2: the elements of a task's candidates that meet, into its chunk. */
+/* A task: the exact test of each of its candidates, and the element of
+ * each that meets into its chunk. */
 static void element_task(void *user, size_t task, int worker)
 {
     (void)worker;
     const elements_job *job = user;
-    element_chunk *chunk = &job->s->chunks[task];
-    const meeting *met = task_meetings(job->s, task);
-    for (size_t i = 0; i < chunk->met && !chunk->status; i++)
-        chunk->status = make_element(job->s, job->in, &met[i], chunk);
+    glcollide_contact_scratch *s = job->s;
+    element_chunk *chunk = &s->chunks[task];
+    size_t end = task_end(task, TESTS_PER_TASK, job->count);
+    for (size_t i = task * TESTS_PER_TASK; i < end && !chunk->status; i++) {
+        meeting m = {.ta = job->candidates[i].a, .tb = job->candidates[i].b};
+        if (!test_pair(s, &m))
+            continue;
+        triangle_info own_a, own_b;
+        const triangle_info *a = shaped_info(info_of(s, 0, m.ta), &own_a);
+        const triangle_info *b = shaped_info(info_of(s, 1, m.tb), &own_b);
+        chunk->status = make_element(s, job->in, &m, a, b, chunk);
+    }
 }
 
 /* Elements and points written elsewhere become the call's: swapped with
@@ -1120,12 +1107,12 @@ static int sort_elements(glcollide_contact_scratch *s, size_t chunk_count, int t
 
 /*
  * The elements of every candidate pair, sorted by pair (sort_elements).
- * Where there are enough candidates and threads, in three phases: the exact
- * tests on the workers (each candidate's outcome in its own slot), the
- * triangles of the pairs that meet shaped (each triangle once, a thread per
- * side), the elements made on the workers (each task its candidates', into
- * a chunk of its own); the chunks are then sorted together in chunk order:
- * the same elements as one thread makes, whatever the threads.
+ * Where there are enough candidates and threads, on the workers: each task
+ * tests its candidates and makes the elements of those that meet, into a
+ * chunk of its own (a triangle of a pair that meets is shaped once, by the
+ * task that claims it first: shaped_info); the chunks are then sorted
+ * together in chunk order: the same elements as one thread makes, whatever
+ * the threads.
  */
 static int make_elements(glcollide_contact_scratch *s, const input *in,
                          const glcollide_index_pair *candidates, size_t count, int threads,
@@ -1148,17 +1135,17 @@ static int make_elements(glcollide_contact_scratch *s, const input *in,
     for (size_t k = 0; k < chunk_count; k++)
         s->chunks[k].count = s->chunks[k].point_count = 0, s->chunks[k].status = GLCOLLIDE_OK;
     if (parallel) {
-        if (reserve((void **)&s->meetings, &s->meeting_capacity, count, sizeof *s->meetings))
-            return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
         elements_job job = {s, in, candidates, count};
-        glcollide_workers_run_chain(tasks, threads, 0.0, test_task, &job);
-        glcollide_workers_run_chain(2, threads, 0.0, shape_task, &job);
         glcollide_workers_run_chain(tasks, threads, 0.0, element_task, &job);
     } else {
         for (size_t i = 0; i < count && !s->chunks[0].status; i++) {
             meeting m = {.ta = candidates[i].a, .tb = candidates[i].b};
-            if (test_pair(s, &m))
-                s->chunks[0].status = make_element(s, in, &m, &s->chunks[0]);
+            if (!test_pair(s, &m))
+                continue;
+            triangle_info *a = info_of(s, 0, m.ta), *b = info_of(s, 1, m.tb);
+            info_shape(a);
+            info_shape(b);
+            s->chunks[0].status = make_element(s, in, &m, a, b, &s->chunks[0]);
         }
     }
     return sort_elements(s, chunk_count, threads, element_count, point_count);
@@ -1672,7 +1659,6 @@ static int number_regions(glcollide_contact_scratch *s, size_t element_count, si
     for (size_t i = 0; i < element_count; i++)
         region_count += s->elements[i].region == i;
     if (reserve((void **)&s->regions, &s->region_capacity, region_count, sizeof *s->regions) ||
-        reserve((void **)&s->extents, &s->extent_capacity, region_count, sizeof *s->extents) ||
         reserve((void **)&s->bucket_next, &s->bucket_next_capacity, 2 * region_count,
                 sizeof *s->bucket_next) ||
         reserve((void **)&s->order, &s->order_capacity, region_count, sizeof *s->order))
@@ -1691,100 +1677,60 @@ static int number_regions(glcollide_contact_scratch *s, size_t element_count, si
     return GLCOLLIDE_OK;
 }
 
-typedef struct sums_job {
-    glcollide_contact_scratch *s;
-    size_t element_count, point_count, region_count;
-} sums_job;
-
-/* A region's sums, in two tasks that write apart: its centroid and counts
- * from its points, then its vector area from its elements, which needs the
- * centroid (task 0, into the regions); its box from its points and its
- * elements' other sums (task 1, into s->extents). Each sum is added in
- * point or element order, as one thread adds it. */
-static void sums_task(void *user, size_t task, int worker)
+/* Each region's centroid, box, vector area and other sums, then its normal;
+ * each sum added in point or element order. On this thread: the sums read
+ * every point and element, and shared as two tasks (a kind of sum each)
+ * they took longer than here, each thread reading half of what it read
+ * from the other's cache. */
+static void region_sums(glcollide_contact_scratch *s, size_t element_count, size_t point_count,
+                        size_t region_count)
 {
-    (void)worker;
-    const sums_job *job = user;
-    glcollide_contact_scratch *s = job->s;
     const contact_point *points = s->points;
     const element *elements = s->elements;
-    if (task == 0) {
-        for (size_t i = 0; i < job->point_count; i++) {
-            const element *e = &elements[points[i].element];
-            region *r = &s->regions[e->region];
-            for (int k = 0; k < 3; k++)
-                r->centroid[k] += points[i].position[k];
-            r->curve_points++;
-            r->open_points += points[i].open && e->kind == ELEMENT_SEGMENT;
-        }
-        for (size_t i = 0; i < job->region_count; i++)
-            for (int k = 0; k < 3; k++)
-                s->regions[i].centroid[k] /= s->regions[i].curve_points;
-        for (size_t i = 0; i < job->element_count; i++) {
-            const element *e = &elements[i];
-            region *r = &s->regions[e->region];
-            for (int k = 0; k < 3; k++)
-                r->area[k] += e->facing[k];
-            if (e->kind != ELEMENT_SEGMENT)
-                continue;
-            double p[3], q[3], c[3];
-            glcollide_vec3_sub(p, points[e->first_point].position, r->centroid);
-            glcollide_vec3_sub(q, points[e->first_point + 1].position, r->centroid);
-            glcollide_vec3_cross(c, p, q);
-            for (int k = 0; k < 3; k++)
-                r->area[k] -= 0.5 * c[k];
-        }
-        return;
-    }
-    for (size_t i = 0; i < job->region_count; i++) {
-        region_extent *x = &s->extents[i];
-        memset(x, 0, sizeof *x);
-        for (int k = 0; k < 3; k++) {
-            x->lo[k] = INFINITY;
-            x->hi[k] = -INFINITY;
-        }
-    }
-    for (size_t i = 0; i < job->point_count; i++) {
-        region_extent *x = &s->extents[elements[points[i].element].region];
-        for (int k = 0; k < 3; k++) {
-            x->lo[k] = glcollide_smaller(x->lo[k], points[i].position[k]);
-            x->hi[k] = glcollide_larger(x->hi[k], points[i].position[k]);
-        }
-    }
-    for (size_t i = 0; i < job->element_count; i++) {
-        const element *e = &elements[i];
-        region_extent *x = &s->extents[e->region];
-        for (int k = 0; k < 3; k++) {
-            x->hint[k] += e->hint[k];
-            x->offset[k] += e->offset[k];
-            x->facets[k] += e->facet[k];
-        }
-    }
-}
-
-/* Each region's centroid, box, vector area and hint, then its normal (the
- * sums on up to two threads). */
-static void region_sums(glcollide_contact_scratch *s, size_t element_count, size_t point_count,
-                        size_t region_count, int threads)
-{
     for (size_t i = 0; i < region_count; i++) {
         region *r = &s->regions[i];
         uint32_t first = r->first_element;
         memset(r, 0, sizeof *r);
         r->first_element = first;
+        for (int k = 0; k < 3; k++) {
+            r->lo[k] = INFINITY;
+            r->hi[k] = -INFINITY;
+        }
     }
-    sums_job job = {s, element_count, point_count, region_count};
-    glcollide_workers_run_chain(2, threads, 0.0, sums_task, &job);
-    for (size_t i = 0; i < region_count; i++) {
-        region *r = &s->regions[i];
-        const region_extent *x = &s->extents[i];
-        memcpy(r->lo, x->lo, sizeof r->lo);
-        memcpy(r->hi, x->hi, sizeof r->hi);
-        memcpy(r->hint, x->hint, sizeof r->hint);
-        memcpy(r->offset, x->offset, sizeof r->offset);
-        memcpy(r->facets, x->facets, sizeof r->facets);
-        region_normal(r);
+    for (size_t i = 0; i < point_count; i++) {
+        const element *e = &elements[points[i].element];
+        region *r = &s->regions[e->region];
+        for (int k = 0; k < 3; k++) {
+            r->centroid[k] += points[i].position[k];
+            r->lo[k] = glcollide_smaller(r->lo[k], points[i].position[k]);
+            r->hi[k] = glcollide_larger(r->hi[k], points[i].position[k]);
+        }
+        r->curve_points++;
+        r->open_points += points[i].open && e->kind == ELEMENT_SEGMENT;
     }
+    for (size_t i = 0; i < region_count; i++)
+        for (int k = 0; k < 3; k++)
+            s->regions[i].centroid[k] /= s->regions[i].curve_points;
+    for (size_t i = 0; i < element_count; i++) {
+        const element *e = &elements[i];
+        region *r = &s->regions[e->region];
+        for (int k = 0; k < 3; k++) {
+            r->area[k] += e->facing[k];
+            r->hint[k] += e->hint[k];
+            r->offset[k] += e->offset[k];
+            r->facets[k] += e->facet[k];
+        }
+        if (e->kind != ELEMENT_SEGMENT)
+            continue;
+        double p[3], q[3], c[3];
+        glcollide_vec3_sub(p, points[e->first_point].position, r->centroid);
+        glcollide_vec3_sub(q, points[e->first_point + 1].position, r->centroid);
+        glcollide_vec3_cross(c, p, q);
+        for (int k = 0; k < 3; k++)
+            r->area[k] -= 0.5 * c[k];
+    }
+    for (size_t i = 0; i < region_count; i++)
+        region_normal(&s->regions[i]);
 }
 
 static uint32_t find_root(uint32_t *parent, uint32_t i)
@@ -2270,9 +2216,9 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     size_t region_count;
     if (number_regions(s, element_count, &region_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    region_sums(s, element_count, point_count, region_count, side_threads);
+    region_sums(s, element_count, point_count, region_count);
     if (merge_regions(s, element_count, &region_count))
-        region_sums(s, element_count, point_count, region_count, side_threads);
+        region_sums(s, element_count, point_count, region_count);
     /* Vertices inside the other mesh join their region's points. */
     if (add_inside_vertices(s, in, side_threads, &point_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
