@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The worker pool: every task once, workers within the count, a job inside a
+/* The worker pool: every task once, workers within the count, a thread done
+ * with its own block of a job takes others' tasks, a job inside a
  * task or on a second thread runs on its caller, a forked child gets workers
  * of its own, roused workers park again, GLCOLLIDE_THREADS read as
  * documented. */
@@ -93,6 +94,58 @@ START_TEST(test_serial_first)
     }
     /* no task: nothing to run, no failure */
     ck_assert_int_eq(glcollide_workers_run_after(0, 4, 1.0, count_task, NULL), GLCOLLIDE_OK);
+}
+END_TEST
+
+/* Tasks of the caller's block (the first half) wait until a worker has
+ * taken one of them: a worker that has emptied its own block takes the
+ * others' (from their back), or the caller would wait here forever. */
+typedef struct block_job {
+    atomic_int *runs;
+    size_t count;
+    atomic_int taken; /* a task of the caller's block ran on a worker */
+    atomic_int waited_out;
+} block_job;
+
+static void block_task(void *user, size_t index, int worker)
+{
+    block_job *job = user;
+    atomic_fetch_add(&job->runs[index], 1);
+    if (index >= job->count / 2)
+        return;
+    if (worker != 0) {
+        atomic_store(&job->taken, 1);
+        return;
+    }
+    if (index == 0 || atomic_load(&job->waited_out))
+        return;
+    for (int i = 0; i < 10000 && !atomic_load(&job->taken); i++) { /* 10 s at most */
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    if (!atomic_load(&job->taken))
+        atomic_store(&job->waited_out, 1);
+}
+
+/* A job's tasks are handed out in blocks, one a thread; a thread that has
+ * run its own takes the others' that are left: every task once, and the
+ * caller's block shared with a worker that is done with its own. Task 0,
+ * the front of the caller's block, always runs on the caller. */
+START_TEST(test_blocks)
+{
+    enum { TASKS = 100 };
+    atomic_int runs[TASKS];
+    for (int pass = 0; pass < 3; pass++) {
+        for (int i = 0; i < TASKS; i++)
+            atomic_store(&runs[i], 0);
+        block_job job = {runs, TASKS, 0, 0};
+        ck_assert_int_eq(glcollide_workers_run(TASKS, 2, block_task, &job), GLCOLLIDE_OK);
+        for (int i = 0; i < TASKS; i++)
+            ck_assert_msg(atomic_load(&runs[i]) == 1, "pass %d: task %d ran %d times", pass, i,
+                          atomic_load(&runs[i]));
+        ck_assert_msg(!atomic_load(&job.waited_out),
+                      "pass %d: no worker took a task of the caller's block in 10 s", pass);
+    }
 }
 END_TEST
 
@@ -271,6 +324,7 @@ Suite *suite_workers(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_every_task_once);
     tcase_add_test(tc, test_serial_first);
+    tcase_add_test(tc, test_blocks);
     tcase_add_test(tc, test_nested_job);
     tcase_add_test(tc, test_two_callers);
     tcase_add_test(tc, test_rouse);
