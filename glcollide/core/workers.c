@@ -76,7 +76,8 @@ typedef struct workers_job {
     size_t base;      /* the first task of the part being handed out */
     int participants; /* threads that may take tasks, the caller's included */
     int linger;       /* a job of a chain: its workers look for the next (SPIN_MS) */
-    workers_block blocks[GLCOLLIDE_WORKERS_MAX]; /* a block a participant */
+    int block_count;  /* a chain's: one a participant; another job's: one */
+    workers_block blocks[GLCOLLIDE_WORKERS_MAX];
 } workers_job;
 
 static struct {
@@ -163,31 +164,38 @@ int glcollide_workers_set_count(int count)
 
 /* ------------------------------------------------------------- workers */
 
-/* The part's tasks first .. end - 1 shared out in blocks of consecutive
- * tasks, one a participant (the caller's fields: no worker is in the job). */
-static void share_out(workers_job *job, size_t first, size_t end, int participants)
+/* The part's tasks first .. end - 1 shared out among participants in
+ * block_count blocks of consecutive tasks (the caller's fields: no worker
+ * is in the job). */
+static void share_out(workers_job *job, size_t first, size_t end, int participants, int block_count)
 {
     size_t n = end - first;
     job->participants = participants;
-    for (int b = 0; b < participants; b++) {
-        uint64_t front = first + n * (size_t)b / (size_t)participants;
-        uint64_t back = first + n * (size_t)(b + 1) / (size_t)participants;
+    job->block_count = block_count;
+    for (int b = 0; b < block_count; b++) {
+        uint64_t front = first + n * (size_t)b / (size_t)block_count;
+        uint64_t back = first + n * (size_t)(b + 1) / (size_t)block_count;
         atomic_store_explicit(&job->blocks[b].range, front << 32 | back, memory_order_relaxed);
     }
 }
 
 /*
  * A task for worker, into *task: the first left in its own block, else the
- * last left in another's. A thread thus takes the same stretch of a job's
- * tasks from job to job (task k of each job of a chain mostly on one
- * thread), and what a task writes is mostly read later on the thread that
- * wrote it: data that another core wrote costs several times as much to
- * read (two bunnies' exact tests, 2 threads: 40% longer a task when the
- * tasks were handed out in turn, whoever came first).
+ * last left in another's. In a chain (a block a participant) a thread thus
+ * takes the same stretch of each job's tasks (task k of each job mostly on
+ * one thread), and what a task writes is mostly read later on the thread
+ * that wrote it: data that another core wrote costs several times as much
+ * to read (two bunnies' exact tests, 2 threads: 40% longer a task when the
+ * tasks were handed out in turn, whoever came first). Any other job is one
+ * block, taken in turn from the front: it has no next job to keep its data
+ * for, and the worker it wakes from its parking comes tens of microseconds
+ * late, so that the tasks at the front of a block of its own would wait for
+ * it (the ODE space's pairs of a 300-object pile's first 100 steps: 10%
+ * longer on 2 threads in blocks).
  */
 static int take_task(workers_job *job, int worker, size_t *task)
 {
-    int n = job->participants;
+    int n = job->block_count;
     for (int k = 0; k < n; k++) {
         atomic_uint_fast64_t *range = &job->blocks[(worker + k) % n].range;
         uint64_t v = atomic_load_explicit(range, memory_order_relaxed);
@@ -399,7 +407,7 @@ static void run_part(size_t base, size_t count, int threads, double serial_ms)
     size_t first = 0;
     pool.job.base = base;
     if (serial_ms > 0.0) {
-        share_out(&pool.job, 0, count, 1);
+        share_out(&pool.job, 0, count, 1, 1);
         run_tasks(&pool.job, 0, glcollide_now_ms() + serial_ms);
         first = atomic_load_explicit(&pool.job.blocks[0].range, memory_order_relaxed) >> 32;
         if (first >= count)
@@ -407,8 +415,8 @@ static void run_part(size_t base, size_t count, int threads, double serial_ms)
     }
     grow(threads);
     pthread_mutex_lock(&pool.lock);
-    share_out(&pool.job, first, count,
-              threads < pool.thread_count + 1 ? threads : pool.thread_count + 1);
+    int participants = threads < pool.thread_count + 1 ? threads : pool.thread_count + 1;
+    share_out(&pool.job, first, count, participants, pool.job.linger ? participants : 1);
     pool.job_id++;
     pool.open = 1;
     pthread_cond_broadcast(&pool.wake);

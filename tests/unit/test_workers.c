@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The worker pool: every task once, workers within the count, a thread done
- * with its own block of a job takes others' tasks, a job inside a
+ * with its own block of a chain's job takes others' tasks, a job inside a
  * task or on a second thread runs on its caller, a forked child gets workers
  * of its own, roused workers park again, GLCOLLIDE_THREADS read as
  * documented. */
 #define _POSIX_C_SOURCE 200809L
-#include "core/internal.h" /* white box: glcollide_workers_run_after */
+#include "core/internal.h" /* white box: glcollide_workers_run_after, _run_chain */
 #include "helpers/tests.h"
 
 #include <pthread.h>
@@ -127,10 +127,10 @@ static void block_task(void *user, size_t index, int worker)
         atomic_store(&job->waited_out, 1);
 }
 
-/* A job's tasks are handed out in blocks, one a thread; a thread that has
- * run its own takes the others' that are left: every task once, and the
- * caller's block shared with a worker that is done with its own. Task 0,
- * the front of the caller's block, always runs on the caller. */
+/* A chain's jobs hand their tasks out in blocks, one a thread; a thread
+ * that has run its own takes the others' that are left: every task once,
+ * and the caller's block shared with a worker that is done with its own.
+ * Task 0, the front of the caller's block, always runs on the caller. */
 START_TEST(test_blocks)
 {
     enum { TASKS = 100 };
@@ -139,7 +139,8 @@ START_TEST(test_blocks)
         for (int i = 0; i < TASKS; i++)
             atomic_store(&runs[i], 0);
         block_job job = {runs, TASKS, 0, 0};
-        ck_assert_int_eq(glcollide_workers_run(TASKS, 2, block_task, &job), GLCOLLIDE_OK);
+        ck_assert_int_eq(glcollide_workers_run_chain(TASKS, 2, 0.0, block_task, &job),
+                         GLCOLLIDE_OK);
         for (int i = 0; i < TASKS; i++)
             ck_assert_msg(atomic_load(&runs[i]) == 1, "pass %d: task %d ran %d times", pass, i,
                           atomic_load(&runs[i]));
