@@ -991,24 +991,38 @@ typedef struct elements_job {
     size_t count;
 } elements_job;
 
+/* The exact test of candidates first .. end - 1 and the element of each
+ * that meets, into chunk; shared: other threads make other ranges' at the
+ * same time (the triangles shaped by shaped_info, else by info_shape). */
+static inline __attribute__((always_inline)) void
+range_elements(glcollide_contact_scratch *s, const input *in,
+               const glcollide_index_pair *candidates, size_t first, size_t end,
+               element_chunk *chunk, int shared)
+{
+    for (size_t i = first; i < end && !chunk->status; i++) {
+        meeting m = {.ta = candidates[i].a, .tb = candidates[i].b};
+        if (!test_pair(s, &m))
+            continue;
+        triangle_info *a = info_of(s, 0, m.ta), *b = info_of(s, 1, m.tb), own_a, own_b;
+        if (shared) {
+            chunk->status =
+                make_element(s, in, &m, shaped_info(a, &own_a), shaped_info(b, &own_b), chunk);
+        } else {
+            info_shape(a);
+            info_shape(b);
+            chunk->status = make_element(s, in, &m, a, b, chunk);
+        }
+    }
+}
+
 /* A task: the exact test of each of its candidates, and the element of
  * each that meets into its chunk. */
 static void element_task(void *user, size_t task, int worker)
 {
     (void)worker;
     const elements_job *job = user;
-    glcollide_contact_scratch *s = job->s;
-    element_chunk *chunk = &s->chunks[task];
-    size_t end = task_end(task, TESTS_PER_TASK, job->count);
-    for (size_t i = task * TESTS_PER_TASK; i < end && !chunk->status; i++) {
-        meeting m = {.ta = job->candidates[i].a, .tb = job->candidates[i].b};
-        if (!test_pair(s, &m))
-            continue;
-        triangle_info own_a, own_b;
-        const triangle_info *a = shaped_info(info_of(s, 0, m.ta), &own_a);
-        const triangle_info *b = shaped_info(info_of(s, 1, m.tb), &own_b);
-        chunk->status = make_element(s, job->in, &m, a, b, chunk);
-    }
+    range_elements(job->s, job->in, job->candidates, task * TESTS_PER_TASK,
+                   task_end(task, TESTS_PER_TASK, job->count), &job->s->chunks[task], 1);
 }
 
 /* Elements and points written elsewhere become the call's: swapped with
@@ -1138,15 +1152,7 @@ static int make_elements(glcollide_contact_scratch *s, const input *in,
         elements_job job = {s, in, candidates, count};
         glcollide_workers_run_chain(tasks, threads, 0.0, element_task, &job);
     } else {
-        for (size_t i = 0; i < count && !s->chunks[0].status; i++) {
-            meeting m = {.ta = candidates[i].a, .tb = candidates[i].b};
-            if (!test_pair(s, &m))
-                continue;
-            triangle_info *a = info_of(s, 0, m.ta), *b = info_of(s, 1, m.tb);
-            info_shape(a);
-            info_shape(b);
-            s->chunks[0].status = make_element(s, in, &m, a, b, &s->chunks[0]);
-        }
+        range_elements(s, in, candidates, 0, count, &s->chunks[0], 0);
     }
     return sort_elements(s, chunk_count, threads, element_count, point_count);
 }

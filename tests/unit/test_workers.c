@@ -59,6 +59,14 @@ START_TEST(test_every_task_once)
 }
 END_TEST
 
+/* Each of n tasks ran once (pass: the check's pass, for the message). */
+static void check_each_once(atomic_int *runs, int n, int pass)
+{
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(atomic_load(&runs[i]) == 1, "pass %d: task %d ran %d times", pass, i,
+                      atomic_load(&runs[i]));
+}
+
 /* A task that takes about a millisecond. */
 static void slow_task(void *user, size_t index, int worker)
 {
@@ -82,9 +90,7 @@ START_TEST(test_serial_first)
         double serial_ms = pass == 0 ? 3.6e6 : 2.0;
         ck_assert_int_eq(glcollide_workers_run_after(TASKS, 4, serial_ms, slow_task, &t),
                          GLCOLLIDE_OK);
-        for (int i = 0; i < TASKS; i++)
-            ck_assert_msg(atomic_load(&runs[i]) == 1, "pass %d: task %d ran %d times", pass, i,
-                          atomic_load(&runs[i]));
+        check_each_once(runs, TASKS, pass);
         unsigned seen = atomic_load(&t.workers);
         if (pass == 0)
             ck_assert_msg(seen == 1, "a job done within its serial time woke workers (0x%x)", seen);
@@ -129,8 +135,7 @@ static void block_task(void *user, size_t index, int worker)
 
 /* A chain's jobs hand their tasks out in blocks, one a thread; a thread
  * that has run its own takes the others' that are left: every task once,
- * and the caller's block shared with a worker that is done with its own.
- * Task 0, the front of the caller's block, always runs on the caller. */
+ * and the caller's block shared with a worker that is done with its own. */
 START_TEST(test_blocks)
 {
     enum { TASKS = 100 };
@@ -141,9 +146,7 @@ START_TEST(test_blocks)
         block_job job = {runs, TASKS, 0, 0};
         ck_assert_int_eq(glcollide_workers_run_chain(TASKS, 2, 0.0, block_task, &job),
                          GLCOLLIDE_OK);
-        for (int i = 0; i < TASKS; i++)
-            ck_assert_msg(atomic_load(&runs[i]) == 1, "pass %d: task %d ran %d times", pass, i,
-                          atomic_load(&runs[i]));
+        check_each_once(runs, TASKS, pass);
         ck_assert_msg(!atomic_load(&job.waited_out),
                       "pass %d: no worker took a task of the caller's block in 10 s", pass);
     }
