@@ -525,6 +525,43 @@ START_TEST(test_corner_two_regions)
 }
 END_TEST
 
+/* Regions of two horizontal triangles, A1 (x < 0) and A2 (x > 0), each
+ * crossed by a vertical one in the plane y = 0: B1 crosses A1 up to
+ * x = -gap / 2, B2 crosses A2 from x = +gap / 2 (no pair shares a
+ * triangle: only their points can join them). */
+static size_t regions_across(double gap, int flip)
+{
+    const double h = 0.5 * gap, q = 0.25 * gap;
+    double pa[18] = {-2, -1, 0, -q, -1, 0, -q, 1, 0, 2, -1, 0, q, 1, 0, q, -1, 0};
+    double pb[18] = {-1, 0, -1, -h, 0, -1, -h, 0, 1, h, 0, -1, 1, 0, -1, h, 0, 1};
+    if (flip) /* the scene mirrored: x = 0 a face of the cells again */
+        for (int v = 0; v < 6; v++)
+            pa[3 * v] = -pa[3 * v], pb[3 * v] = -pb[3 * v];
+    uint32_t t[6] = {0, 1, 2, 3, 4, 5};
+    glcollide_mesh a = {pa, t, 6, 2, NULL}, b = {pb, t, 6, 2, NULL};
+    glcollide_index_pair pairs[2] = {{0, 0}, {1, 1}};
+    glcollide_contact c[16];
+    size_t n = SIZE_MAX;
+    ck_assert_int_eq(glcollide_contacts_generate(&a, &b, pairs, 2, NULL, c, 16, &n, NULL),
+                     GLCOLLIDE_OK);
+    check_well_formed(c, n);
+    ck_assert_uint_gt(n, 0);
+    return region_count(c, n);
+}
+
+/* Points of two elements within the connection's tolerance of each other
+ * but in two cells of its grid (x = 0 is a face of every grid) join their
+ * regions; points 1 cm apart do not. */
+START_TEST(test_joined_across_cells)
+{
+    for (int flip = 0; flip < 2; flip++) {
+        ck_assert_uint_eq(regions_across(1e-2, flip), 2);
+        ck_assert_uint_eq(regions_across(1e-12, flip), 1);
+        ck_assert_uint_eq(regions_across(0x1p-60, flip), 1);
+    }
+}
+END_TEST
+
 /* Two mesh spheres overlapping: one region, its normal along the line of
  * centres (the rim's vector area), within the polygonal spheres' facet
  * angle; no contact deeper than the spheres overlap along it. */
@@ -945,6 +982,7 @@ Suite *suite_contacts(void)
     tcase_add_test(tc, test_tessellation_independent);
     tcase_add_test(tc, test_depth_bound);
     tcase_add_test(tc, test_corner_two_regions);
+    tcase_add_test(tc, test_joined_across_cells);
     tcase_add_test(tc, test_spheres);
     tcase_add_test(tc, test_buffer_independent);
     tcase_add_test(tc, test_deterministic);
