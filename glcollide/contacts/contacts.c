@@ -106,7 +106,6 @@ typedef struct element {
     uint32_t a, b;
     uint32_t kind;
     uint32_t first_point, point_count;
-    uint32_t region;                 /* the region's index (number_regions) */
     double facing[3];                /* n_b * overlap area, for faces touching back to back */
     double touch[3];                 /* a touch's normal: the face touched, from B toward A */
     double hint[3];                  /* n_b - n_a, for regions without area or face touches */
@@ -199,6 +198,11 @@ typedef struct meeting {
     double seg[2][3];
 } meeting;
 
+/* The box of a set of points, and their largest coordinate magnitude. */
+typedef struct point_box {
+    double lo[3], hi[3], max_abs;
+} point_box;
+
 /* Elements and their points as one task makes them (point owners and
  * first points are the chunk's own until merged). */
 typedef struct element_chunk {
@@ -207,6 +211,8 @@ typedef struct element_chunk {
     contact_point *points;
     size_t point_count, point_capacity;
     int status;
+    size_t first;  /* its first element's place among all the chunks' */
+    point_box box; /* of its points kept (sort_elements) */
 } element_chunk;
 
 /* A sort key with its payload. */
@@ -245,7 +251,7 @@ struct glcollide_contact_scratch {
     size_t key_capacity, key_tmp_capacity;
     region *regions;
     size_t region_capacity;
-    uint32_t *bucket_next; /* per half of the points, per region (bucket_points) */
+    uint32_t *bucket_next; /* per part of the points, per region (bucket_points) */
     size_t bucket_next_capacity;
     grid_cell *grid;
     size_t grid_capacity;
@@ -256,6 +262,8 @@ struct glcollide_contact_scratch {
     size_t point_cell_capacity;
     uint32_t *parent; /* per element: the union-find's (connect_elements to number_regions) */
     size_t parent_capacity;
+    uint32_t *region_of; /* per element: its region's index (number_regions on) */
+    size_t region_of_capacity;
     uint32_t *joining; /* the points whose nearby cells hold another set (a run a task) */
     size_t joining_capacity;
     uint32_t *joining_count; /* per task: its points in joining */
@@ -314,6 +322,7 @@ static void scratch_release(glcollide_contact_scratch *s)
     free(s->grid_tags);
     free(s->point_cells);
     free(s->parent);
+    free(s->region_of);
     free(s->joining);
     free(s->joining_count);
     free(s->order);
@@ -621,6 +630,8 @@ static void radix_sort(keyed *items, keyed *tmp, size_t n)
  * stages made of one task per side (the triangles' planes, their shapes,
  * the vertices inside) run on the calling thread alone. */
 enum { TESTS_PER_TASK = 256, SIDES_IN_PARALLEL = 2 * TESTS_PER_TASK };
+/* The parts the points are counted and bucketed by region in (tasks). */
+enum { POINT_PARTS = 4 };
 /* Points from which the regions' normals, depths and manifolds are shared
  * among the threads, a region a task. */
 enum { REGIONS_IN_PARALLEL = 512 };
@@ -1057,43 +1068,58 @@ static void take_arrays(glcollide_contact_scratch *s, element **elements, size_t
 typedef struct copy_job {
     glcollide_contact_scratch *s;
     const uint32_t *firsts; /* each kept element's first point */
-    size_t count;
+    const uint32_t *place;  /* each element's, in chunk order: its place among the kept */
 } copy_job;
 
-enum { ELEMENTS_PER_TASK = 256 };
+/* A pair's element dropped: an earlier one of the same pair is kept. */
+#define NOT_KEPT UINT32_MAX
 
-/* A task's kept elements (s->keys) and their points, from their chunks into
- * s->elements_tmp and s->bucketed, renumbered. */
-static void copy_task(void *user, size_t task, int worker)
+/* A chunk's kept elements and their points into their sorted places in
+ * s->elements_tmp and s->bucketed, renumbered, and the box of those points
+ * (a task: chunk k, made by task k of the elements' job, which in blocks is
+ * mostly on this thread: its elements are read where they were written). */
+static void copy_task(void *user, size_t k, int worker)
 {
     (void)worker;
     const copy_job *job = user;
     glcollide_contact_scratch *s = job->s;
-    size_t end = task_end(task, ELEMENTS_PER_TASK, job->count);
-    for (size_t k = task * ELEMENTS_PER_TASK; k < end; k++) {
-        const element_chunk *chunk = &s->chunks[s->keys[k].pad];
-        element e = chunk->elements[s->keys[k].index];
-        uint32_t first = job->firsts[k];
+    element_chunk *chunk = &s->chunks[k];
+    point_box box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}, 0.0};
+    for (size_t j = 0; j < chunk->count; j++) {
+        uint32_t to = job->place[chunk->first + j];
+        if (to == NOT_KEPT)
+            continue;
+        element e = chunk->elements[j];
+        uint32_t first = job->firsts[to];
         for (uint32_t p = 0; p < e.point_count; p++) {
-            s->bucketed[first + p] = chunk->points[e.first_point + p];
-            s->bucketed[first + p].element = (uint32_t)k;
+            contact_point *q = &s->bucketed[first + p];
+            *q = chunk->points[e.first_point + p];
+            q->element = to;
+            for (int c = 0; c < 3; c++) {
+                box.lo[c] = glcollide_smaller(box.lo[c], q->position[c]);
+                box.hi[c] = glcollide_larger(box.hi[c], q->position[c]);
+                box.max_abs = glcollide_larger(box.max_abs, fabs(q->position[c]));
+            }
         }
         e.first_point = first;
-        s->elements_tmp[k] = e;
+        s->elements_tmp[to] = e;
     }
+    chunk->box = box;
 }
 
 /* The chunks' elements, in chunk order, sorted by (a, b) into s->elements,
  * repeated pairs dropped (the first kept); their points into s->points in
  * element order, owners and first points renumbered (the copies shared
- * among the threads). Errors: a chunk's, OUT_OF_MEMORY. */
+ * among the threads, a chunk a task), and the box of those points into
+ * *box. Errors: a chunk's, OUT_OF_MEMORY. */
 static int sort_elements(glcollide_contact_scratch *s, size_t chunk_count, int threads,
-                         size_t *element_count, size_t *point_count)
+                         size_t *element_count, size_t *point_count, point_box *box)
 {
     size_t n = 0, total_points = 0;
     for (size_t k = 0; k < chunk_count; k++) {
         if (s->chunks[k].status)
             return s->chunks[k].status;
+        s->chunks[k].first = n;
         n += s->chunks[k].count;
         total_points += s->chunks[k].point_count;
     }
@@ -1109,21 +1135,30 @@ static int sort_elements(glcollide_contact_scratch *s, size_t chunk_count, int t
             s->keys[i++] = (keyed){((uint64_t)e->a << 32) | e->b, (uint32_t)j, (uint32_t)k};
         }
     radix_sort(s->keys, s->keys_tmp, n);
-    /* The first of each pair kept, in place; their first points, reusing
-     * keys_tmp as a plain list. */
-    uint32_t *firsts = (uint32_t *)(void *)s->keys_tmp;
+    /* The first of each pair kept: its place, and its first point; keys_tmp
+     * (4 words an element) reused for the two lists. */
+    uint32_t *firsts = (uint32_t *)(void *)s->keys_tmp, *place = firsts + n;
+    for (i = 0; i < n; i++)
+        place[i] = NOT_KEPT;
     size_t kept = 0, points = 0;
     for (i = 0; i < n; i++) {
-        if (kept > 0 && s->keys[i].key == s->keys[kept - 1].key)
+        if (i > 0 && s->keys[i].key == s->keys[i - 1].key)
             continue;
-        s->keys[kept] = s->keys[i];
+        const element_chunk *chunk = &s->chunks[s->keys[i].pad];
+        place[chunk->first + s->keys[i].index] = (uint32_t)kept;
         firsts[kept++] = (uint32_t)points;
-        points += s->chunks[s->keys[i].pad].elements[s->keys[i].index].point_count;
+        points += chunk->elements[s->keys[i].index].point_count;
     }
-    copy_job job = {s, firsts, kept};
-    glcollide_workers_run_chain((kept + ELEMENTS_PER_TASK - 1) / ELEMENTS_PER_TASK,
-                                kept >= 2 * ELEMENTS_PER_TASK ? threads : 1, 0.0, copy_task, &job);
+    copy_job job = {s, firsts, place};
+    glcollide_workers_run_chain(chunk_count, threads, 0.0, copy_task, &job);
     take_arrays(s, &s->elements_tmp, &s->element_tmp_capacity, &s->bucketed, &s->bucketed_capacity);
+    *box = s->chunks[0].box;
+    for (size_t k = 1; k < chunk_count; k++)
+        for (int c = 0; c < 3; c++) {
+            box->lo[c] = glcollide_smaller(box->lo[c], s->chunks[k].box.lo[c]);
+            box->hi[c] = glcollide_larger(box->hi[c], s->chunks[k].box.hi[c]);
+            box->max_abs = glcollide_larger(box->max_abs, s->chunks[k].box.max_abs);
+        }
     *element_count = kept;
     *point_count = points;
     return GLCOLLIDE_OK;
@@ -1140,7 +1175,7 @@ static int sort_elements(glcollide_contact_scratch *s, size_t chunk_count, int t
  */
 static int make_elements(glcollide_contact_scratch *s, const input *in,
                          const glcollide_index_pair *candidates, size_t count, int threads,
-                         size_t *element_count, size_t *point_count)
+                         size_t *element_count, size_t *point_count, point_box *box)
 {
     if (threads <= 0)
         threads = glcollide_workers_count();
@@ -1164,7 +1199,7 @@ static int make_elements(glcollide_contact_scratch *s, const input *in,
     } else {
         range_elements(s, in, candidates, 0, count, &s->chunks[0], 0);
     }
-    return sort_elements(s, chunk_count, threads, element_count, point_count);
+    return sort_elements(s, chunk_count, threads, element_count, point_count, box);
 }
 
 /* ---------------------------------------------------------------- regions */
@@ -1402,6 +1437,8 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
         reserve((void **)&s->point_cells, &s->point_cell_capacity, point_count,
                 sizeof *s->point_cells) ||
         reserve((void **)&s->parent, &s->parent_capacity, element_count, sizeof *s->parent) ||
+        reserve((void **)&s->region_of, &s->region_of_capacity, element_count,
+                sizeof *s->region_of) ||
         reserve((void **)&s->joining, &s->joining_capacity, point_count, sizeof *s->joining) ||
         reserve((void **)&s->joining_count, &s->joining_count_capacity,
                 (point_count + NEAR_PER_TASK - 1) / NEAR_PER_TASK, sizeof *s->joining_count))
@@ -1585,10 +1622,11 @@ static int inside_vertices(const glcollide_contact_scratch *s, const input *in, 
             const element *e = &s->elements[keys[k].index];
             if (e->kind != ELEMENT_SEGMENT)
                 continue;
+            uint32_t at = s->region_of[keys[k].index];
             if (group_region == UINT32_MAX) {
-                group_region = e->region;
+                group_region = at;
                 element_index = keys[k].index;
-            } else if (e->region != group_region) {
+            } else if (at != group_region) {
                 split = 1;
             }
         }
@@ -1699,25 +1737,25 @@ static void select_manifold(const glcollide_contact_scratch *s, region *r, size_
  * points at its root, which comes first. */
 static int number_regions(glcollide_contact_scratch *s, size_t element_count, size_t *count)
 {
+    uint32_t *region_of = s->region_of;
     for (size_t i = 0; i < element_count; i++)
-        s->elements[i].region = find(s->parent, (uint32_t)i);
+        region_of[i] = find(s->parent, (uint32_t)i);
     size_t region_count = 0;
     for (size_t i = 0; i < element_count; i++)
-        region_count += s->elements[i].region == i;
+        region_count += region_of[i] == i;
     if (reserve((void **)&s->regions, &s->region_capacity, region_count, sizeof *s->regions) ||
-        reserve((void **)&s->bucket_next, &s->bucket_next_capacity, 2 * region_count,
+        reserve((void **)&s->bucket_next, &s->bucket_next_capacity, POINT_PARTS * region_count,
                 sizeof *s->bucket_next) ||
         reserve((void **)&s->order, &s->order_capacity, region_count, sizeof *s->order))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     region_count = 0;
     for (size_t i = 0; i < element_count; i++) {
-        element *e = &s->elements[i];
-        if (e->region != i) {
-            e->region = s->elements[e->region].region; /* the root's, already numbered */
+        if (region_of[i] != i) {
+            region_of[i] = region_of[region_of[i]]; /* the root's, already numbered */
             continue;
         }
         s->regions[region_count].first_element = (uint32_t)i;
-        e->region = (uint32_t)region_count++;
+        region_of[i] = (uint32_t)region_count++;
     }
     *count = region_count;
     return GLCOLLIDE_OK;
@@ -1744,22 +1782,22 @@ static void region_sums(glcollide_contact_scratch *s, size_t element_count, size
         }
     }
     for (size_t i = 0; i < point_count; i++) {
-        const element *e = &elements[points[i].element];
-        region *r = &s->regions[e->region];
+        uint32_t owner = points[i].element;
+        region *r = &s->regions[s->region_of[owner]];
         for (int k = 0; k < 3; k++) {
             r->centroid[k] += points[i].position[k];
             r->lo[k] = glcollide_smaller(r->lo[k], points[i].position[k]);
             r->hi[k] = glcollide_larger(r->hi[k], points[i].position[k]);
         }
         r->curve_points++;
-        r->open_points += points[i].open && e->kind == ELEMENT_SEGMENT;
+        r->open_points += points[i].open && elements[owner].kind == ELEMENT_SEGMENT;
     }
     for (size_t i = 0; i < region_count; i++)
         for (int k = 0; k < 3; k++)
             s->regions[i].centroid[k] /= s->regions[i].curve_points;
     for (size_t i = 0; i < element_count; i++) {
         const element *e = &elements[i];
-        region *r = &s->regions[e->region];
+        region *r = &s->regions[s->region_of[i]];
         for (int k = 0; k < 3; k++) {
             r->area[k] += e->facing[k];
             r->hint[k] += e->hint[k];
@@ -1794,15 +1832,15 @@ static uint32_t find_root(uint32_t *parent, uint32_t i)
 static int join_shared_regions(glcollide_contact_scratch *s, uint32_t *parent, const keyed *group,
                                size_t n)
 {
-    uint32_t first = s->elements[group[0].index].region;
+    uint32_t first = s->region_of[group[0].index];
     size_t i = 1;
-    while (i < n && s->elements[group[i].index].region == first)
+    while (i < n && s->region_of[group[i].index] == first)
         i++;
     if (i == n) /* one region: nothing to join */
         return 0;
     keyed *regions = s->keys; /* free after sort_elements; room for every element */
     for (i = 0; i < n; i++)
-        regions[i] = (keyed){s->elements[group[i].index].region, 0, 0};
+        regions[i] = (keyed){s->region_of[group[i].index], 0, 0};
     radix_sort(regions, s->keys_tmp, n);
     int joined = 0;
     for (i = 1; i < n; i++) {
@@ -1849,7 +1887,7 @@ static int merge_regions(glcollide_contact_scratch *s, size_t element_count, siz
      * from either side of a sphere's rim): joined when their normals agree
      * within 60 degrees; a right-angled corner stays two regions. */
     for (size_t i = 0; i < s->refused_count; i++) {
-        uint32_t r1 = s->elements[s->refused[i].a].region, r2 = s->elements[s->refused[i].b].region;
+        uint32_t r1 = s->region_of[s->refused[i].a], r2 = s->region_of[s->refused[i].b];
         uint32_t x = find_root(parent, r1), y = find_root(parent, r2);
         if (x == y || glcollide_vec3_dot(s->regions[r1].normal, s->regions[r2].normal) < 0.5)
             continue;
@@ -1875,7 +1913,7 @@ static int merge_regions(glcollide_contact_scratch *s, size_t element_count, siz
         if (!(parent[i] & 0x80000000u))
             parent[i] = parent[parent[i]];
     for (size_t i = 0; i < element_count; i++)
-        s->elements[i].region = parent[s->elements[i].region] & 0x7fffffffu;
+        s->region_of[i] = parent[s->region_of[i]] & 0x7fffffffu;
     *region_count = count;
     return 1;
 }
@@ -1936,8 +1974,8 @@ static int collect_directions(glcollide_contact_scratch *s, size_t element_count
     }
     for (size_t i = 0; i < element_count; i++) {
         const element *e = &s->elements[i];
-        region *r = &s->regions[e->region];
-        double *directions = s->directions + 3 * MAX_DIRECTIONS * e->region;
+        region *r = &s->regions[s->region_of[i]];
+        double *directions = s->directions + 3 * MAX_DIRECTIONS * s->region_of[i];
         double n[3] = {-e->normal_a[0], -e->normal_a[1], -e->normal_a[2]};
         if (glcollide_vec3_dot(e->normal_b, e->normal_b) > 0.0)
             offer_direction(r, directions, e->normal_b);
@@ -2135,42 +2173,46 @@ static int add_inside_vertices(glcollide_contact_scratch *s, const input *in, in
 typedef struct points_job {
     glcollide_contact_scratch *s;
     size_t element_count, point_count, region_count;
-    size_t half;       /* the first point of the second half */
-    uint32_t *next[2]; /* per half, per region: its points' count, then the next one's place */
+    uint32_t *next; /* per part, per region: its points' count, then the next one's place */
     int status;
 } points_job;
 
-/* Each half of the points counted by region (tasks 0 and 1) beside each
- * region's candidate normals (task 2, from the elements alone). */
+/* The first point of part k of the points. */
+static size_t part_start(const points_job *job, size_t k)
+{
+    return job->point_count * k / POINT_PARTS;
+}
+
+/* Each part of the points counted by region (tasks 0 .. POINT_PARTS - 1)
+ * beside each region's candidate normals (the last task, from the elements
+ * alone, about as long as two parts). */
 static void count_task(void *user, size_t task, int worker)
 {
     (void)worker;
     points_job *job = user;
     glcollide_contact_scratch *s = job->s;
-    if (task == 2) {
+    if (task == POINT_PARTS) {
         job->status = collect_directions(s, job->element_count, job->region_count);
         return;
     }
-    uint32_t *count = job->next[task];
+    uint32_t *count = job->next + task * job->region_count;
     memset(count, 0, job->region_count * sizeof *count);
-    size_t end = task ? job->point_count : job->half;
-    for (size_t i = task ? job->half : 0; i < end; i++) {
+    for (size_t i = part_start(job, task), end = part_start(job, task + 1); i < end; i++) {
         contact_point *p = &s->points[i];
-        p->region = s->elements[p->element].region;
+        p->region = s->region_of[p->element];
         count[p->region]++;
     }
 }
 
-/* Each half of the points into its regions' buckets, after the first half's
- * points of the same region (a task a half). */
+/* Each part of the points into its regions' buckets, after the earlier
+ * parts' points of the same region (a task a part). */
 static void scatter_task(void *user, size_t task, int worker)
 {
     (void)worker;
     points_job *job = user;
     glcollide_contact_scratch *s = job->s;
-    uint32_t *next = job->next[task];
-    size_t end = task ? job->point_count : job->half;
-    for (size_t i = task ? job->half : 0; i < end; i++)
+    uint32_t *next = job->next + task * job->region_count;
+    for (size_t i = part_start(job, task), end = part_start(job, task + 1); i < end; i++)
         s->bucketed[next[s->points[i].region]++] = s->points[i];
 }
 
@@ -2182,26 +2224,22 @@ static int bucket_points(glcollide_contact_scratch *s, size_t element_count, siz
 {
     if (reserve((void **)&s->bucketed, &s->bucketed_capacity, point_count, sizeof *s->bucketed))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    points_job job = {s,
-                      element_count,
-                      point_count,
-                      region_count,
-                      point_count / 2,
-                      {s->bucket_next, s->bucket_next + region_count},
-                      GLCOLLIDE_OK};
-    glcollide_workers_run_chain(3, threads, 0.0, count_task, &job);
+    points_job job = {s, element_count, point_count, region_count, s->bucket_next, GLCOLLIDE_OK};
+    glcollide_workers_run_chain(POINT_PARTS + 1, threads, 0.0, count_task, &job);
     if (job.status)
         return job.status;
     uint32_t offset = 0;
     for (size_t i = 0; i < region_count; i++) {
         region *r = &s->regions[i];
         r->first = offset;
-        r->count = job.next[0][i] + job.next[1][i];
-        job.next[1][i] = offset + job.next[0][i];
-        job.next[0][i] = offset;
-        offset += r->count;
+        for (size_t k = 0; k < POINT_PARTS; k++) {
+            uint32_t *next = &job.next[k * region_count + i], count = *next;
+            *next = offset;
+            offset += count;
+        }
+        r->count = offset - r->first;
     }
-    glcollide_workers_run_chain(2, threads, 0.0, scatter_task, &job);
+    glcollide_workers_run_chain(POINT_PARTS, threads, 0.0, scatter_task, &job);
     return GLCOLLIDE_OK;
 }
 
@@ -2232,21 +2270,14 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     size_t element_count = 0, point_count = 0;
     if (prepare_triangles(s, in, candidates, candidate_count, options->threads))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    point_box box;
     if (make_elements(s, in, candidates, candidate_count, options->threads, &element_count,
-                      &point_count))
+                      &point_count, &box))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     if (element_count == 0)
         return GLCOLLIDE_OK;
-    double lo[3], hi[3], max_abs = 0.0;
-    memcpy(lo, s->points[0].position, sizeof lo);
-    memcpy(hi, s->points[0].position, sizeof hi);
-    for (size_t i = 0; i < point_count; i++)
-        for (int k = 0; k < 3; k++) {
-            lo[k] = glcollide_smaller(lo[k], s->points[i].position[k]);
-            hi[k] = glcollide_larger(hi[k], s->points[i].position[k]);
-            max_abs = glcollide_larger(max_abs, fabs(s->points[i].position[k]));
-        }
-    double tol = connect_tolerance * sqrt(distance2(lo, hi)) + 64.0 * DBL_EPSILON * max_abs;
+    double tol =
+        connect_tolerance * sqrt(distance2(box.lo, box.hi)) + 64.0 * DBL_EPSILON * box.max_abs;
     if (!(tol > 0.0))
         tol = DBL_MIN;
     if (inside_reserve(s, element_count))
