@@ -945,6 +945,27 @@ START_TEST(test_threads_and_ranks)
                          threads[t], m, n);
     }
     ck_assert_uint_gt(n, 8);
+    /* The candidates reversed and every third one again, far from the
+     * first (other tasks' chunks): the same contacts, each pair's element
+     * once, on 1 and on 4 threads. */
+    glcollide_pair_list shuffled = {0};
+    for (size_t i = pairs.count; i-- > 0;)
+        ck_assert_int_eq(glcollide_pair_list_push(&shuffled, pairs.pairs[i].a, pairs.pairs[i].b),
+                         GLCOLLIDE_OK);
+    for (size_t i = 0; i < pairs.count; i += 3)
+        ck_assert_int_eq(glcollide_pair_list_push(&shuffled, pairs.pairs[i].a, pairs.pairs[i].b),
+                         GLCOLLIDE_OK);
+    for (int t = 1; t <= 4; t += 3) {
+        options.threads = t;
+        ck_assert_int_eq(glcollide_contacts_generate(&wa, &wb, shuffled.pairs, shuffled.count,
+                                                     &options, got, 512, &m, NULL),
+                         GLCOLLIDE_OK);
+        TEST_REQUIRE(m == n && memcmp(got, alone, n * sizeof *got) == 0,
+                     "%d threads, candidates reversed and repeated: %zu contacts, or different "
+                     "from %zu",
+                     t, m, n);
+    }
+    glcollide_pair_list_clear(&shuffled);
     options.threads = 2;
     options.ranked = 1;
     size_t r = 0;
