@@ -1437,8 +1437,6 @@ static int connect_elements(glcollide_contact_scratch *s, size_t element_count, 
         reserve((void **)&s->point_cells, &s->point_cell_capacity, point_count,
                 sizeof *s->point_cells) ||
         reserve((void **)&s->parent, &s->parent_capacity, element_count, sizeof *s->parent) ||
-        reserve((void **)&s->region_of, &s->region_of_capacity, element_count,
-                sizeof *s->region_of) ||
         reserve((void **)&s->joining, &s->joining_capacity, point_count, sizeof *s->joining) ||
         reserve((void **)&s->joining_count, &s->joining_count_capacity,
                 (point_count + NEAR_PER_TASK - 1) / NEAR_PER_TASK, sizeof *s->joining_count))
@@ -1737,6 +1735,9 @@ static void select_manifold(const glcollide_contact_scratch *s, region *r, size_
  * points at its root, which comes first. */
 static int number_regions(glcollide_contact_scratch *s, size_t element_count, size_t *count)
 {
+    if (reserve((void **)&s->region_of, &s->region_of_capacity, element_count,
+                sizeof *s->region_of))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     uint32_t *region_of = s->region_of;
     for (size_t i = 0; i < element_count; i++)
         region_of[i] = find(s->parent, (uint32_t)i);
