@@ -123,8 +123,6 @@ typedef struct contact_point {
     uint32_t element; /* curve points: owner; vertices: an element of their triangle */
     uint32_t source;
     uint32_t index; /* end / polygon corner, or vertex index */
-    uint32_t region;
-    uint32_t kept;
     uint32_t open; /* a segment's end that no other element shares */
 } contact_point;
 
@@ -205,21 +203,22 @@ typedef struct point_box {
 
 /* Elements and their points as one task makes them (point owners and
  * first points are the chunk's own until merged). */
+/* A sort key with its payload. */
+typedef struct keyed {
+    uint64_t key;
+    uint32_t index, pad;
+} keyed;
+
 typedef struct element_chunk {
     element *elements;
-    size_t count, capacity;
+    keyed *keys; /* each element's pair, its place here and its point count */
+    size_t count, capacity, key_capacity;
     contact_point *points;
     size_t point_count, point_capacity;
     int status;
     size_t first;  /* its first element's place among all the chunks' */
     point_box box; /* of its points kept (sort_elements) */
 } element_chunk;
-
-/* A sort key with its payload. */
-typedef struct keyed {
-    uint64_t key;
-    uint32_t index, pad;
-} keyed;
 
 /* A side's triangle some of whose corners may be inside the other mesh
  * (inside_side), and the side's part of that search. */
@@ -279,6 +278,8 @@ struct glcollide_contact_scratch {
     size_t refused_count, refused_capacity;
     glcollide_manifold_point *manifold; /* the points during selection, a part a region */
     size_t manifold_capacity;
+    uint32_t *picks; /* a region's kept points in rank order: picks[first + k - 1], rank k */
+    size_t pick_capacity;
     uint32_t *slot[2]; /* per mesh triangle index: its entry in info[side] */
     uint32_t used[2];  /* the entries of info[side] this call */
     size_t slot_capacity[2];
@@ -307,6 +308,7 @@ static void scratch_release(glcollide_contact_scratch *s)
 {
     for (size_t k = 0; k < s->chunk_capacity; k++) {
         free(s->chunks[k].elements);
+        free(s->chunks[k].keys);
         free(s->chunks[k].points);
     }
     free(s->chunks);
@@ -332,6 +334,7 @@ static void scratch_release(glcollide_contact_scratch *s)
     free(s->directions);
     free(s->refused);
     free(s->manifold);
+    free(s->picks);
     for (int side = 0; side < 2; side++) {
         free(s->slot[side]);
         free(s->info[side]);
@@ -999,8 +1002,11 @@ static int make_element(glcollide_contact_scratch *s, const input *in, const mee
         out->point_count = e.first_point; /* non-finite */
         return GLCOLLIDE_OK;
     }
-    if (reserve((void **)&out->elements, &out->capacity, out->count + 1, sizeof *out->elements))
+    if (reserve((void **)&out->elements, &out->capacity, out->count + 1, sizeof *out->elements) ||
+        reserve((void **)&out->keys, &out->key_capacity, out->count + 1, sizeof *out->keys))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    out->keys[out->count] =
+        (keyed){((uint64_t)e.a << 32) | e.b, (uint32_t)out->count, (uint32_t)e.point_count};
     out->elements[out->count++] = e;
     return GLCOLLIDE_OK;
 }
@@ -1129,10 +1135,10 @@ static int sort_elements(glcollide_contact_scratch *s, size_t chunk_count, int t
         reserve((void **)&s->bucketed, &s->bucketed_capacity, total_points, sizeof *s->bucketed))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     size_t i = 0;
-    for (size_t k = 0; k < chunk_count; k++) /* a key: the pair; its chunk and place there */
+    for (size_t k = 0; k < chunk_count; k++) /* the keys made with the elements: places in all */
         for (size_t j = 0; j < s->chunks[k].count; j++) {
-            const element *e = &s->chunks[k].elements[j];
-            s->keys[i++] = (keyed){((uint64_t)e->a << 32) | e->b, (uint32_t)j, (uint32_t)k};
+            s->keys[i] = s->chunks[k].keys[j];
+            s->keys[i++].index += (uint32_t)s->chunks[k].first;
         }
     radix_sort(s->keys, s->keys_tmp, n);
     /* The first of each pair kept: its place, and its first point; keys_tmp
@@ -1144,10 +1150,9 @@ static int sort_elements(glcollide_contact_scratch *s, size_t chunk_count, int t
     for (i = 0; i < n; i++) {
         if (i > 0 && s->keys[i].key == s->keys[i - 1].key)
             continue;
-        const element_chunk *chunk = &s->chunks[s->keys[i].pad];
-        place[chunk->first + s->keys[i].index] = (uint32_t)kept;
+        place[s->keys[i].index] = (uint32_t)kept;
         firsts[kept++] = (uint32_t)points;
-        points += chunk->elements[s->keys[i].index].point_count;
+        points += s->keys[i].pad;
     }
     copy_job job = {s, firsts, place};
     glcollide_workers_run_chain(chunk_count, threads, 0.0, copy_task, &job);
@@ -1712,12 +1717,12 @@ static void point_key(const contact_point *p, const element *elements, uint64_t 
     key[1] = p->element;
 }
 
-/* The manifold of region r from its bucketed points: their kept ranks
- * (s->manifold has room for every bucketed point; the region uses its own
- * part). */
+/* The manifold of region r from its bucketed points: its picks in rank
+ * order (s->manifold and s->picks have room for every bucketed point; the
+ * region uses its own part). */
 static void select_manifold(const glcollide_contact_scratch *s, region *r, size_t max)
 {
-    contact_point *points = s->bucketed + r->first;
+    const contact_point *points = s->bucketed + r->first;
     glcollide_manifold_point *manifold = s->manifold + r->first;
     for (uint32_t i = 0; i < r->count; i++) {
         glcollide_manifold_point *m = &manifold[i];
@@ -1726,8 +1731,10 @@ static void select_manifold(const glcollide_contact_scratch *s, region *r, size_
         point_key(&points[i], s->elements, m->key);
     }
     r->kept = glcollide_manifold_select(manifold, r->count, r->normal, r->centroid, r->width, max);
+    uint32_t *picks = s->picks + r->first;
     for (uint32_t i = 0; i < r->count; i++)
-        points[i].kept = manifold[i].kept;
+        if (manifold[i].kept)
+            picks[manifold[i].kept - 1] = r->first + i;
 }
 
 /* Regions numbered by their smallest element (elements are sorted, and a
@@ -1827,61 +1834,102 @@ static uint32_t find_root(uint32_t *parent, uint32_t i)
     return i;
 }
 
-/* Joins, in parent, the regions of one triangle's elements (group: n of a
- * side's inside keys) that come next to each other in region order, where
- * their facets agree. Returns 1 when regions were joined. */
-static int join_shared_regions(glcollide_contact_scratch *s, uint32_t *parent, const keyed *group,
-                               size_t n)
+static int compare_words(const void *p, const void *q)
 {
-    uint32_t first = s->region_of[group[0].index];
-    size_t i = 1;
-    while (i < n && s->region_of[group[i].index] == first)
-        i++;
-    if (i == n) /* one region: nothing to join */
-        return 0;
-    keyed *regions = s->keys; /* free after sort_elements; room for every element */
-    for (i = 0; i < n; i++)
-        regions[i] = (keyed){s->region_of[group[i].index], 0, 0};
-    radix_sort(regions, s->keys_tmp, n);
-    int joined = 0;
-    for (i = 1; i < n; i++) {
-        uint32_t r1 = (uint32_t)regions[i - 1].key, r2 = (uint32_t)regions[i].key;
-        uint32_t x = find_root(parent, r1), y = find_root(parent, r2);
-        if (x == y || !facets_agree(s->regions[r1].facets, s->regions[r2].facets))
-            continue;
-        parent[x > y ? x : y] = x < y ? x : y;
-        joined = 1;
+    uint32_t a = *(const uint32_t *)p, b = *(const uint32_t *)q;
+    return (a > b) - (a < b);
+}
+
+/* Region numbers in increasing order (insertion sort: mostly a few). */
+static void sort_words(uint32_t *words, size_t n)
+{
+    if (n > 32) {
+        glcollide_sort(words, n, sizeof *words, compare_words);
+        return;
     }
-    return joined;
+    for (size_t i = 1; i < n; i++) {
+        uint32_t w = words[i];
+        size_t j = i;
+        for (; j > 0 && words[j - 1] > w; j--)
+            words[j] = words[j - 1];
+        words[j] = w;
+    }
+}
+
+typedef struct shared_job {
+    glcollide_contact_scratch *s;
+    size_t element_count;
+    size_t pair_count[2];
+} shared_job;
+
+/* The regions a side's triangle meets through its elements (a run of the
+ * side's inside keys, inside_one), where there are several: each next to
+ * the following one in region order, as a pair, into the side's keys_tmp
+ * (free after inside_one: four words an element, of which the pairs use at
+ * most two and the run's regions one) for merge_regions (a task a side). */
+static void shared_task(void *user, size_t side, int worker)
+{
+    (void)worker;
+    shared_job *job = user;
+    const glcollide_contact_scratch *s = job->s;
+    const keyed *keys = s->inside[side].keys;
+    uint32_t *pairs = (uint32_t *)(void *)s->inside[side].keys_tmp;
+    uint32_t *regions = pairs + 2 * job->element_count;
+    size_t count = 0;
+    for (size_t first = 0; first < job->element_count;) {
+        uint64_t own = keys[first].key >> 32;
+        uint32_t at = s->region_of[keys[first].index];
+        size_t end = first + 1;
+        int several = 0;
+        for (; end < job->element_count && keys[end].key >> 32 == own; end++)
+            several |= s->region_of[keys[end].index] != at;
+        if (several) {
+            size_t n = end - first;
+            for (size_t i = 0; i < n; i++)
+                regions[i] = s->region_of[keys[first + i].index];
+            sort_words(regions, n);
+            for (size_t i = 1; i < n; i++)
+                if (regions[i] != regions[i - 1]) {
+                    pairs[2 * count] = regions[i - 1];
+                    pairs[2 * count + 1] = regions[i];
+                    count++;
+                }
+        }
+        first = end;
+    }
+    job->pair_count[side] = count;
 }
 
 /*
  * One overlap can be bounded by several curve components (a hole in a
  * patch, an island where two surfaces graze): components whose pairs share
  * a triangle are joined when their facets agree. A triangle's elements are
- * a run of its side's inside keys (inside_one). Which regions end up
- * together does not depend on the order of the joins: a set's root is its
- * smallest region. Returns 1 when regions were joined (renumbered,
- * *region_count updated), 0 otherwise.
+ * a run of its side's inside keys (inside_one): the runs of regions are
+ * listed on the threads, a side a task (shared_task), and joined here in
+ * order. Which regions end up together does not depend on the order of the
+ * joins: a set's root is its smallest region. Returns 1 when regions were
+ * joined (renumbered, *region_count updated), 0 otherwise.
  */
-static int merge_regions(glcollide_contact_scratch *s, size_t element_count, size_t *region_count)
+static int merge_regions(glcollide_contact_scratch *s, size_t element_count, size_t *region_count,
+                         int threads)
 {
     if (*region_count < 2)
         return 0;
     uint32_t *parent = s->order; /* free until the output */
     for (size_t i = 0; i < *region_count; i++)
         parent[i] = (uint32_t)i;
+    shared_job job = {s, element_count, {0, 0}};
+    glcollide_workers_run_chain(2, threads, 0.0, shared_task, &job);
     int joined = 0;
-    for (int side = 0; side < 2; side++) {
-        const keyed *keys = s->inside[side].keys;
-        for (size_t first = 0; first < element_count;) {
-            uint64_t own = keys[first].key >> 32;
-            size_t end = first + 1;
-            while (end < element_count && keys[end].key >> 32 == own)
-                end++;
-            if (end - first > 1)
-                joined |= join_shared_regions(s, parent, keys + first, end - first);
-            first = end;
+    for (int side = 0; side < 2; side++) { /* in order: side A's triangles, then B's */
+        const uint32_t *pairs = (const uint32_t *)(void *)s->inside[side].keys_tmp;
+        for (size_t i = 0; i < job.pair_count[side]; i++) {
+            uint32_t r1 = pairs[2 * i], r2 = pairs[2 * i + 1];
+            uint32_t x = find_root(parent, r1), y = find_root(parent, r2);
+            if (x == y || !facets_agree(s->regions[r1].facets, s->regions[r2].facets))
+                continue;
+            parent[x > y ? x : y] = x < y ? x : y;
+            joined = 1;
         }
     }
     /* Parts of one curved overlap kept apart for their facets (two sets grown
@@ -2184,25 +2232,24 @@ static size_t part_start(const points_job *job, size_t k)
     return job->point_count * k / POINT_PARTS;
 }
 
-/* Each part of the points counted by region (tasks 0 .. POINT_PARTS - 1)
- * beside each region's candidate normals (the last task, from the elements
- * alone, about as long as two parts). */
+/* Each region's candidate normals (task 0, from the elements alone, about
+ * as long as two parts: first, so that the blocks of a chain's job share
+ * the five tasks out evenly) beside each part of the points counted by
+ * region (tasks 1 .. POINT_PARTS). */
 static void count_task(void *user, size_t task, int worker)
 {
     (void)worker;
     points_job *job = user;
     glcollide_contact_scratch *s = job->s;
-    if (task == POINT_PARTS) {
+    if (task == 0) {
         job->status = collect_directions(s, job->element_count, job->region_count);
         return;
     }
+    task--; /* the points' part */
     uint32_t *count = job->next + task * job->region_count;
     memset(count, 0, job->region_count * sizeof *count);
-    for (size_t i = part_start(job, task), end = part_start(job, task + 1); i < end; i++) {
-        contact_point *p = &s->points[i];
-        p->region = s->region_of[p->element];
-        count[p->region]++;
-    }
+    for (size_t i = part_start(job, task), end = part_start(job, task + 1); i < end; i++)
+        count[s->region_of[s->points[i].element]]++;
 }
 
 /* Each part of the points into its regions' buckets, after the earlier
@@ -2214,7 +2261,7 @@ static void scatter_task(void *user, size_t task, int worker)
     glcollide_contact_scratch *s = job->s;
     uint32_t *next = job->next + task * job->region_count;
     for (size_t i = part_start(job, task), end = part_start(job, task + 1); i < end; i++)
-        s->bucketed[next[s->points[i].region]++] = s->points[i];
+        s->bucketed[next[s->region_of[s->points[i].element]]++] = s->points[i];
 }
 
 /* The points bucketed by region into s->bucketed (stable: element order,
@@ -2295,14 +2342,15 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     if (number_regions(s, element_count, &region_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     region_sums(s, element_count, point_count, region_count);
-    if (merge_regions(s, element_count, &region_count))
+    if (merge_regions(s, element_count, &region_count, side_threads))
         region_sums(s, element_count, point_count, region_count);
     /* Vertices inside the other mesh join their region's points. */
     if (add_inside_vertices(s, in, side_threads, &point_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     if (bucket_points(s, element_count, point_count, region_count, side_threads))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    if (reserve((void **)&s->manifold, &s->manifold_capacity, point_count, sizeof *s->manifold))
+    if (reserve((void **)&s->manifold, &s->manifold_capacity, point_count, sizeof *s->manifold) ||
+        reserve((void **)&s->picks, &s->pick_capacity, point_count, sizeof *s->picks))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     size_t per_region = options->points_per_region ? options->points_per_region : 4;
     region_job job = {s, in, per_region};
@@ -2334,19 +2382,14 @@ static int generate(glcollide_contact_scratch *s, const input *in,
             const region *r = &s->regions[s->order[o]];
             if (turn > r->kept)
                 continue;
-            for (uint32_t i = 0; i < r->count; i++) {
-                const contact_point *p = &s->bucketed[r->first + i];
-                if (p->kept != turn)
-                    continue;
-                glcollide_contact *c = &contacts[written++];
-                memcpy(c->position, p->position, sizeof c->position);
-                memcpy(c->normal, r->normal, sizeof c->normal);
-                c->depth = p->depth;
-                c->triangle_a = s->elements[p->element].a;
-                c->triangle_b = s->elements[p->element].b;
-                c->region = (uint32_t)o;
-                break;
-            }
+            const contact_point *p = &s->bucketed[s->picks[r->first + turn - 1]];
+            glcollide_contact *c = &contacts[written++];
+            memcpy(c->position, p->position, sizeof c->position);
+            memcpy(c->normal, r->normal, sizeof c->normal);
+            c->depth = p->depth;
+            c->triangle_a = s->elements[p->element].a;
+            c->triangle_b = s->elements[p->element].b;
+            c->region = (uint32_t)o;
         }
         if (written == before)
             break;
