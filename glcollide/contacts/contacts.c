@@ -134,6 +134,9 @@ typedef struct region {
     double area[3];       /* F - V */
     double hint[3];
     double offset[3];
+    double sum[3];      /* of its curve points (centroid: sum / curve_points) */
+    double segments[3]; /* of its segments' q - p (merge_sums moves the area's centre) */
+    uint32_t members;   /* merge_sums: the regions it joins */
     double normal[3];
     double top, bottom, width;
     double lo[3], hi[3];
@@ -250,6 +253,8 @@ struct glcollide_contact_scratch {
     size_t key_capacity, key_tmp_capacity;
     region *regions;
     size_t region_capacity;
+    region *region_parts; /* per part, per region: its sums there (region_sums) */
+    size_t region_part_capacity;
     uint32_t *bucket_next; /* per part of the points, per region (bucket_points) */
     size_t bucket_next_capacity;
     grid_cell *grid;
@@ -334,6 +339,7 @@ static void scratch_release(glcollide_contact_scratch *s)
     free(s->directions);
     free(s->refused);
     free(s->manifold);
+    free(s->region_parts);
     free(s->picks);
     for (int side = 0; side < 2; side++) {
         free(s->slot[side]);
@@ -1769,43 +1775,82 @@ static int number_regions(glcollide_contact_scratch *s, size_t element_count, si
     return GLCOLLIDE_OK;
 }
 
-/* Each region's centroid, box, vector area and other sums, then its normal;
- * each sum added in point or element order. On this thread: the sums read
- * every point and element, and shared as two tasks (a kind of sum each)
- * they took longer than here, each thread reading half of what it read
- * from the other's cache. */
-static void region_sums(glcollide_contact_scratch *s, size_t element_count, size_t point_count,
-                        size_t region_count)
+/*
+ * Each region's centroid, box, vector area and other sums, then its normal.
+ * The points and the elements are cut into parts (sum_parts: from the
+ * counts alone, never the threads), each part's sums taken in order as a
+ * task, and the parts' sums added in part order: the same numbers on any
+ * number of threads. One part is the plain sums in point and element order.
+ */
+enum { SUM_PARTS = 8, POINTS_PER_SUM_PART = 512, SUM_PART_REGIONS = 512 };
+
+typedef struct sums_job {
+    glcollide_contact_scratch *s;
+    size_t element_count, point_count, region_count, parts;
+} sums_job;
+
+int glcollide_contacts_plain_sums;
+
+/* The parts of the sums of point_count points in region_count regions. */
+static size_t sum_parts(size_t point_count, size_t region_count)
 {
-    const contact_point *points = s->points;
-    const element *elements = s->elements;
-    for (size_t i = 0; i < region_count; i++) {
-        region *r = &s->regions[i];
-        uint32_t first = r->first_element;
+    if (glcollide_contacts_plain_sums)
+        return 1;
+    size_t parts = point_count / POINTS_PER_SUM_PART;
+    if (parts > SUM_PARTS)
+        parts = SUM_PARTS;
+    if (parts < 1 || region_count > SUM_PART_REGIONS)
+        parts = 1;
+    return parts;
+}
+
+/* A part's points summed into its row of regions (a task). */
+static void point_sums_task(void *user, size_t part, int worker)
+{
+    (void)worker;
+    const sums_job *job = user;
+    glcollide_contact_scratch *s = job->s;
+    region *row = s->region_parts + part * job->region_count;
+    for (size_t i = 0; i < job->region_count; i++) {
+        region *r = &row[i];
         memset(r, 0, sizeof *r);
-        r->first_element = first;
         for (int k = 0; k < 3; k++) {
             r->lo[k] = INFINITY;
             r->hi[k] = -INFINITY;
         }
     }
-    for (size_t i = 0; i < point_count; i++) {
+    const contact_point *points = s->points;
+    const element *elements = s->elements;
+    for (size_t i = job->point_count * part / job->parts,
+                end = job->point_count * (part + 1) / job->parts;
+         i < end; i++) {
         uint32_t owner = points[i].element;
-        region *r = &s->regions[s->region_of[owner]];
+        region *r = &row[s->region_of[owner]];
         for (int k = 0; k < 3; k++) {
-            r->centroid[k] += points[i].position[k];
+            r->sum[k] += points[i].position[k];
             r->lo[k] = glcollide_smaller(r->lo[k], points[i].position[k]);
             r->hi[k] = glcollide_larger(r->hi[k], points[i].position[k]);
         }
         r->curve_points++;
         r->open_points += points[i].open && elements[owner].kind == ELEMENT_SEGMENT;
     }
-    for (size_t i = 0; i < region_count; i++)
-        for (int k = 0; k < 3; k++)
-            s->regions[i].centroid[k] /= s->regions[i].curve_points;
-    for (size_t i = 0; i < element_count; i++) {
+}
+
+/* A part's elements summed into its row of regions, about each region's
+ * centroid (a task). */
+static void element_sums_task(void *user, size_t part, int worker)
+{
+    (void)worker;
+    const sums_job *job = user;
+    glcollide_contact_scratch *s = job->s;
+    region *row = s->region_parts + part * job->region_count;
+    const contact_point *points = s->points;
+    const element *elements = s->elements;
+    for (size_t i = job->element_count * part / job->parts,
+                end = job->element_count * (part + 1) / job->parts;
+         i < end; i++) {
         const element *e = &elements[i];
-        region *r = &s->regions[s->region_of[i]];
+        region *r = &row[s->region_of[i]];
         for (int k = 0; k < 3; k++) {
             r->area[k] += e->facing[k];
             r->hint[k] += e->hint[k];
@@ -1814,14 +1859,121 @@ static void region_sums(glcollide_contact_scratch *s, size_t element_count, size
         }
         if (e->kind != ELEMENT_SEGMENT)
             continue;
+        const double *centroid = s->regions[s->region_of[i]].centroid;
         double p[3], q[3], c[3];
-        glcollide_vec3_sub(p, points[e->first_point].position, r->centroid);
-        glcollide_vec3_sub(q, points[e->first_point + 1].position, r->centroid);
+        glcollide_vec3_sub(p, points[e->first_point].position, centroid);
+        glcollide_vec3_sub(q, points[e->first_point + 1].position, centroid);
         glcollide_vec3_cross(c, p, q);
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             r->area[k] -= 0.5 * c[k];
+            r->segments[k] += q[k] - p[k];
+        }
     }
-    for (size_t i = 0; i < region_count; i++)
+}
+
+/* The points' sums of from added to to's (to = from where first). */
+static void add_point_sums(region *to, const region *from, int first)
+{
+    for (int k = 0; k < 3; k++) {
+        to->sum[k] = first ? from->sum[k] : to->sum[k] + from->sum[k];
+        to->lo[k] = first ? from->lo[k] : glcollide_smaller(to->lo[k], from->lo[k]);
+        to->hi[k] = first ? from->hi[k] : glcollide_larger(to->hi[k], from->hi[k]);
+    }
+    to->curve_points = (first ? 0 : to->curve_points) + from->curve_points;
+    to->open_points = (first ? 0 : to->open_points) + from->open_points;
+}
+
+/* The elements' sums of from added to to's (to = from where first), the
+ * area's given. */
+static void add_element_sums(region *to, const region *from, const double area[3], int first)
+{
+    for (int k = 0; k < 3; k++) {
+        to->area[k] = first ? area[k] : to->area[k] + area[k];
+        to->segments[k] = first ? from->segments[k] : to->segments[k] + from->segments[k];
+        to->hint[k] = first ? from->hint[k] : to->hint[k] + from->hint[k];
+        to->offset[k] = first ? from->offset[k] : to->offset[k] + from->offset[k];
+        to->facets[k] = first ? from->facets[k] : to->facets[k] + from->facets[k];
+    }
+}
+
+static void centre(region *r)
+{
+    for (int k = 0; k < 3; k++)
+        r->centroid[k] = r->sum[k] / r->curve_points;
+}
+
+/* Errors: OUT_OF_MEMORY. */
+static int region_sums(glcollide_contact_scratch *s, size_t element_count, size_t point_count,
+                       size_t region_count, int threads)
+{
+    size_t parts = sum_parts(point_count, region_count);
+    if (reserve((void **)&s->region_parts, &s->region_part_capacity, parts * region_count,
+                sizeof *s->region_parts))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    sums_job job = {s, element_count, point_count, region_count, parts};
+    glcollide_workers_run_chain(parts, parts > 1 ? threads : 1, 0.0, point_sums_task, &job);
+    for (size_t i = 0; i < region_count; i++) {
+        region *r = &s->regions[i];
+        uint32_t first = r->first_element;
+        memset(r, 0, sizeof *r);
+        r->first_element = first;
+        for (size_t part = 0; part < parts; part++)
+            add_point_sums(r, &s->region_parts[part * region_count + i], part == 0);
+        centre(r);
+    }
+    glcollide_workers_run_chain(parts, parts > 1 ? threads : 1, 0.0, element_sums_task, &job);
+    for (size_t i = 0; i < region_count; i++) {
+        region *r = &s->regions[i];
+        for (size_t part = 0; part < parts; part++) {
+            const region *from = &s->region_parts[part * region_count + i];
+            add_element_sums(r, from, from->area, part == 0);
+        }
+        region_normal(r);
+    }
+    return GLCOLLIDE_OK;
+}
+
+/*
+ * The sums of the regions merge_regions joined (new_of: each old region's
+ * new number, roots first in the order of both numberings; the old regions
+ * in s->region_parts), each added in old region order, then the normals. A
+ * joined region's area is its parts' areas about its own centroid: moving
+ * a part's from c to the joined region's c' adds half of (c' - c) x (its
+ * segments' q - p). A region joined to no other keeps its sums.
+ */
+static void merge_sums(glcollide_contact_scratch *s, const uint32_t *new_of, size_t old_count,
+                       size_t new_count)
+{
+    const region *old = s->region_parts;
+    for (size_t i = 0, next = 0; i < old_count; i++) {
+        region *r = &s->regions[new_of[i]];
+        int first = new_of[i] == next; /* its root: the set's first region */
+        if (first) {
+            memset(r, 0, sizeof *r);
+            r->first_element = old[i].first_element; /* the set's smallest */
+            next++;
+        }
+        add_point_sums(r, &old[i], first);
+        r->members++;
+    }
+    for (size_t i = 0; i < new_count; i++)
+        centre(&s->regions[i]);
+    for (size_t i = 0, next = 0; i < old_count; i++) {
+        region *r = &s->regions[new_of[i]];
+        int first = new_of[i] == next;
+        next += first;
+        double area[3];
+        memcpy(area, old[i].area, sizeof area);
+        if (r->members > 1) {
+            double moved[3], turn[3];
+            glcollide_vec3_sub(moved, r->centroid, old[i].centroid);
+            glcollide_vec3_cross(turn, moved, old[i].segments);
+            for (int k = 0; k < 3; k++)
+                area[k] += 0.5 * turn[k];
+        }
+        add_element_sums(r, &old[i], area, first);
+    }
+    for (size_t i = 0; i < new_count; i++)
         region_normal(&s->regions[i]);
 }
 
@@ -1907,14 +2059,14 @@ static void shared_task(void *user, size_t side, int worker)
  * a run of its side's inside keys (inside_one): the runs of regions are
  * listed on the threads, a side a task (shared_task), and joined here in
  * order. Which regions end up together does not depend on the order of the
- * joins: a set's root is its smallest region. Returns 1 when regions were
- * joined (renumbered, *region_count updated), 0 otherwise.
+ * joins: a set's root is its smallest region. Joined regions are
+ * renumbered (*region_count updated), with their sums (merge_sums).
  */
-static int merge_regions(glcollide_contact_scratch *s, size_t element_count, size_t *region_count,
-                         int threads)
+static int merge_regions(glcollide_contact_scratch *s, size_t element_count, size_t point_count,
+                         size_t *region_count, int threads)
 {
     if (*region_count < 2)
-        return 0;
+        return GLCOLLIDE_OK;
     uint32_t *parent = s->order; /* free until the output */
     for (size_t i = 0; i < *region_count; i++)
         parent[i] = (uint32_t)i;
@@ -1944,27 +2096,32 @@ static int merge_regions(glcollide_contact_scratch *s, size_t element_count, siz
         joined = 1;
     }
     if (!joined)
-        return 0;
+        return GLCOLLIDE_OK;
     /* Renumber: roots in order (a root is its set's smallest region). */
-    size_t count = 0;
-    for (size_t i = 0; i < *region_count; i++) {
-        uint32_t root = find_root(parent, (uint32_t)i);
-        parent[i] = root;
-        if (root == i)
-            s->regions[count++].first_element = s->regions[i].first_element;
-    }
+    for (size_t i = 0; i < *region_count; i++)
+        parent[i] = find_root(parent, (uint32_t)i);
     /* parent[] now maps to roots; a root's new number is its rank. */
-    uint32_t rank = 0;
+    uint32_t count = 0;
     for (size_t i = 0; i < *region_count; i++)
         if (parent[i] == i)
-            parent[i] = rank++ | 0x80000000u;
+            parent[i] = count++ | 0x80000000u;
     for (size_t i = 0; i < *region_count; i++)
-        if (!(parent[i] & 0x80000000u))
-            parent[i] = parent[parent[i]];
+        parent[i] =
+            parent[i] & 0x80000000u ? parent[i] & 0x7fffffffu : parent[parent[i]] & 0x7fffffffu;
     for (size_t i = 0; i < element_count; i++)
-        s->region_of[i] = parent[s->region_of[i]] & 0x7fffffffu;
+        s->region_of[i] = parent[s->region_of[i]];
+    size_t old_count = *region_count;
     *region_count = count;
-    return 1;
+    if (glcollide_contacts_plain_sums) { /* the joined regions summed afresh */
+        for (size_t i = 0, next = 0; i < old_count; i++)
+            if (parent[i] == next) /* a root: the first of its set */
+                s->regions[next++].first_element = s->regions[i].first_element;
+        return region_sums(s, element_count, point_count, count, threads);
+    }
+    /* The old regions' sums aside (region_sums made room for them there). */
+    memcpy(s->region_parts, s->regions, old_count * sizeof *s->regions);
+    merge_sums(s, parent, old_count, count);
+    return GLCOLLIDE_OK;
 }
 
 /* How close direction d is to the region's normal (or to its second one). */
@@ -2341,9 +2498,10 @@ static int generate(glcollide_contact_scratch *s, const input *in,
     size_t region_count;
     if (number_regions(s, element_count, &region_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    region_sums(s, element_count, point_count, region_count);
-    if (merge_regions(s, element_count, &region_count, side_threads))
-        region_sums(s, element_count, point_count, region_count);
+    if (region_sums(s, element_count, point_count, region_count, options->threads))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
+    if (merge_regions(s, element_count, point_count, &region_count, side_threads))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     /* Vertices inside the other mesh join their region's points. */
     if (add_inside_vertices(s, in, side_threads, &point_count))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;

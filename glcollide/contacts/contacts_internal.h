@@ -35,4 +35,10 @@ int glcollide_contacts_generate_arrays(const double *positions_a, const uint32_t
                                        const glcollide_contact_options *options,
                                        glcollide_contact_scratch *scratch);
 
+/* Tests only: when set, the regions' sums are taken in one part and
+ * joined regions summed afresh from their points and elements: the plain
+ * sums that the parted and merged ones (the default) are checked against.
+ * Not thread-safe: set it between calls. */
+extern int glcollide_contacts_plain_sums;
+
 #endif
