@@ -253,7 +253,8 @@ struct glcollide_contact_scratch {
     size_t key_capacity, key_tmp_capacity;
     region *regions;
     size_t region_capacity;
-    region *region_parts; /* per part, per region: its sums there (region_sums) */
+    region *region_parts; /* per part, per region: its sums there (region_sums), or the
+                           * regions before they were joined (merge_regions) */
     size_t region_part_capacity;
     uint32_t *bucket_next; /* per part of the points, per region (bucket_points) */
     size_t bucket_next_capacity;
@@ -1787,6 +1788,7 @@ enum { SUM_PARTS = 8, POINTS_PER_SUM_PART = 512, SUM_PART_REGIONS = 512 };
 typedef struct sums_job {
     glcollide_contact_scratch *s;
     size_t element_count, point_count, region_count, parts;
+    region *rows; /* a row of regions a part: s->region_parts, or s->regions for one part */
 } sums_job;
 
 int glcollide_contacts_plain_sums;
@@ -1810,10 +1812,12 @@ static void point_sums_task(void *user, size_t part, int worker)
     (void)worker;
     const sums_job *job = user;
     glcollide_contact_scratch *s = job->s;
-    region *row = s->region_parts + part * job->region_count;
+    region *row = job->rows + part * job->region_count;
     for (size_t i = 0; i < job->region_count; i++) {
         region *r = &row[i];
+        uint32_t first = r->first_element; /* the region's key, where the row is s->regions */
         memset(r, 0, sizeof *r);
+        r->first_element = first;
         for (int k = 0; k < 3; k++) {
             r->lo[k] = INFINITY;
             r->hi[k] = -INFINITY;
@@ -1843,7 +1847,7 @@ static void element_sums_task(void *user, size_t part, int worker)
     (void)worker;
     const sums_job *job = user;
     glcollide_contact_scratch *s = job->s;
-    region *row = s->region_parts + part * job->region_count;
+    region *row = job->rows + part * job->region_count;
     const contact_point *points = s->points;
     const element *elements = s->elements;
     for (size_t i = job->element_count * part / job->parts,
@@ -1907,25 +1911,29 @@ static int region_sums(glcollide_contact_scratch *s, size_t element_count, size_
                        size_t region_count, int threads)
 {
     size_t parts = sum_parts(point_count, region_count);
-    if (reserve((void **)&s->region_parts, &s->region_part_capacity, parts * region_count,
-                sizeof *s->region_parts))
+    if (parts > 1 && reserve((void **)&s->region_parts, &s->region_part_capacity,
+                             parts * region_count, sizeof *s->region_parts))
         return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
-    sums_job job = {s, element_count, point_count, region_count, parts};
+    sums_job job = {s,           element_count,
+                    point_count, region_count,
+                    parts,       parts > 1 ? s->region_parts : s->regions};
     glcollide_workers_run_chain(parts, parts > 1 ? threads : 1, 0.0, point_sums_task, &job);
     for (size_t i = 0; i < region_count; i++) {
         region *r = &s->regions[i];
-        uint32_t first = r->first_element;
-        memset(r, 0, sizeof *r);
-        r->first_element = first;
-        for (size_t part = 0; part < parts; part++)
-            add_point_sums(r, &s->region_parts[part * region_count + i], part == 0);
+        if (parts > 1) { /* the parts' sums, in part order */
+            uint32_t first = r->first_element;
+            memset(r, 0, sizeof *r);
+            r->first_element = first;
+            for (size_t part = 0; part < parts; part++)
+                add_point_sums(r, &job.rows[part * region_count + i], part == 0);
+        }
         centre(r);
     }
     glcollide_workers_run_chain(parts, parts > 1 ? threads : 1, 0.0, element_sums_task, &job);
     for (size_t i = 0; i < region_count; i++) {
         region *r = &s->regions[i];
-        for (size_t part = 0; part < parts; part++) {
-            const region *from = &s->region_parts[part * region_count + i];
+        for (size_t part = 0; part < parts && parts > 1; part++) {
+            const region *from = &job.rows[part * region_count + i];
             add_element_sums(r, from, from->area, part == 0);
         }
         region_normal(r);
@@ -2118,7 +2126,10 @@ static int merge_regions(glcollide_contact_scratch *s, size_t element_count, siz
                 s->regions[next++].first_element = s->regions[i].first_element;
         return region_sums(s, element_count, point_count, count, threads);
     }
-    /* The old regions' sums aside (region_sums made room for them there). */
+    /* The old regions' sums aside. */
+    if (reserve((void **)&s->region_parts, &s->region_part_capacity, old_count,
+                sizeof *s->region_parts))
+        return GLCOLLIDE_ERROR_OUT_OF_MEMORY;
     memcpy(s->region_parts, s->regions, old_count * sizeof *s->regions);
     merge_sums(s, parent, old_count, count);
     return GLCOLLIDE_OK;
