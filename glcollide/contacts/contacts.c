@@ -1086,6 +1086,10 @@ typedef struct copy_job {
 
 /* A pair's element dropped: an earlier one of the same pair is kept. */
 #define NOT_KEPT UINT32_MAX
+/* The copies ask for the places of the element this far ahead: the
+ * sorted places are scattered, each write a miss (two bunnies: the copies
+ * 25 us faster on 1 thread). */
+enum { COPY_AHEAD = 4 };
 
 /* A chunk's kept elements and their points into their sorted places in
  * s->elements_tmp and s->bucketed, renumbered, and the box of those points
@@ -1100,6 +1104,15 @@ static void copy_task(void *user, size_t k, int worker)
     point_box box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}, 0.0};
     for (size_t j = 0; j < chunk->count; j++) {
         uint32_t to = job->place[chunk->first + j];
+        if (j + COPY_AHEAD < chunk->count) { /* a later element's places, asked for now */
+            uint32_t ahead = job->place[chunk->first + j + COPY_AHEAD];
+            if (ahead != NOT_KEPT) {
+                const char *line = (const char *)&s->elements_tmp[ahead];
+                for (size_t b = 0; b < sizeof(element); b += 64)
+                    __builtin_prefetch(line + b, 1);
+                __builtin_prefetch(&s->bucketed[job->firsts[ahead]], 1);
+            }
+        }
         if (to == NOT_KEPT)
             continue;
         element e = chunk->elements[j];
