@@ -204,14 +204,14 @@ typedef struct point_box {
     double lo[3], hi[3], max_abs;
 } point_box;
 
-/* Elements and their points as one task makes them (point owners and
- * first points are the chunk's own until merged). */
 /* A sort key with its payload. */
 typedef struct keyed {
     uint64_t key;
     uint32_t index, pad;
 } keyed;
 
+/* Elements and their points as one task makes them (point owners and
+ * first points are the chunk's own until merged). */
 typedef struct element_chunk {
     element *elements;
     keyed *keys; /* each element's pair, its place here and its point count */
@@ -1945,10 +1945,11 @@ static int region_sums(glcollide_contact_scratch *s, size_t element_count, size_
     glcollide_workers_run_chain(parts, parts > 1 ? threads : 1, 0.0, element_sums_task, &job);
     for (size_t i = 0; i < region_count; i++) {
         region *r = &s->regions[i];
-        for (size_t part = 0; part < parts && parts > 1; part++) {
-            const region *from = &job.rows[part * region_count + i];
-            add_element_sums(r, from, from->area, part == 0);
-        }
+        if (parts > 1) /* the parts' sums, in part order */
+            for (size_t part = 0; part < parts; part++) {
+                const region *from = &job.rows[part * region_count + i];
+                add_element_sums(r, from, from->area, part == 0);
+            }
         region_normal(r);
     }
     return GLCOLLIDE_OK;
@@ -1998,35 +1999,10 @@ static void merge_sums(glcollide_contact_scratch *s, const uint32_t *new_of, siz
         region_normal(&s->regions[i]);
 }
 
-static uint32_t find_root(uint32_t *parent, uint32_t i)
-{
-    while (parent[i] != i) {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    return i;
-}
-
 static int compare_words(const void *p, const void *q)
 {
     uint32_t a = *(const uint32_t *)p, b = *(const uint32_t *)q;
     return (a > b) - (a < b);
-}
-
-/* Region numbers in increasing order (insertion sort: mostly a few). */
-static void sort_words(uint32_t *words, size_t n)
-{
-    if (n > 32) {
-        glcollide_sort(words, n, sizeof *words, compare_words);
-        return;
-    }
-    for (size_t i = 1; i < n; i++) {
-        uint32_t w = words[i];
-        size_t j = i;
-        for (; j > 0 && words[j - 1] > w; j--)
-            words[j] = words[j - 1];
-        words[j] = w;
-    }
 }
 
 typedef struct shared_job {
@@ -2060,7 +2036,7 @@ static void shared_task(void *user, size_t side, int worker)
             size_t n = end - first;
             for (size_t i = 0; i < n; i++)
                 regions[i] = s->region_of[keys[first + i].index];
-            sort_words(regions, n);
+            glcollide_sort(regions, n, sizeof *regions, compare_words);
             for (size_t i = 1; i < n; i++)
                 if (regions[i] != regions[i - 1]) {
                     pairs[2 * count] = regions[i - 1];
@@ -2098,7 +2074,7 @@ static int merge_regions(glcollide_contact_scratch *s, size_t element_count, siz
         const uint32_t *pairs = (const uint32_t *)(void *)s->inside[side].keys_tmp;
         for (size_t i = 0; i < job.pair_count[side]; i++) {
             uint32_t r1 = pairs[2 * i], r2 = pairs[2 * i + 1];
-            uint32_t x = find_root(parent, r1), y = find_root(parent, r2);
+            uint32_t x = find(parent, r1), y = find(parent, r2);
             if (x == y || !facets_agree(s->regions[r1].facets, s->regions[r2].facets))
                 continue;
             parent[x > y ? x : y] = x < y ? x : y;
@@ -2110,7 +2086,7 @@ static int merge_regions(glcollide_contact_scratch *s, size_t element_count, siz
      * within 60 degrees; a right-angled corner stays two regions. */
     for (size_t i = 0; i < s->refused_count; i++) {
         uint32_t r1 = s->region_of[s->refused[i].a], r2 = s->region_of[s->refused[i].b];
-        uint32_t x = find_root(parent, r1), y = find_root(parent, r2);
+        uint32_t x = find(parent, r1), y = find(parent, r2);
         if (x == y || glcollide_vec3_dot(s->regions[r1].normal, s->regions[r2].normal) < 0.5)
             continue;
         parent[x > y ? x : y] = x < y ? x : y;
@@ -2120,7 +2096,7 @@ static int merge_regions(glcollide_contact_scratch *s, size_t element_count, siz
         return GLCOLLIDE_OK;
     /* Renumber: roots in order (a root is its set's smallest region). */
     for (size_t i = 0; i < *region_count; i++)
-        parent[i] = find_root(parent, (uint32_t)i);
+        parent[i] = find(parent, (uint32_t)i);
     /* parent[] now maps to roots; a root's new number is its rank. */
     uint32_t count = 0;
     for (size_t i = 0; i < *region_count; i++)
